@@ -1,0 +1,52 @@
+"""The ``coinche-spec`` command: one sub-command per job, each in its own module."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+# sub-command -> module providing register(subparsers)
+COMMANDS = {
+    "variants": "coinche_spec.variants.cli",
+    "serve": "coinche_spec.protocol.server",
+    "conformance": "coinche_spec.conformance.cli",
+    "deal": "coinche_spec.showdeal",
+}
+
+
+class UserError(Exception):
+    """A problem with what the user gave: printed as one line, exit status 2."""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="coinche-spec",
+        description="Coinche rule sets as data, a reference engine, and a conformance suite.")
+    from . import __version__
+    parser.add_argument("--version", action="version", version=f"coinche-spec {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name, module in COMMANDS.items():
+        importlib.import_module(module).register(sub)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "func", None):
+        parser.print_help()
+        return 2
+    try:
+        return int(args.func(args) or 0)
+    except UserError as exc:
+        print(f"coinche-spec: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())
