@@ -1,0 +1,188 @@
+"""What a conformance run tells people and machines.
+
+The console gets the matrix (area x rule set, passed/applicable), then every
+case that went wrong with its differences, then the counts; the closing line
+is always ``N passed, N failed`` (``, N skipped`` when some were skipped), so
+a script can read it. The same outcomes can be written as JSON Lines (one
+object per fixture and rule set), JUnit XML (for CI dashboards) and a
+Markdown matrix (for a README or an issue).
+"""
+
+from __future__ import annotations
+
+import json
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+from .compare import show
+from .fixtures import AREAS
+from .runner import Outcome, Report
+
+_LABEL = {"fail": "FAIL", "error": "ERROR", "timeout": "TIMEOUT"}
+
+
+def _areas(report: Report) -> list[str]:
+    present = {o.fixture.area for o in report.outcomes}
+    return [a for a in AREAS if a in present] + sorted(present - set(AREAS))
+
+
+def matrix(report: Report) -> dict:
+    """(area, variant) -> (passed, applicable); n/a cases are not applicable."""
+    cells: dict = {}
+    for o in report.outcomes:
+        if o.outcome == "n/a":
+            continue
+        passed, applicable = cells.get((o.fixture.area, o.variant), (0, 0))
+        cells[(o.fixture.area, o.variant)] = (passed + (o.outcome == "pass"), applicable + 1)
+    return cells
+
+
+def _cell(cells: dict, key) -> str:
+    if key not in cells:
+        return "-"
+    passed, applicable = cells[key]
+    return f"{passed}/{applicable}"
+
+
+def _totals(cells: dict, variant: str, areas: list[str]) -> str:
+    passed = sum(cells[(a, variant)][0] for a in areas if (a, variant) in cells)
+    applicable = sum(cells[(a, variant)][1] for a in areas if (a, variant) in cells)
+    return f"{passed}/{applicable}" if applicable else "-"
+
+
+def matrix_rows(report: Report) -> list[list[str]]:
+    cells = matrix(report)
+    areas = _areas(report)
+    rows = [["area"] + list(report.variants)]
+    for area in areas:
+        rows.append([area] + [_cell(cells, (area, v)) for v in report.variants])
+    rows.append(["all"] + [_totals(cells, v, areas) for v in report.variants])
+    return rows
+
+
+def closing_lines(report: Report) -> list[str]:
+    """The counts: errors, time-outs and n/a on one line, then the closing line."""
+    c = report.counts()
+    closing = f"{c['pass']} passed, {c['fail']} failed"
+    if c["skip"]:
+        closing += f", {c['skip']} skipped"
+    return [f"{c['error']} errors, {c['timeout']} timeouts, {c['n/a']} n/a", closing]
+
+
+def describe_problem(o: Outcome, indent: str = "  ") -> list[str]:
+    head = f"{_LABEL[o.outcome]} {o.fixture.id} under {o.variant}: {o.fixture.title} ({o.fixture.where})"
+    lines = [head]
+    for d in o.diffs:
+        lines.append(f"{indent}{d}")
+    if o.message:
+        lines.append(f"{indent}{o.message}")
+    lines.append(f"{indent}case: {show(o.fixture.case)}")
+    return lines
+
+
+def console(report: Report, verbose: bool = False) -> str:
+    lines = [f"Conformance of {report.implementation}: {len({o.fixture.id for o in report.outcomes})} fixtures, "
+             f"{len(report.variants)} rule sets, {report.seconds:.2f} s", ""]
+    rows = matrix_rows(report)
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    for r in rows:
+        lines.append("  ".join(cell.ljust(w) for cell, w in zip(r, widths)).rstrip())
+    if verbose:
+        skipped = [o for o in report.outcomes if o.outcome == "skip"]
+        if skipped:
+            lines.append("")
+            for o in skipped:
+                lines.append(f"SKIP {o.fixture.id} under {o.variant}: {o.message}")
+    problems = report.problems()
+    if problems:
+        lines.append("")
+        for o in problems:
+            lines.extend(describe_problem(o))
+    lines.append("")
+    lines.extend(closing_lines(report))
+    return "\n".join(lines)
+
+
+def progress_line(o: Outcome) -> str:
+    """One line per case, for -v."""
+    mark = {"pass": "ok", "n/a": "n/a"}.get(o.outcome, o.outcome.upper())
+    return f"{mark:7} {o.fixture.id} [{o.variant}] {o.seconds * 1000:.1f} ms"
+
+
+# --- files --------------------------------------------------------------------
+
+def write_jsonl(report: Report, path: str | Path) -> None:
+    with open(path, "w", encoding="utf-8") as fh:
+        for o in report.outcomes:
+            fh.write(json.dumps(o.to_json(), ensure_ascii=False) + "\n")
+
+
+def write_junit(report: Report, path: str | Path) -> None:
+    c = report.counts()
+    root = ET.Element("testsuites", {
+        "name": "coinche-spec conformance",
+        "tests": str(sum(c[k] for k in ("pass", "fail", "error", "timeout", "skip"))),
+        "failures": str(c["fail"]), "errors": str(c["error"] + c["timeout"]),
+        "skipped": str(c["skip"]), "time": f"{report.seconds:.3f}"})
+    for variant in report.variants:
+        mine = [o for o in report.outcomes if o.variant == variant and o.outcome != "n/a"]
+        suite = ET.SubElement(root, "testsuite", {
+            "name": variant, "tests": str(len(mine)),
+            "failures": str(sum(o.outcome == "fail" for o in mine)),
+            "errors": str(sum(o.outcome in ("error", "timeout") for o in mine)),
+            "skipped": str(sum(o.outcome == "skip" for o in mine)),
+            "time": f"{sum(o.seconds for o in mine):.3f}"})
+        for o in mine:
+            case = ET.SubElement(suite, "testcase", {
+                "classname": f"conformance.{o.fixture.area}.{variant}", "name": o.fixture.id,
+                "file": o.fixture.file, "time": f"{o.seconds:.6f}"})
+            if o.outcome == "fail":
+                el = ET.SubElement(case, "failure", {"message": "; ".join(str(d) for d in o.diffs)[:500],
+                                                     "type": "mismatch"})
+                el.text = "\n".join(describe_problem(o))
+            elif o.outcome in ("error", "timeout"):
+                el = ET.SubElement(case, "error", {"message": (o.message or o.outcome)[:500], "type": o.outcome})
+                el.text = "\n".join(describe_problem(o))
+            elif o.outcome == "skip":
+                ET.SubElement(case, "skipped", {"message": o.message or "skipped"})
+    tree = ET.ElementTree(root)
+    ET.indent(tree)
+    tree.write(path, encoding="utf-8", xml_declaration=True)
+
+
+def _md(text: str) -> str:
+    return text.replace("|", "\\|")
+
+
+def markdown(report: Report) -> str:
+    rows = matrix_rows(report)
+    out = ["# Conformance report", "",
+           f"Implementation: {_md(report.implementation)}", "",
+           "Each cell: cases passed / cases that apply to the rule set (n/a cases are not counted).", "",
+           "| " + " | ".join(_md(c) for c in rows[0]) + " |",
+           "|" + "---|" * len(rows[0])]
+    for r in rows[1:]:
+        label = f"**{r[0]}**" if r[0] == "all" else r[0]
+        out.append("| " + " | ".join([label] + r[1:]) + " |")
+    out.append("")
+    problems = report.problems()
+    if problems:
+        out.append("## Cases that went wrong")
+        out.append("")
+        for o in problems:
+            out.append(f"- **{_LABEL[o.outcome]}** `{o.fixture.id}` under `{o.variant}`: "
+                       f"{_md(o.fixture.title)} ({o.fixture.where})")
+            for d in o.diffs:
+                out.append(f"  - `{d.field}`: expected `{show(d.expected)}`, got "
+                           + ("nothing (missing)" if d.to_json()["missing"] else f"`{show(d.got)}`")
+                           + (f" ({_md(d.note)})" if d.note else ""))
+            if o.message:
+                out.append(f"  - {_md(o.message)}")
+        out.append("")
+    errors_line, closing = closing_lines(report)
+    out.extend([errors_line, "", closing])
+    return "\n".join(out) + "\n"
+
+
+def write_markdown(report: Report, path: str | Path) -> None:
+    Path(path).write_text(markdown(report), encoding="utf-8")

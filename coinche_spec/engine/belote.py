@@ -1,0 +1,74 @@
+"""Belote and rebelote: the king and queen of trump in one player's hand.
+
+Follows docs/rules-model.md §5. The belote is judged apart from the ordinary
+melds: it needs no comparison, only that one player was dealt both cards and,
+where the variant says it must be said, that he said "belote" with the first
+of them and "rebelote" with the second. There is none at sans atout; at tout
+atout there is none or one per suit, as the variant says.
+"""
+
+from __future__ import annotations
+
+from ..notation import SEATS, SUITS, team_of
+from .errors import EngineError
+from .masks import RK, RQ
+
+
+class BeloteInputError(EngineError, ValueError):
+    """A belote request that cannot be judged (an unknown seat, a hand that is not a mask)."""
+
+
+def belote_suits(rules, strain: str) -> list[int]:
+    """The suits whose king and queen make a belote in this contract."""
+    b = rules.belote
+    if not b.enabled or strain == "SA":
+        return []
+    if strain == "TA":
+        return list(range(4)) if b.tout_atout == "each_suit" else []
+    return [SUITS.index(strain)]
+
+
+def _said(word) -> str:
+    return word.strip().lower() if isinstance(word, str) else ""
+
+
+def belotes(rules, strain: str, original_hands: dict, plays, valid_melds: dict | None = None) -> list[tuple[str, int]]:
+    """Every belote that counts, as (seat, suit index), in seat order N E S W.
+
+    ``plays`` is the card play so far as (seat, card, say) in order; it only
+    matters when the belote must be said. ``valid_melds`` (seat -> melds) is
+    needed when the variant forbids the two cards to sit in one of the
+    player's own runs.
+    """
+    suits = belote_suits(rules, strain)
+    if not suits:
+        return []
+    b = rules.belote
+    plays = list(plays or [])
+    out = []
+    for seat in SEATS:
+        hand = original_hands.get(seat, 0) if isinstance(original_hands, dict) else None
+        if isinstance(hand, bool) or not isinstance(hand, int):
+            raise BeloteInputError(f"bad hands for belote: {seat}'s hand must be a card mask, got {hand!r}")
+        for suit in suits:
+            king, queen = suit * 8 + RK, suit * 8 + RQ
+            pair = (1 << king) | (1 << queen)
+            if hand & pair != pair:
+                continue
+            if b.in_run == "forbidden" and valid_melds:
+                if any(m.kind == "run" and m.mask & pair == pair for m in valid_melds.get(seat, [])):
+                    continue            # the two cards already score inside one of his runs
+            if b.claim == "said":
+                said = [_said(say) for s, card, say in plays if s == seat and card in (king, queen)]
+                if said != ["belote", "rebelote"]:
+                    continue            # not said, said wrongly, or the second card is still to come
+            out.append((seat, suit))
+    return out
+
+
+def belote_points(rules, strain: str, original_hands: dict, plays, valid_melds: dict | None = None) -> dict:
+    """What each side's belotes are worth before the contract is judged: {"NS": .., "EW": ..}."""
+    points = {"NS": 0, "EW": 0}
+    for seat, _suit in belotes(rules, strain, original_hands, plays, valid_melds):
+        points[team_of(seat)] += rules.belote.points
+    return points

@@ -1,0 +1,162 @@
+"""The match: adding up the deals and saying when, and to whom, the match is won.
+
+Follows docs/rules-model.md §7: a side wins by reaching (or exceeding) the
+target; when both sides cross in the same deal the variant says who wins;
+and, where the variant asks for it, a side that crossed only thanks to its
+belote in a deal it lost as takers or in which it took no trick must still
+win a trick in a later deal before the victory counts.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..notation import NotationError, parse_team
+from .errors import EngineError
+
+TEAMS = ("NS", "EW")
+
+
+class MatchInputError(EngineError, ValueError):
+    """A match request whose deals cannot be read (a missing score, a bad team)."""
+
+
+@dataclass
+class MatchResult:
+    """Where the match stands: open or over, the winner, the running totals."""
+
+    state: str                  # "open" or "over"
+    winner: str | None
+    totals: dict
+    deals_counted: int = 0      # deals added (later deals after the deciding one are ignored)
+    waiting: dict = field(default_factory=dict)   # team -> True while it must still win a trick
+    lines: list = field(default_factory=list)
+
+    def to_json(self) -> dict:
+        """The protocol's ``match`` result."""
+        return {"state": self.state, "winner": self.winner, "totals": dict(self.totals)}
+
+
+@dataclass(frozen=True)
+class _Deal:
+    score: dict
+    takers: str | None
+    made: bool | None
+    belote: str | None
+    tricks_won: dict | None
+
+
+def _team_or_none(value, where: str) -> str | None:
+    if value is None:
+        return None
+    try:
+        return parse_team(value)
+    except NotationError:
+        raise MatchInputError(f"{where}: expected NS, EW or null, got {value!r}") from None
+
+
+def _numbers(obj, where: str, minimum: int | None = None) -> dict:
+    if not isinstance(obj, dict):
+        raise MatchInputError(f"{where}: expected {{\"NS\": number, \"EW\": number}}, got {obj!r}")
+    out = {}
+    for team in TEAMS:
+        v = obj.get(team)
+        if isinstance(v, bool) or not isinstance(v, int) or (minimum is not None and v < minimum):
+            low = "" if minimum is None else f" {minimum} or more"
+            raise MatchInputError(f"{where}.{team}: expected a whole number{low}, got {v!r}")
+        out[team] = v
+    extra = set(obj) - set(TEAMS)
+    if extra:
+        raise MatchInputError(f"{where}: unknown side {sorted(extra)[0]!r} (expected NS and EW)")
+    return out
+
+
+def _parse_deal(i: int, raw) -> _Deal:
+    where = f"bad match deal {i}"
+    if not isinstance(raw, dict):
+        raise MatchInputError(f"{where}: expected an object with score, takers, made, belote, tricks_won")
+    if "score" not in raw:
+        raise MatchInputError(f"{where}: missing field 'score'")
+    score = _numbers(raw["score"], f"{where}: score")
+    made = raw.get("made")
+    if made is not None and not isinstance(made, bool):
+        raise MatchInputError(f"{where}: made: expected true, false or null, got {made!r}")
+    tricks = raw.get("tricks_won")
+    if tricks is not None:
+        tricks = _numbers(tricks, f"{where}: tricks_won", minimum=0)
+    return _Deal(score, _team_or_none(raw.get("takers"), f"{where}: takers"), made,
+                 _team_or_none(raw.get("belote"), f"{where}: belote"), tricks)
+
+
+def _deal_winner(i: int, deal: _Deal, why: str) -> str:
+    """The deal's winners: the takers when the contract was made, else the defenders."""
+    if deal.takers is None or deal.made is None:
+        raise MatchInputError(f"bad match deal {i}: takers and made are needed to name the deal's winners ({why})")
+    return deal.takers if deal.made else ("EW" if deal.takers == "NS" else "NS")
+
+
+def run_match(rules, deals) -> MatchResult:
+    """Add the deals in order and stop at the first one that decides the match."""
+    if not isinstance(deals, (list, tuple)):
+        raise MatchInputError(f"bad match: 'deals' must be a list, got {type(deals).__name__}")
+    g = rules.match
+    target = g.target
+
+    def reached(total: int) -> bool:
+        return total >= target if g.reach == "reach" else total > target
+
+    totals = {"NS": 0, "EW": 0}
+    waiting = {"NS": False, "EW": False}
+    lines: list[str] = []
+    for i, raw in enumerate(deals, start=1):
+        deal = _parse_deal(i, raw)
+        before = dict(totals)
+        for t in TEAMS:
+            totals[t] += deal.score[t]
+        lines.append(f"deal {i}: NS {before['NS']} + {deal.score['NS']} = {totals['NS']}, "
+                     f"EW {before['EW']} + {deal.score['EW']} = {totals['EW']}")
+
+        # A side waiting for a trick is freed by a later deal in which it won one.
+        for t in TEAMS:
+            if waiting[t]:
+                if deal.tricks_won is None:
+                    raise MatchInputError(f"bad match deal {i}: tricks_won is needed, {t} must win a trick "
+                                          "to validate its total (match.belote_validation)")
+                if deal.tricks_won[t] >= 1:
+                    waiting[t] = False
+                    lines.append(f"{t} won a trick: its total now counts")
+
+        # Crossing the target only through belote, in a failed contract or a deal without a trick.
+        if g.belote_validation:
+            for t in TEAMS:
+                if reached(before[t]) or not reached(totals[t]):
+                    continue
+                if deal.tricks_won is None:
+                    raise MatchInputError(f"bad match deal {i}: tricks_won is needed to check "
+                                          f"{t}'s crossing (match.belote_validation)")
+                failed_takers = deal.takers == t and deal.made is False
+                if not (failed_takers or deal.tricks_won[t] == 0):
+                    continue
+                b = rules.belote.points if deal.belote == t else 0
+                if b and not reached(totals[t] - b):
+                    waiting[t] = True
+                    lines.append(f"{t} reached the target only through its belote "
+                                 f"({totals[t]} - {b} = {totals[t] - b}): it must win a trick in a later deal")
+
+        eligible = [t for t in TEAMS if reached(totals[t]) and not waiting[t]]
+        winner = None
+        if len(eligible) == 1:
+            winner = eligible[0]
+        elif len(eligible) == 2:
+            if g.both_cross == "deal_winner":
+                winner = _deal_winner(i, deal, "match.both_cross")
+            elif totals["NS"] != totals["EW"]:
+                winner = "NS" if totals["NS"] > totals["EW"] else "EW"
+            elif g.tie == "deal_winner":
+                winner = _deal_winner(i, deal, "match.tie")
+            else:
+                lines.append(f"both sides reach the target level at {totals['NS']}: play on")
+        if winner is not None:
+            lines.append(f"{winner} win the match")
+            return MatchResult("over", winner, dict(totals), i, dict(waiting), lines)
+    return MatchResult("open", None, dict(totals), len(deals), dict(waiting), lines)

@@ -1,0 +1,227 @@
+"""Ordinary melds (announcements): which declarations are melds, and which side scores.
+
+A player declares his melds with his first card; after the first card of the
+second trick the two sides' best melds are compared and only the better side
+scores. Everything here follows docs/rules-model.md §4 and reads the
+``melds`` group of the rules: values, long runs, card reuse, tie rules and
+what the winning side scores.
+
+Cards are indices 0..31 (suit * 8 + rank, ranks 7 8 9 T J Q K A), so a run is
+a set of consecutive rank indices in one suit, and the cards a player has
+already put into melds are one 32-bit mask.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..notation import SEATS, SUITS, RANKS, card_name, next_seat, team_of
+from .errors import EngineError
+from .masks import PLAIN_RANK_ORDER, mask_of
+
+TEAMS = ("NS", "EW")
+
+
+class MeldInputError(EngineError, ValueError):
+    """A melds request that cannot be judged (not a card, an unknown seat, a missing leader)."""
+
+
+@dataclass(frozen=True)
+class Meld:
+    """One valid meld: a square (four of a rank) or a run (a sequence in one suit).
+
+    ``cards`` are the cards that form the meld (for a run longer than five
+    under ``highest_five``, only its highest five); ``declared`` is what the
+    player put down.
+    """
+
+    kind: str                   # "square" or "run"
+    cards: tuple[int, ...]      # the meld's cards, highest rank first
+    declared: tuple[int, ...]   # the declaration as given
+    points: int
+    suit: int | None            # a run's suit index (None for a square)
+    rank: int                   # a square's rank index; a run's highest rank index
+    length: int                 # 4 for a square; the run's length as declared
+
+    @property
+    def mask(self) -> int:
+        return mask_of(self.cards)
+
+    def describe(self) -> str:
+        """How a player would name it: ``square of J (200)``, ``run of 4 to the KH (50)``."""
+        if self.kind == "square":
+            return f"square of {RANKS[self.rank]} ({self.points})"
+        top = RANKS[self.rank] + SUITS[self.suit]
+        return f"run of {self.length} to the {top} ({self.points})"
+
+
+@dataclass
+class MeldResult:
+    """The comparison's outcome: the side that scores, its points, the rejected declarations."""
+
+    winner: str | None
+    points: dict
+    invalid: list = field(default_factory=list)   # list of declarations (lists of cards)
+    valid: dict = field(default_factory=dict)     # seat -> list[Meld], in the order declared
+    best: dict = field(default_factory=dict)      # team -> its best Meld (or None)
+    reason: str = ""                              # why this side won, or why nobody did
+
+    def to_json(self) -> dict:
+        """The protocol's ``melds`` result (cards in canonical notation)."""
+        out = {"winner": self.winner, "points": dict(self.points)}
+        if self.invalid:
+            out["invalid"] = [[card_name(c) for c in decl] for decl in self.invalid]
+        return out
+
+
+# --- one declaration ---------------------------------------------------------
+
+def _check_cards(cards) -> list[int]:
+    if not isinstance(cards, (list, tuple)):
+        raise MeldInputError(f"bad meld {cards!r}: expected a list of cards")
+    for c in cards:
+        if isinstance(c, bool) or not isinstance(c, int) or not 0 <= c <= 31:
+            raise MeldInputError(f"bad meld {list(cards)!r}: {c!r} is not a card index 0..31")
+    return list(cards)
+
+
+def evaluate(rules, strain: str, cards) -> Meld | None:
+    """The meld these cards make under the variant, or None when they make none.
+
+    A square is four cards of one rank whose square value is above 0 (sevens and
+    eights usually score nothing, so they are no meld). A run is three or more
+    cards of one suit in A K Q J 10 9 8 7 order. ``strain`` does not change
+    what is a meld; it is taken so every meld function has one signature.
+    """
+    cards = _check_cards(cards)
+    m = rules.melds
+    if not m.enabled or len(cards) < 3 or len(set(cards)) != len(cards):
+        return None
+    declared = tuple(cards)
+    ranks = {c & 7 for c in cards}
+    suits = {c >> 3 for c in cards}
+    if len(cards) == 4 and len(ranks) == 1:
+        rank = cards[0] & 7
+        value = m.squares[RANKS[rank]]
+        if value <= 0:
+            return None
+        ordered = tuple(sorted(cards))
+        return Meld("square", ordered, declared, value, None, rank, 4)
+    if len(suits) != 1:
+        return None
+    by_rank = sorted(cards, key=lambda c: c & 7, reverse=True)   # highest first
+    top, bottom = by_rank[0] & 7, by_rank[-1] & 7
+    if top - bottom + 1 != len(cards):          # distinct ranks, so this means consecutive
+        return None
+    length = len(cards)
+    if length <= 5:
+        return Meld("run", tuple(by_rank), declared, m.runs[str(length)], by_rank[0] >> 3, top, length)
+    if m.long_runs == "highest_five":
+        meld_cards = tuple(by_rank[:5])        # the lower cards stay free for another meld
+    else:                                      # count_as_five: the whole run, scored as five
+        meld_cards = tuple(by_rank)
+    return Meld("run", meld_cards, declared, m.runs["5"], by_rank[0] >> 3, top, length)
+
+
+# --- comparing the sides ---------------------------------------------------------
+
+def _key(rules, strain: str, meld: Meld) -> tuple:
+    """Sort key of a meld in the comparison: higher is better.
+
+    Squares beat runs; squares go by value, then rank (A > 10 > K > Q > J > 9);
+    runs by length (longer than five counts as five), then highest card, then,
+    if the variant says so, a run in the trump suit beats one that is not.
+    """
+    if meld.kind == "square":
+        return (1, meld.points, PLAIN_RANK_ORDER[meld.rank], 0)
+    trump = 0
+    if rules.melds.compare.trump_breaks_ties and strain in SUITS and meld.suit == SUITS.index(strain):
+        trump = 1
+    return (0, min(meld.length, 5), meld.rank, trump)
+
+
+def _play_order(leader: str, direction: str) -> list[str]:
+    order = [leader]
+    while len(order) < 4:
+        order.append(next_seat(order[-1], direction))
+    return order
+
+
+def compare(rules, strain: str, declared: dict, hands: dict | None = None,
+            leader: str | None = None, direction: str | None = None) -> MeldResult:
+    """Judge every seat's declarations and say which side's melds score.
+
+    ``declared`` maps a seat to its declarations in the order made, each a list
+    of cards. ``hands`` (seat -> original hand mask), when given, makes a
+    declaration with a card the player never held invalid. ``leader`` (who
+    played first to the first trick) and ``direction`` are needed only when an
+    unbroken tie goes to the side that declared first.
+    """
+    if not isinstance(declared, dict):
+        raise MeldInputError(f"bad melds: 'declared' must map seats to lists of melds, got {type(declared).__name__}")
+    for seat in declared:
+        if seat not in SEATS:
+            raise MeldInputError(f"bad melds: unknown seat {seat!r} in 'declared' (expected N, E, S, W)")
+    valid: dict[str, list[Meld]] = {s: [] for s in SEATS}
+    invalid: list[list[int]] = []
+    reuse_forbidden = rules.melds.card_reuse == "forbidden"
+    for seat in SEATS:
+        decls = declared.get(seat) or []
+        if not isinstance(decls, (list, tuple)):
+            raise MeldInputError(f"bad melds for {seat}: expected a list of melds, got {type(decls).__name__}")
+        used = 0                     # cards already in this player's valid melds
+        held = None if hands is None else hands.get(seat, 0)
+        for decl in decls:
+            cards = _check_cards(decl)
+            meld = evaluate(rules, strain, cards)
+            decl_mask = mask_of(cards)
+            if meld is None or (held is not None and decl_mask & ~held):
+                invalid.append(cards)
+                continue
+            if reuse_forbidden and meld.mask & used:
+                invalid.append(cards)
+                continue
+            used |= meld.mask
+            valid[seat].append(meld)
+
+    best_seat_key: dict[str, tuple] = {}
+    for seat in SEATS:
+        if valid[seat]:
+            best_seat_key[seat] = max(_key(rules, strain, mm) for mm in valid[seat])
+    best: dict[str, Meld | None] = {}
+    best_key: dict[str, tuple | None] = {}
+    for team in TEAMS:
+        team_melds = [mm for s in SEATS if team_of(s) == team for mm in valid[s]]
+        if team_melds:
+            top = max(team_melds, key=lambda mm: _key(rules, strain, mm))
+            best[team], best_key[team] = top, _key(rules, strain, top)
+        else:
+            best[team], best_key[team] = None, None
+
+    points = {"NS": 0, "EW": 0}
+    winner: str | None
+    if best_key["NS"] is None and best_key["EW"] is None:
+        return MeldResult(None, points, invalid, valid, best, "no valid meld was declared")
+    if best_key["EW"] is None or (best_key["NS"] is not None and best_key["NS"] > best_key["EW"]):
+        winner, reason = "NS", "NS hold the best meld"
+    elif best_key["NS"] is None or best_key["EW"] > best_key["NS"]:
+        winner, reason = "EW", "EW hold the best meld"
+    elif rules.melds.compare.equal == "cancel":
+        return MeldResult(None, points, invalid, valid, best, "the best melds are equal: both sides' melds cancel")
+    else:                                      # first_declared: first in play order among the tied holders
+        if leader is None:
+            raise MeldInputError("melds tie and melds.compare.equal is first_declared: "
+                                 "the case must name the leader of the first trick")
+        if leader not in SEATS:
+            raise MeldInputError(f"bad leader {leader!r}: expected N, E, S or W")
+        tied = best_key["NS"]
+        order = _play_order(leader, direction or rules.table.direction)
+        first = next(s for s in order if best_seat_key.get(s) == tied)
+        winner, reason = team_of(first), f"the best melds are equal: {first} declared first"
+
+    won = [mm for s in SEATS if team_of(s) == winner for mm in valid[s]]
+    if rules.melds.winner_scores == "all":
+        points[winner] = sum(mm.points for mm in won)
+    else:
+        points[winner] = best[winner].points
+    return MeldResult(winner, points, invalid, valid, best, reason)

@@ -1,0 +1,597 @@
+"""Card play: which cards a player may play to a trick, who wins it, what it is worth.
+
+Everything follows docs/rules-model.md §3. The rules are read once per
+(rule set, strain) and compiled into a small ``StrainRules`` object of plain
+ints and booleans, so the per-card work is a handful of mask operations:
+a benchmark plays thousands of whole deals per second through ``PlayState``.
+
+Seats are handled inside as indices N=0 E=1 S=2 W=3: the partner is ``i ^ 2``
+and the side is ``i & 1`` (0 = NS, 1 = EW).
+"""
+
+from __future__ import annotations
+
+from ..notation import SEATS, NotationError, card_name, parse_card, parse_seat, parse_strain
+from .errors import BadInput, EngineError, IllegalPlay
+from .masks import BEAT, SUIT_MASKS, TRUMP_SUIT, mask_of
+
+_SEAT_INDEX = {"N": 0, "E": 1, "S": 2, "W": 3}
+_TEAMS = ("NS", "EW")
+_SUIT_WORDS = ("spades", "hearts", "diamonds", "clubs")
+_RANK_KEYS = ("7", "8", "9", "T", "J", "Q", "K", "A")
+
+# cannot_overtrump, as small ints for the hot path
+_UNDERTRUMP, _MAY_DISCARD, _MUST_DISCARD = 0, 1, 2
+_CANNOT = {"must_undertrump": _UNDERTRUMP, "may_discard": _MAY_DISCARD, "must_discard": _MUST_DISCARD}
+
+
+def _strain(strain: object) -> str:
+    if strain in TRUMP_SUIT:
+        return strain  # canonical already
+    try:
+        return parse_strain(strain)
+    except NotationError as exc:
+        raise BadInput(str(exc)) from None
+
+
+def _seat(seat: object, what: str = "seat") -> str:
+    if seat in _SEAT_INDEX:
+        return seat
+    try:
+        return parse_seat(seat)
+    except NotationError as exc:
+        raise BadInput(f"{what}: {exc}") from None
+
+
+def _card(card: object, what: str = "card") -> int:
+    if isinstance(card, int) and not isinstance(card, bool):
+        if 0 <= card < 32:
+            return card
+        raise BadInput(f"{what}: card index {card} is outside 0..31")
+    try:
+        return parse_card(card)
+    except NotationError as exc:
+        raise BadInput(f"{what}: {exc}") from None
+
+
+def _mask(hand: object, what: str = "hand") -> int:
+    """A hand given as a mask or as a list of cards, checked."""
+    if isinstance(hand, int) and not isinstance(hand, bool):
+        if hand < 0 or hand >> 32:
+            raise BadInput(f"{what}: mask {hand:#x} is not a 32-bit card mask")
+        return hand
+    if isinstance(hand, (str, bytes)) or not hasattr(hand, "__iter__"):
+        raise BadInput(f"{what}: expected a card mask or a list of cards, got {type(hand).__name__}")
+    m = 0
+    for item in hand:
+        c = _card(item, what)
+        if m >> c & 1:
+            raise BadInput(f"{what}: card {card_name(c)} appears twice")
+        m |= 1 << c
+    return m
+
+
+# --- compiled rules --------------------------------------------------------
+
+class StrainRules:
+    """The play rules of one rule set for one strain, as plain values for the hot path."""
+
+    __slots__ = ("strain", "trump", "trump_mask", "beat", "value", "step", "direction",
+                 "trump_lead_must_overtrump", "partner_may_discard", "partner_trump_must_overtrump",
+                 "must_trump", "must_overtrump", "cannot_overtrump", "only_trumps_must_overtrump",
+                 "must_go_up", "last_trick")
+
+    def __init__(self, rules, strain: str):
+        play = rules.play
+        values = rules.card_values
+        self.strain = strain
+        self.trump = TRUMP_SUIT[strain]
+        self.trump_mask = SUIT_MASKS[self.trump] if self.trump >= 0 else 0
+        self.beat = BEAT[strain]
+        self.direction = rules.table.direction
+        self.step = 1 if self.direction == "clockwise" else 3  # (i + step) & 3 is the next seat
+        self.trump_lead_must_overtrump = bool(play.trump_lead_must_overtrump)
+        self.partner_may_discard = bool(play.void_partner_winning.may_discard)
+        self.partner_trump_must_overtrump = bool(play.void_partner_winning.trump_must_overtrump)
+        self.must_trump = bool(play.void_opponent_winning.must_trump)
+        self.must_overtrump = bool(play.void_opponent_winning.must_overtrump)
+        self.cannot_overtrump = _CANNOT[play.cannot_overtrump]
+        self.only_trumps_must_overtrump = play.partner_cut_only_trumps == "must_overtrump"
+        if strain == "TA":
+            self.must_go_up = bool(play.tout_atout_must_go_up)
+        elif strain == "SA":
+            self.must_go_up = bool(play.sans_atout_must_go_up)
+        else:
+            self.must_go_up = False
+        self.last_trick = int(values.last_trick)
+        if strain == "TA":
+            tables = (values.tout_atout,) * 4
+        elif strain == "SA":
+            tables = (values.sans_atout,) * 4
+        else:
+            tables = tuple(values.trump if s == self.trump else values.plain for s in range(4))
+        self.value = tuple(int(tables[c >> 3][_RANK_KEYS[c & 7]]) for c in range(32))
+
+    def legal(self, hand: int, led: int, win: int, partner_wins: bool) -> int:
+        """Legal cards of ``hand`` when suit ``led`` was led and card ``win`` is winning.
+
+        Not for the lead (any card is legal then); ``partner_wins`` says whether
+        ``win`` is the player's partner's card.
+        """
+        follow = hand & SUIT_MASKS[led]
+        trump = self.trump
+        if trump < 0:  # tout atout, sans atout: follow suit, perhaps going up
+            if not follow:
+                return hand
+            if self.must_go_up:
+                return (follow & self.beat[win]) or follow
+            return follow
+        trumps = hand & self.trump_mask
+        if led == trump:
+            if not trumps:
+                return hand
+            if self.trump_lead_must_overtrump:
+                return (trumps & self.beat[win]) or trumps
+            return trumps
+        if follow:
+            return follow
+        if not trumps:
+            return hand
+        # void in the led suit, holding a trump; a trump beats win if win is plain
+        beating = trumps & self.beat[win]
+        if partner_wins and self.partner_may_discard:
+            if trumps == hand:
+                if self.only_trumps_must_overtrump:
+                    return beating or trumps
+                return trumps
+            if self.partner_trump_must_overtrump:
+                return (hand ^ trumps) | (beating or trumps)
+            return hand
+        if not self.must_trump:
+            if self.must_overtrump:
+                return (hand ^ trumps) | (beating or trumps)
+            return hand
+        if (win >> 3) != trump or not self.must_overtrump:
+            return trumps  # no trump in the trick yet, or overtrumping not required
+        if beating:
+            return beating
+        rule = self.cannot_overtrump
+        if rule == _UNDERTRUMP:
+            return trumps
+        if rule == _MAY_DISCARD:
+            return hand
+        return (hand ^ trumps) or trumps
+
+
+_CACHE: dict = {}
+
+
+def compiled(rules, strain: str) -> StrainRules:
+    """The StrainRules of ``rules`` for ``strain``, built once and cached.
+
+    Rule objects cannot carry attributes, so the cache is keyed by id and keeps
+    a reference to the rules (an id is never reused while its object lives).
+    """
+    key = (id(rules), strain)
+    hit = _CACHE.get(key)
+    if hit is not None and hit[0] is rules:
+        return hit[1]
+    if not hasattr(rules, "play") and hasattr(rules, "rules"):
+        rules = getattr(rules, "rules")  # a Variant was passed
+        return compiled(rules, strain)
+    strain = _strain(strain)
+    if len(_CACHE) > 256:
+        _CACHE.clear()
+    sr = StrainRules(rules, strain)
+    _CACHE[key] = (rules, sr)
+    return sr
+
+
+# --- public functions ------------------------------------------------------
+
+def _trick_pairs(trick, what: str = "trick") -> list[tuple[int, int]]:
+    """The trick as (seat index, card) pairs, checked: at most 3 cards, no seat or card twice."""
+    if trick is None:
+        return []
+    pairs = []
+    seen_seats = 0
+    seen_cards = 0
+    for pos, item in enumerate(trick):
+        if isinstance(item, dict):
+            seat, card = item.get("seat"), item.get("card")
+        else:
+            try:
+                seat, card = item
+            except (TypeError, ValueError):
+                raise BadInput(f"{what}[{pos}]: expected (seat, card), got {item!r}") from None
+        s = _SEAT_INDEX[_seat(seat, f"{what}[{pos}].seat")]
+        c = _card(card, f"{what}[{pos}].card")
+        if seen_seats >> s & 1:
+            raise BadInput(f"{what}[{pos}]: seat {SEATS[s]} plays twice to the same trick")
+        if seen_cards >> c & 1:
+            raise BadInput(f"{what}[{pos}]: card {card_name(c)} is played twice")
+        seen_seats |= 1 << s
+        seen_cards |= 1 << c
+        pairs.append((s, c))
+    if len(pairs) > 3:
+        raise BadInput(f"{what}: holds {len(pairs)} cards; a trick in progress holds at most 3")
+    return pairs
+
+
+def _winner_pos(beat: tuple, cards) -> int:
+    win_pos = 0
+    win = cards[0]
+    for pos in range(1, len(cards)):
+        c = cards[pos]
+        if beat[win] >> c & 1:
+            win, win_pos = c, pos
+    return win_pos
+
+
+def legal_cards(rules, strain: str, seat: str, hand_mask, trick) -> int:
+    """The mask of cards ``seat`` may play from ``hand_mask`` to ``trick`` (list of (seat, card)).
+
+    The trick's seats only tell who is the partner; their order is not checked.
+    """
+    sr = compiled(rules, _strain(strain))
+    s = _SEAT_INDEX[_seat(seat)]
+    hand = _mask(hand_mask)
+    pairs = _trick_pairs(trick)
+    if not pairs:
+        return hand
+    for pos, (ps, pc) in enumerate(pairs):
+        if ps == s:
+            raise BadInput(f"trick[{pos}]: {SEATS[s]} is the player to act and has already played to this trick")
+        if hand >> pc & 1:
+            raise BadInput(f"trick[{pos}]: {card_name(pc)} is both in the trick and in {SEATS[s]}'s hand")
+    cards = [c for _, c in pairs]
+    wp = _winner_pos(sr.beat, cards)
+    return sr.legal(hand, cards[0] >> 3, cards[wp], pairs[wp][0] == s ^ 2)
+
+
+def trick_winner(strain: str, trick) -> int:
+    """Position in ``trick`` of the card that wins it (or is winning it so far).
+
+    ``trick`` is a list of (seat, card) pairs or of bare cards. Suit contract:
+    the highest trump, else the highest card of the led suit; tout atout and
+    sans atout: the highest card of the led suit (trump or plain ranks).
+    """
+    strain = _strain(strain)
+    cards = []
+    for pos, item in enumerate(trick):
+        card = item if isinstance(item, (int, str)) else item[1]
+        cards.append(_card(card, f"trick[{pos}]"))
+    if not cards:
+        raise BadInput("trick: an empty trick has no winner")
+    if len(set(cards)) != len(cards):
+        raise BadInput("trick: a card is played twice")
+    return _winner_pos(BEAT[strain], cards)
+
+
+def card_value(rules, strain: str, card) -> int:
+    """What ``card`` counts in a trick: trump/plain tables, or the tout atout / sans atout table."""
+    return compiled(rules, _strain(strain)).value[_card(card)]
+
+
+def trick_points(rules, strain: str, cards) -> int:
+    """The card points of ``cards`` (any iterable of cards, or a mask); no last-trick bonus."""
+    value = compiled(rules, _strain(strain)).value
+    if isinstance(cards, int) and not isinstance(cards, bool):
+        m = _mask(cards, "cards")
+        total = 0
+        while m:
+            low = m & -m
+            total += value[low.bit_length() - 1]
+            m ^= low
+        return total
+    return sum(value[_card(c, "cards")] for c in cards)
+
+
+def first_leader(rules, dealer: str, first_bidder: str | None = None, declarer: str | None = None) -> str:
+    """Who leads the first trick (P1): next to the dealer, the first bidder, or the taker."""
+    how = rules.play.first_leader
+    dealer = _seat(dealer, "dealer")
+    if how == "first_bidder":
+        if first_bidder is None:
+            raise BadInput("first leader: the variant has the first bidder lead, but no bid was made")
+        return _seat(first_bidder, "first_bidder")
+    if how == "taker":
+        if declarer is None:
+            raise BadInput("first leader: the variant has the taker lead, but there is no contract")
+        return _seat(declarer, "declarer")
+    step = 1 if rules.table.direction == "clockwise" else 3
+    return SEATS[(_SEAT_INDEX[dealer] + step) & 3]
+
+
+def _check_hands(hands, equal: bool = True) -> list[int]:
+    """Four hands as masks indexed N E S W: every seat present, no card held twice."""
+    if not isinstance(hands, dict):
+        raise BadInput(f"hands: expected an object with N, E, S, W, got {type(hands).__name__}")
+    out = [0, 0, 0, 0]
+    given = set()
+    for key, cards in hands.items():
+        s = _SEAT_INDEX[_seat(key, "hands")]
+        if s in given:
+            raise BadInput(f"hands: seat {SEATS[s]} is given twice")
+        given.add(s)
+        out[s] = _mask(cards, f"hands.{SEATS[s]}")
+    missing = [SEATS[i] for i in range(4) if i not in given]
+    if missing:
+        raise BadInput(f"hands: no hand for {', '.join(missing)}")
+    seen = 0
+    for i in range(4):
+        dup = seen & out[i]
+        if dup:
+            c = (dup & -dup).bit_length() - 1
+            raise BadInput(f"hands.{SEATS[i]}: {card_name(c)} is also in another hand")
+        seen |= out[i]
+    if equal:
+        sizes = [m.bit_count() for m in out]
+        if len(set(sizes)) != 1:
+            raise BadInput("hands: at the start of a trick every hand holds as many cards "
+                           f"(N {sizes[0]}, E {sizes[1]}, S {sizes[2]}, W {sizes[3]})")
+        if sizes[0] > 8:
+            raise BadInput(f"hands: {sizes[0]} cards each; a hand holds at most 8")
+    return out
+
+
+# --- the play of a deal ----------------------------------------------------
+
+class PlayState:
+    """The tricks of a deal: who is to act, what is legal, what each side has won.
+
+    Immutable in use: ``apply`` returns a new state, so a search or a replay
+    can keep old positions. Hands are masks; ``hands`` gives them by seat.
+    """
+
+    __slots__ = ("_sr", "_hands", "_trick", "_tricks", "_leader", "_to_act",
+                 "_win", "_win_seat", "_points", "_won", "_legal")
+
+    @classmethod
+    def start(cls, rules, strain: str, leader: str, hands) -> "PlayState":
+        """The position before the first card of a trick led by ``leader`` (hands of equal size)."""
+        sr = compiled(rules, _strain(strain))
+        st = cls.__new__(cls)
+        st._sr = sr
+        st._hands = tuple(_check_hands(hands))
+        st._trick = ()
+        st._tricks = ()
+        st._leader = st._to_act = _SEAT_INDEX[_seat(leader, "leader")]
+        st._win = -1
+        st._win_seat = -1
+        st._points = (0, 0)
+        st._won = (0, 0)
+        st._legal = None
+        return st
+
+    # --- reading the position
+    @property
+    def strain(self) -> str:
+        return self._sr.strain
+
+    @property
+    def direction(self) -> str:
+        return self._sr.direction
+
+    @property
+    def rules(self) -> StrainRules:
+        return self._sr
+
+    @property
+    def hands(self) -> dict:
+        h = self._hands
+        return {"N": h[0], "E": h[1], "S": h[2], "W": h[3]}
+
+    def hand(self, seat: str) -> int:
+        return self._hands[_SEAT_INDEX[seat]]
+
+    @property
+    def leader(self) -> str:
+        """Who led (or will lead) the current trick."""
+        return SEATS[self._leader]
+
+    @property
+    def to_act(self) -> str | None:
+        return None if self.done else SEATS[self._to_act]
+
+    @property
+    def trick(self) -> list[tuple[str, int]]:
+        """The cards already played to the current trick, as (seat, card)."""
+        return [(SEATS[s], c) for s, c in self._trick]
+
+    @property
+    def tricks(self) -> list[tuple[str, str, list[int]]]:
+        """Completed tricks as (leader, winner, [cards in play order])."""
+        return [(SEATS[l], SEATS[w], list(cs)) for l, w, cs in self._tricks]
+
+    @property
+    def done(self) -> bool:
+        # between tricks every hand holds as many cards, so the leader's hand tells
+        return not self._trick and not self._hands[self._to_act]
+
+    @property
+    def cards_played(self) -> int:
+        return 4 * len(self._tricks) + len(self._trick)
+
+    @property
+    def winning(self) -> str | None:
+        """The seat whose card is winning the current trick so far (None before its first card)."""
+        return SEATS[self._win_seat] if self._trick else None
+
+    @property
+    def last_trick_winner(self) -> str | None:
+        """The seat that won the latest completed trick (the last trick once ``done``)."""
+        return SEATS[self._tricks[-1][1]] if self._tricks else None
+
+    def tricks_won(self) -> dict:
+        return {"NS": self._won[0], "EW": self._won[1]}
+
+    def trick_points(self) -> dict:
+        """Card values in each side's tricks, without the last-trick bonus."""
+        return {"NS": self._points[0], "EW": self._points[1]}
+
+    def legal(self) -> int:
+        """The mask of cards the player to act may play."""
+        lg = self._legal
+        if lg is None:
+            hand = self._hands[self._to_act]
+            if not self._trick:
+                lg = hand
+            else:
+                lg = self._sr.legal(hand, self._trick[0][1] >> 3, self._win,
+                                    self._win_seat == self._to_act ^ 2)
+            self._legal = lg
+        return lg
+
+    def why_illegal(self, card: int) -> str | None:
+        """None if the player to act may play ``card``, else the reason in the game's words."""
+        if self.done:
+            return "the deal is over: all eight tricks have been played"
+        s = self._to_act
+        b = 1 << card
+        if not self._hands[s] & b:
+            return f"{SEATS[s]} does not hold {card_name(card)}"
+        legal = self.legal()
+        if legal & b:
+            return None
+        return _reason(self._sr, SEATS[s], card, legal, self._trick[0][1] >> 3, self._win)
+
+    def apply(self, card, seat: str | None = None) -> "PlayState":
+        """The position after the player to act plays ``card``; IllegalPlay says why it cannot."""
+        if not isinstance(card, int) or isinstance(card, bool) or not 0 <= card < 32:
+            card = _card(card)
+        s = self._to_act
+        if seat is not None and seat != SEATS[s]:
+            if self.done:
+                raise IllegalPlay(f"{seat} cannot play {card_name(card)}: the deal is over")
+            raise IllegalPlay(f"{seat} cannot play {card_name(card)}: it is {SEATS[s]}'s turn")
+        b = 1 << card
+        if not self.legal() & b:
+            reason = self.why_illegal(card)
+            raise IllegalPlay(f"{card_name(card)} is not a legal card: {reason}")
+        sr = self._sr
+        new = PlayState.__new__(PlayState)
+        new._sr = sr
+        h = list(self._hands)
+        h[s] ^= b
+        new._hands = tuple(h)
+        new._legal = None
+        trick = self._trick
+        if not trick:
+            win, win_seat = card, s
+        elif sr.beat[self._win] & b:
+            win, win_seat = card, s
+        else:
+            win, win_seat = self._win, self._win_seat
+        if len(trick) == 3:
+            cards = (trick[0][1], trick[1][1], trick[2][1], card)
+            team = win_seat & 1
+            v = sr.value
+            pts = v[cards[0]] + v[cards[1]] + v[cards[2]] + v[card]
+            p, w = self._points, self._won
+            new._points = (p[0] + pts, p[1]) if team == 0 else (p[0], p[1] + pts)
+            new._won = (w[0] + 1, w[1]) if team == 0 else (w[0], w[1] + 1)
+            new._tricks = self._tricks + ((self._leader, win_seat, cards),)
+            new._trick = ()
+            new._leader = new._to_act = win_seat
+            new._win = -1
+            new._win_seat = -1
+        else:
+            new._points = self._points
+            new._won = self._won
+            new._tricks = self._tricks
+            new._trick = trick + ((s, card),)
+            new._leader = self._leader
+            new._to_act = (s + sr.step) & 3
+            new._win = win
+            new._win_seat = win_seat
+        return new
+
+    def __repr__(self) -> str:
+        return (f"PlayState({self.strain}, tricks={len(self._tricks)}, "
+                f"trick={[card_name(c) for _, c in self._trick]}, to_act={self.to_act})")
+
+
+def _reason(sr: StrainRules, seat: str, card: int, legal: int, led: int, win: int) -> str:
+    """Say which rule a card breaks, given the legal set it is not in."""
+    led_word = _SUIT_WORDS[led]
+    suit = card >> 3
+    if not legal & ~SUIT_MASKS[led]:  # only cards of the led suit are legal
+        if suit != led:
+            return f"{seat} must follow suit ({led_word} led)"
+        if led == sr.trump:
+            return f"{seat} must overtrump the {card_name(win)}"
+        return f"{seat} must play higher than the {card_name(win)}"
+    trump = sr.trump
+    if trump >= 0 and not legal & ~sr.trump_mask:  # only trumps
+        if suit != trump:
+            return f"{seat} must trump ({led_word} led, {seat} has none)"
+        return f"{seat} must overtrump the {card_name(win)}"
+    if trump >= 0 and suit == trump and legal & sr.trump_mask:
+        return f"{seat} may trump only with a trump above the {card_name(win)}"
+    if trump >= 0 and suit == trump:
+        return f"{seat} must discard: he cannot overtrump the {card_name(win)} and holds another card"
+    return f"{seat} may not play that card here"
+
+
+# --- perft -------------------------------------------------------------------
+
+def perft(rules, strain: str, leader: str, hands, depth: int) -> int:
+    """How many legal sequences of ``depth`` cards start at a trick led by ``leader``.
+
+    Counted straight on masks, without building positions; each completed
+    trick's winner leads the next.
+    """
+    sr = compiled(rules, _strain(strain))
+    h = _check_hands(hands)
+    lead = _SEAT_INDEX[_seat(leader, "leader")]
+    if isinstance(depth, bool) or not isinstance(depth, int) or depth < 0:
+        raise BadInput(f"depth: expected a whole number of cards >= 0, got {depth!r}")
+    left = sum(m.bit_count() for m in h)
+    if depth > left:
+        raise BadInput(f"depth: {depth} cards asked, only {left} are left to play")
+    if depth == 0:
+        return 1
+    return _perft(sr, h, lead, depth)
+
+
+def _perft(sr: StrainRules, hands: list[int], leader: int, depth: int) -> int:
+    beat = sr.beat
+    step = sr.step
+    legal_of = sr.legal
+
+    def walk(seat: int, pos: int, led: int, win: int, win_seat: int, depth: int) -> int:
+        hand = hands[seat]
+        if pos == 0:
+            legal = hand
+        else:
+            legal = legal_of(hand, led, win, win_seat == seat ^ 2)
+        if depth == 1:
+            return legal.bit_count()
+        total = 0
+        nxt = (seat + step) & 3
+        m = legal
+        while m:
+            low = m & -m
+            m ^= low
+            c = low.bit_length() - 1
+            hands[seat] = hand ^ low
+            if pos == 0:
+                total += walk(nxt, 1, c >> 3, c, seat, depth - 1)
+            else:
+                if beat[win] & low:
+                    w, ws = c, seat
+                else:
+                    w, ws = win, win_seat
+                if pos == 3:
+                    total += walk(ws, 0, 0, -1, -1, depth - 1)
+                else:
+                    total += walk(nxt, pos + 1, led, w, ws, depth - 1)
+        hands[seat] = hand
+        return total
+
+    return walk(leader, 0, 0, -1, -1, depth)
+
+
+__all__ = ["StrainRules", "compiled", "legal_cards", "trick_winner", "card_value", "trick_points",
+           "first_leader", "PlayState", "perft", "EngineError", "IllegalPlay", "BadInput", "mask_of"]

@@ -1,0 +1,509 @@
+"""The eight case kinds of the conformance protocol: check, canonicalise, compute.
+
+A case arrives as JSON typed by a person (a fixture) or by another program.
+``canonicalise`` checks every field and returns the case in the canonical
+notation, so that the runner always sends the same bytes whatever spelling
+the fixture used; ``run_case`` then answers it with the reference engine.
+
+Bad input (an unknown field, a card that does not exist, a hand of seven
+cards, a card dealt twice) raises ``CaseError`` with the path of the field:
+``case.hands.N[3]: bad card 'ZH': ...``. Breaking the rules of the game (a
+bid too low, a revoke) is *not* bad input: the engine reports it in the
+result, as the protocol says.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from ..notation import (SEATS, NotationError, card_name, parse_call, parse_card, parse_contract,
+                        parse_seat, parse_strain, parse_team)
+
+KINDS = ("legal_cards", "auction", "deal", "score", "melds", "match", "dealing", "perft")
+
+TEAMS = ("NS", "EW")
+
+
+class CaseError(ValueError):
+    """A case that is not well formed; ``path`` locates the field, e.g. ('case', 'hands', 'N', 3)."""
+
+    def __init__(self, path: tuple, message: str):
+        super().__init__(f"{format_path(path)}: {message}")
+        self.path = tuple(path)
+        self.message = message
+
+
+def format_path(path) -> str:
+    """('case', 'hands', 'N', 3) -> 'case.hands.N[3]'."""
+    out = ""
+    for part in path:
+        if isinstance(part, int):
+            out += f"[{part}]"
+        else:
+            out += ("." if out else "") + str(part)
+    return out or "case"
+
+
+# --- small checkers: each takes the value and its path ------------------------
+
+def _type_name(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, int):
+        return "a number"
+    if isinstance(value, float):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, dict):
+        return "an object"
+    return type(value).__name__
+
+
+def _object(value: Any, path: tuple, required: tuple, optional: tuple = ()) -> dict:
+    if not isinstance(value, dict):
+        raise CaseError(path, f"expected an object, got {_type_name(value)}")
+    for key in value:
+        if key not in required and key not in optional:
+            allowed = ", ".join(required + optional)
+            raise CaseError(path + (key,), f"unknown field {key!r} (expected: {allowed})")
+    for key in required:
+        if key not in value:
+            raise CaseError(path, f"missing field {key!r}")
+    return value
+
+
+def _list(value: Any, path: tuple, minimum: int = 0, maximum: int | None = None, what: str = "items") -> list:
+    if not isinstance(value, list):
+        raise CaseError(path, f"expected a list, got {_type_name(value)}")
+    if len(value) < minimum or (maximum is not None and len(value) > maximum):
+        if maximum == minimum:
+            want = f"exactly {minimum}"
+        elif maximum is None:
+            want = f"at least {minimum}"
+        else:
+            want = f"{minimum} to {maximum}"
+        raise CaseError(path, f"expected {want} {what}, got {len(value)}")
+    return value
+
+
+def _int(value: Any, path: tuple, minimum: int | None = None, maximum: int | None = None) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise CaseError(path, f"expected a whole number, got {_type_name(value)} {value!r}")
+    if minimum is not None and value < minimum:
+        raise CaseError(path, f"{value} is below the smallest allowed value {minimum}")
+    if maximum is not None and value > maximum:
+        raise CaseError(path, f"{value} is above the largest allowed value {maximum}")
+    return value
+
+
+def _bool(value: Any, path: tuple) -> bool:
+    if not isinstance(value, bool):
+        raise CaseError(path, f"expected true or false, got {_type_name(value)} {value!r}")
+    return value
+
+
+def _parsed(parser: Callable, value: Any, path: tuple):
+    try:
+        return parser(value)
+    except NotationError as exc:
+        raise CaseError(path, str(exc)) from None
+
+
+def _card(value: Any, path: tuple) -> str:
+    return card_name(_parsed(parse_card, value, path))
+
+
+def _seat(value: Any, path: tuple) -> str:
+    return _parsed(parse_seat, value, path)
+
+
+def _team(value: Any, path: tuple) -> str:
+    return _parsed(parse_team, value, path)
+
+
+def _team_or_null(value: Any, path: tuple) -> str | None:
+    return None if value is None else _team(value, path)
+
+
+def _strain(value: Any, path: tuple) -> str:
+    return _parsed(parse_strain, value, path)
+
+
+def _cards(value: Any, path: tuple, minimum: int = 0, maximum: int | None = None) -> list[str]:
+    """A list of distinct cards, canonical."""
+    items = _list(value, path, minimum, maximum, "cards")
+    out: list[str] = []
+    for i, item in enumerate(items):
+        card = _card(item, path + (i,))
+        if card in out:
+            raise CaseError(path + (i,), f"card {card} appears twice")
+        out.append(card)
+    return out
+
+
+def _seat_keyed(value: Any, path: tuple) -> dict:
+    """An object keyed by the four seats (lenient keys), returned as seat -> raw value in N E S W order."""
+    if not isinstance(value, dict):
+        raise CaseError(path, f"expected an object keyed by seat (N, E, S, W), got {_type_name(value)}")
+    found: dict = {}
+    for key, item in value.items():
+        seat = _seat(key, path + (key,))
+        if seat in found:
+            raise CaseError(path + (key,), f"seat {seat} is given twice")
+        found[seat] = (key, item)
+    for seat in SEATS:
+        if seat not in found:
+            raise CaseError(path, f"missing seat {seat!r}")
+    return {seat: found[seat] for seat in SEATS}
+
+
+def _team_ints(value: Any, path: tuple, minimum: int | None = 0, maximum: int | None = None) -> dict:
+    """{"NS": n, "EW": n}, both present."""
+    if not isinstance(value, dict):
+        raise CaseError(path, f"expected an object {{NS: number, EW: number}}, got {_type_name(value)}")
+    out: dict = {}
+    for key, item in value.items():
+        team = _team(key, path + (key,))
+        if team in out:
+            raise CaseError(path + (key,), f"team {team} is given twice")
+        out[team] = _int(item, path + (key,), minimum, maximum)
+    for team in TEAMS:
+        if team not in out:
+            raise CaseError(path, f"missing team {team!r}")
+    return {team: out[team] for team in TEAMS}
+
+
+def _tricks_won(value: Any, path: tuple) -> dict:
+    won = _team_ints(value, path, 0, 8)
+    if won["NS"] + won["EW"] != 8:
+        raise CaseError(path, f"the two sides took {won['NS']} + {won['EW']} tricks; a deal has 8")
+    return won
+
+
+def _hands(value: Any, path: tuple, exactly: int | None = 8) -> dict:
+    """Four hands of distinct cards; with ``exactly`` None, any equal size from 1 to 8."""
+    keyed = _seat_keyed(value, path)
+    hands: dict = {}
+    owner: dict = {}
+    for seat, (key, raw) in keyed.items():
+        if exactly is None:
+            cards = _cards(raw, path + (key,), 1, 8)
+        else:
+            cards = _cards(raw, path + (key,), exactly, exactly)
+        for i, card in enumerate(cards):
+            if card in owner:
+                raise CaseError(path + (key, i), f"card {card} is also in {owner[card]}'s hand")
+            owner[card] = seat
+        hands[seat] = cards
+    if exactly is None:
+        sizes = {len(h) for h in hands.values()}
+        if len(sizes) != 1:
+            raise CaseError(path, "at the start of a trick every hand holds the same number of cards, got "
+                            + ", ".join(f"{s} {len(hands[s])}" for s in SEATS))
+    return hands
+
+
+def _call_entries(value: Any, path: tuple) -> list[dict]:
+    items = _list(value, path, 0, 200, "calls")
+    out = []
+    for i, item in enumerate(items):
+        p = path + (i,)
+        _object(item, p, ("seat", "call"))
+        seat = _seat(item["seat"], p + ("seat",))
+        call = str(_parsed(parse_call, item["call"], p + ("call",)))
+        out.append({"seat": seat, "call": call})
+    return out
+
+
+def _contract(value: Any, path: tuple) -> dict:
+    contract = _parsed(parse_contract, value, path)
+    if not contract.is_capot:
+        _int(contract.value, path + ("value",), 1)
+    if contract.multiplier > 4:
+        raise CaseError(path + ("multiplier",), f"multiplier {contract.multiplier}: expected 1, 2, 3 or 4")
+    return contract.to_json()
+
+
+# --- the kinds: each returns the canonical case --------------------------------
+
+def _legal_cards(case: dict, path: tuple) -> dict:
+    _object(case, path, ("kind", "strain", "seat", "hand", "trick"))
+    strain = _strain(case["strain"], path + ("strain",))
+    seat = _seat(case["seat"], path + ("seat",))
+    hand = _cards(case["hand"], path + ("hand",), 1, 8)
+    trick_path = path + ("trick",)
+    entries = _list(case["trick"], trick_path, 0, 3, "cards already in the trick")
+    trick = []
+    seen_seats = {seat}
+    for i, entry in enumerate(entries):
+        p = trick_path + (i,)
+        _object(entry, p, ("seat", "card"))
+        s = _seat(entry["seat"], p + ("seat",))
+        if s in seen_seats:
+            why = "is the player to act" if s == seat else "has already played to this trick"
+            raise CaseError(p + ("seat",), f"seat {s} {why}")
+        seen_seats.add(s)
+        card = _card(entry["card"], p + ("card",))
+        if card in hand:
+            raise CaseError(p + ("card",), f"card {card} is also in the hand of {seat}")
+        if any(card == t["card"] for t in trick):
+            raise CaseError(p + ("card",), f"card {card} is already in the trick")
+        trick.append({"seat": s, "card": card})
+    return {"kind": "legal_cards", "strain": strain, "seat": seat, "hand": hand, "trick": trick}
+
+
+def _auction(case: dict, path: tuple) -> dict:
+    _object(case, path, ("kind", "dealer", "calls"))
+    return {"kind": "auction", "dealer": _seat(case["dealer"], path + ("dealer",)),
+            "calls": _call_entries(case["calls"], path + ("calls",))}
+
+
+def _say(value: Any, path: tuple) -> str | None:
+    if value is None:
+        return None
+    if isinstance(value, str) and value.strip().lower() in ("belote", "rebelote"):
+        return value.strip().lower()
+    raise CaseError(path, f"bad say {value!r}: expected \"belote\" or \"rebelote\"")
+
+
+def _deal(case: dict, path: tuple) -> dict:
+    _object(case, path, ("kind", "dealer", "hands", "calls", "play"))
+    dealer = _seat(case["dealer"], path + ("dealer",))
+    hands = _hands(case["hands"], path + ("hands",), 8)
+    calls = _call_entries(case["calls"], path + ("calls",))
+    play_path = path + ("play",)
+    entries = _list(case["play"], play_path, 0, 32, "cards played")
+    play = []
+    for i, entry in enumerate(entries):
+        p = play_path + (i,)
+        _object(entry, p, ("seat", "card"), ("melds", "say"))
+        out: dict = {"seat": _seat(entry["seat"], p + ("seat",)), "card": _card(entry["card"], p + ("card",))}
+        if entry.get("melds") is not None:
+            melds_raw = _list(entry["melds"], p + ("melds",), 0, 8, "declarations")
+            out["melds"] = [_cards(m, p + ("melds", j), 1, 8) for j, m in enumerate(melds_raw)]
+        say = _say(entry.get("say"), p + ("say",))
+        if say is not None:
+            out["say"] = say
+        play.append(out)
+    return {"kind": "deal", "dealer": dealer, "hands": hands, "calls": calls, "play": play}
+
+
+def _score(case: dict, path: tuple) -> dict:
+    _object(case, path, ("kind", "contract", "trick_points", "tricks_won", "last_trick", "melds", "belote"))
+    tricks_won = _tricks_won(case["tricks_won"], path + ("tricks_won",))
+    last = _team(case["last_trick"], path + ("last_trick",))
+    if tricks_won[last] == 0:
+        raise CaseError(path + ("last_trick",), f"{last} took the last trick but is given no trick in tricks_won")
+    return {
+        "kind": "score",
+        "contract": _contract(case["contract"], path + ("contract",)),
+        "trick_points": _team_ints(case["trick_points"], path + ("trick_points",), 0, 1000),
+        "tricks_won": tricks_won,
+        "last_trick": last,
+        "melds": _team_ints(case["melds"], path + ("melds",), 0, 10000),
+        "belote": _team_or_null(case["belote"], path + ("belote",)),
+    }
+
+
+def _melds(case: dict, path: tuple) -> dict:
+    _object(case, path, ("kind", "strain", "declared"), ("leader",))
+    strain = _strain(case["strain"], path + ("strain",))
+    dpath = path + ("declared",)
+    keyed = _seat_keyed(case["declared"], dpath)
+    declared: dict = {}
+    owner: dict = {}
+    for seat, (key, raw) in keyed.items():
+        items = _list(raw, dpath + (key,), 0, 8, "declarations")
+        melds = []
+        for j, m in enumerate(items):
+            cards = _cards(m, dpath + (key, j), 1, 8)
+            for k, card in enumerate(cards):
+                if owner.get(card, seat) != seat:
+                    raise CaseError(dpath + (key, j, k), f"card {card} is also declared by {owner[card]}")
+                owner[card] = seat
+            melds.append(cards)
+        declared[seat] = melds
+    out = {"kind": "melds", "strain": strain, "declared": declared}
+    if case.get("leader") is not None:
+        out["leader"] = _seat(case["leader"], path + ("leader",))
+    return out
+
+
+def _match(case: dict, path: tuple) -> dict:
+    _object(case, path, ("kind", "deals"))
+    dpath = path + ("deals",)
+    deals = []
+    for i, d in enumerate(_list(case["deals"], dpath, 1, 1000, "deals")):
+        p = dpath + (i,)
+        _object(d, p, ("score", "takers", "made", "belote", "tricks_won"))
+        deals.append({
+            "score": _team_ints(d["score"], p + ("score",), 0, 100000),
+            "takers": _team(d["takers"], p + ("takers",)),
+            "made": _bool(d["made"], p + ("made",)),
+            "belote": _team_or_null(d["belote"], p + ("belote",)),
+            "tricks_won": _tricks_won(d["tricks_won"], p + ("tricks_won",)),
+        })
+    return {"kind": "match", "deals": deals}
+
+
+def _dealing(case: dict, path: tuple) -> dict:
+    _object(case, path, ("kind", "dealer", "deck", "cut"), ("packets",))
+    out = {"kind": "dealing", "dealer": _seat(case["dealer"], path + ("dealer",)),
+           "deck": _cards(case["deck"], path + ("deck",), 32, 32),
+           "cut": _int(case["cut"], path + ("cut",), 0, 32)}
+    if case.get("packets") is not None:
+        ppath = path + ("packets",)
+        out["packets"] = [_int(n, ppath + (i,), 1, 8)
+                          for i, n in enumerate(_list(case["packets"], ppath, 1, 8, "packet sizes"))]
+    return out
+
+
+def _perft(case: dict, path: tuple) -> dict:
+    _object(case, path, ("kind", "strain", "leader", "hands", "depth"))
+    hands = _hands(case["hands"], path + ("hands",), None)
+    total = sum(len(h) for h in hands.values())
+    return {"kind": "perft", "strain": _strain(case["strain"], path + ("strain",)),
+            "leader": _seat(case["leader"], path + ("leader",)), "hands": hands,
+            "depth": _int(case["depth"], path + ("depth",), 0, total)}
+
+
+_CANONICAL = {"legal_cards": _legal_cards, "auction": _auction, "deal": _deal, "score": _score,
+              "melds": _melds, "match": _match, "dealing": _dealing, "perft": _perft}
+
+
+def case_kind(case: Any, path: tuple = ("case",)) -> str:
+    if not isinstance(case, dict):
+        raise CaseError(path, f"expected an object with a kind, got {_type_name(case)}")
+    if "kind" not in case:
+        raise CaseError(path, "missing field 'kind'")
+    kind = case["kind"]
+    if kind not in _CANONICAL:
+        raise CaseError(path + ("kind",), f"unknown kind {kind!r} (expected one of {', '.join(KINDS)})")
+    return kind
+
+
+def canonicalise(case: Any, path: tuple = ("case",)) -> dict:
+    """The case checked field by field and written in canonical notation."""
+    return _CANONICAL[case_kind(case, path)](case, path)
+
+
+# --- computing a result with the reference engine -----------------------------
+
+def _mask(cards: list[str]) -> int:
+    mask = 0
+    for c in cards:
+        mask |= 1 << parse_card(c)
+    return mask
+
+
+def _names(cards) -> list[str]:
+    return [card_name(c) for c in sorted(cards)]
+
+
+def _mask_names(mask: int) -> list[str]:
+    return [card_name(i) for i in range(32) if mask >> i & 1]
+
+
+def _run_legal_cards(rules, case: dict) -> dict:
+    from ..engine.play import legal_cards
+    trick = [(t["seat"], parse_card(t["card"])) for t in case["trick"]]
+    mask = legal_cards(rules, case["strain"], case["seat"], _mask(case["hand"]), trick)
+    return {"legal": _mask_names(mask)}
+
+
+def _run_auction(rules, case: dict) -> dict:
+    from ..engine.auction import replay
+    calls = [(c["seat"], parse_call(c["call"])) for c in case["calls"]]
+    accepted, auction, reason = replay(rules, case["dealer"], calls)
+    contract = auction.contract if auction.state == "contract" else None
+    out = {"accepted": accepted, "state": auction.state,
+           "to_act": auction.to_act if auction.state == "open" else None,
+           "contract": contract.to_json() if contract is not None else None}
+    if reason:
+        out["reason"] = reason
+    return out
+
+
+def _run_deal(rules, case: dict) -> dict:
+    from ..engine.game import run_deal_case
+    hands = {seat: _mask(cards) for seat, cards in case["hands"].items()}
+    calls = [(c["seat"], parse_call(c["call"])) for c in case["calls"]]
+    plays = [{"seat": p["seat"], "card": parse_card(p["card"]),
+              "melds": [[parse_card(c) for c in m] for m in p["melds"]] if "melds" in p else None,
+              "say": p.get("say")} for p in case["play"]]
+    return run_deal_case(rules, case["dealer"], hands, calls, plays)
+
+
+def _belote_points(rules, team: str | None) -> dict:
+    """The score case names the side holding a valid belote; scoring wants its points."""
+    points = {"NS": 0, "EW": 0}
+    if team is not None:
+        points[team] = rules.belote.points
+    return points
+
+
+def _run_score(rules, case: dict) -> dict:
+    from ..engine.scoring import score_deal
+    contract = parse_contract(case["contract"])
+    result = score_deal(rules, contract, dict(case["trick_points"]), dict(case["tricks_won"]),
+                        case["last_trick"], dict(case["melds"]), _belote_points(rules, case["belote"]))
+    return {"made": result.made, "card_points": dict(result.card_points), "score": dict(result.score)}
+
+
+def _run_melds(rules, case: dict) -> dict:
+    from ..engine.melds import compare
+    declared = {seat: [[parse_card(c) for c in m] for m in melds] for seat, melds in case["declared"].items()}
+    leader = case.get("leader")
+    result = compare(rules, case["strain"], declared, None, leader,
+                     rules.table.direction if leader else None)
+    return {"winner": result.winner, "points": dict(result.points),
+            "invalid": [[card_name(c) if isinstance(c, int) else c for c in m] for m in result.invalid]}
+
+
+def _run_match(rules, case: dict) -> dict:
+    from ..engine.match import run_match
+    result = run_match(rules, [dict(d) for d in case["deals"]])
+    return {"state": result.state, "winner": result.winner, "totals": dict(result.totals)}
+
+
+def _run_dealing(rules, case: dict) -> dict:
+    from ..engine.dealing import deal
+    from ..engine.errors import DealingRejected
+    deck = [parse_card(c) for c in case["deck"]]
+    try:
+        hands = deal(rules, case["dealer"], deck, case["cut"], case.get("packets"))
+    except DealingRejected as exc:
+        return {"rejected": str(exc) or "rejected"}
+    return {"hands": {seat: [card_name(c) for c in hands[seat]] for seat in SEATS}}
+
+
+def _run_perft(rules, case: dict) -> dict:
+    from ..engine.play import perft
+    hands = {seat: _mask(cards) for seat, cards in case["hands"].items()}
+    return {"count": perft(rules, case["strain"], case["leader"], hands, case["depth"])}
+
+
+_RUN = {"legal_cards": _run_legal_cards, "auction": _run_auction, "deal": _run_deal, "score": _run_score,
+        "melds": _run_melds, "match": _run_match, "dealing": _run_dealing, "perft": _run_perft}
+
+
+def run_case(rules, case: Any) -> dict:
+    """Check the case, then answer it with the engine under ``rules``; results use canonical notation.
+
+    Raises CaseError for a malformed case; an engine failure propagates (the
+    server turns it into an ``errored`` reply)."""
+    canonical = canonicalise(case)
+    return _RUN[canonical["kind"]](rules, canonical)
+
+
+def unsupported_rules(rules) -> list[str]:
+    """Rule paths this engine cannot play: a variant using them is refused at configure time."""
+    out = []
+    if rules.auction.generale.allowed:
+        out.append("auction.generale.allowed")
+    return out

@@ -1,0 +1,325 @@
+"""Driving an implementation through the conformance protocol.
+
+The runner talks to every implementation the same way: ``start``,
+``configure``, ``run`` (one case), ``stop``. ``InProcess`` is our own engine,
+but every request and reply still goes through JSON text and the server's
+session, so the protocol path is what the corpus tests. ``Subprocess`` is any
+program speaking JSON Lines on stdin/stdout (``python my_engine.py``): each
+reply has a time limit, and a program that hangs, dies or prints something
+that is not a reply costs one case an error, never the whole run; it is
+restarted and configured again before the next case.
+"""
+
+from __future__ import annotations
+
+import collections
+import json
+import os
+import queue
+import shlex
+import signal
+import subprocess
+import threading
+import time
+from typing import Any
+
+PROTOCOL_VERSION = 1
+
+
+class ImplementationError(Exception):
+    """The implementation did not answer properly: ``kind`` is timeout, crashed or malformed."""
+
+    def __init__(self, kind: str, message: str):
+        super().__init__(message)
+        self.kind = kind
+        self.message = message
+
+
+def check_start_reply(reply: Any) -> dict:
+    if not isinstance(reply, dict):
+        raise ImplementationError("malformed", f"start: expected a JSON object, got {reply!r:.200}")
+    if reply.get("errored"):
+        raise ImplementationError("malformed", f"start refused: {reply.get('message')}")
+    if reply.get("protocol") != PROTOCOL_VERSION:
+        raise ImplementationError("malformed", f"start: protocol {reply.get('protocol')!r}, expected 1")
+    kinds = reply.get("kinds")
+    if not isinstance(kinds, list) or not all(isinstance(k, str) for k in kinds):
+        raise ImplementationError("malformed", "start: \"kinds\" must be a list of case kinds")
+    variants = reply.get("variants")
+    if variants is not None and (not isinstance(variants, list)
+                                 or not all(isinstance(v, str) for v in variants)):
+        raise ImplementationError("malformed", "start: \"variants\" must be a list of ids or null")
+    return reply
+
+
+def check_configure_reply(reply: Any) -> dict:
+    if not isinstance(reply, dict) or not isinstance(reply.get("ok"), bool):
+        if isinstance(reply, dict) and reply.get("errored"):
+            return {"ok": False, "message": str(reply.get("message"))}
+        raise ImplementationError("malformed", f"configure: expected {{\"ok\": true|false}}, got {reply!r:.200}")
+    return reply
+
+
+def check_run_reply(reply: Any, seq: Any) -> dict:
+    if not isinstance(reply, dict):
+        raise ImplementationError("malformed", f"run: expected a JSON object, got {reply!r:.200}")
+    if reply.get("seq") != seq:
+        raise ImplementationError("malformed", f"run: reply for seq {reply.get('seq')!r}, expected {seq!r}")
+    if "result" in reply:
+        if not isinstance(reply["result"], dict):
+            raise ImplementationError("malformed", "run: \"result\" must be an object")
+    elif not reply.get("skipped") and not reply.get("errored"):
+        raise ImplementationError("malformed", "run: the reply has neither result, skipped nor errored")
+    return reply
+
+
+class Implementation:
+    """What the runner needs from an implementation under test."""
+
+    label = "implementation"
+    info: dict | None = None
+
+    def start(self) -> dict:
+        raise NotImplementedError
+
+    def configure(self, variant: str | dict) -> dict:
+        raise NotImplementedError
+
+    def run(self, seq: Any, case: dict) -> dict:
+        raise NotImplementedError
+
+    def stop(self) -> None:
+        raise NotImplementedError
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.stop()
+
+    def describe(self) -> str:
+        impl = (self.info or {}).get("implementation") or {}
+        if not isinstance(impl, dict):
+            return self.label
+        bits = [str(impl.get(k)) for k in ("name", "version") if impl.get(k)]
+        if impl.get("language"):
+            bits.append(f"({impl['language']})")
+        return " ".join(bits) or self.label
+
+
+class InProcess(Implementation):
+    """The reference engine in this process, reached through the server's JSON request/reply path."""
+
+    label = "reference engine (in-process)"
+
+    def __init__(self) -> None:
+        from .server import Session
+        self._session = Session()
+
+    def _call(self, request: dict) -> Any:
+        reply, _ = self._session.handle_line(json.dumps(request))
+        return None if reply is None else json.loads(reply)
+
+    def start(self) -> dict:
+        self.info = check_start_reply(self._call({"cmd": "start", "protocol": PROTOCOL_VERSION}))
+        return self.info
+
+    def configure(self, variant: str | dict) -> dict:
+        return check_configure_reply(self._call({"cmd": "configure", "variant": variant}))
+
+    def run(self, seq: Any, case: dict) -> dict:
+        return check_run_reply(self._call({"cmd": "run", "seq": seq, "case": case}), seq)
+
+    def stop(self) -> None:
+        self._call({"cmd": "stop"})
+
+
+_EOF = object()
+
+
+class Subprocess(Implementation):
+    """Another program over stdio JSON Lines, with a time limit on every reply."""
+
+    def __init__(self, command: str | list[str], timeout: float = 10.0, start_timeout: float = 30.0,
+                 cwd: str | None = None, env: dict | None = None, stderr_lines: int = 40):
+        self.argv = shlex.split(command) if isinstance(command, str) else list(command)
+        if not self.argv:
+            raise ValueError("empty implementation command")
+        self.label = " ".join(shlex.quote(a) for a in self.argv)
+        self.timeout = timeout
+        self.start_timeout = max(start_timeout, timeout)
+        self.cwd, self.env = cwd, env
+        self._stderr: collections.deque = collections.deque(maxlen=stderr_lines)
+        self._proc: subprocess.Popen | None = None
+        self._lines: queue.Queue | None = None
+        self._variant: str | dict | None = None
+        self._broken = False
+        self.restarts = 0
+
+    # -- the process ---------------------------------------------------------
+    def _spawn(self) -> None:
+        try:
+            self._proc = subprocess.Popen(
+                self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                cwd=self.cwd, env=self.env, start_new_session=(os.name == "posix"))
+        except OSError as exc:
+            raise ImplementationError("crashed", f"cannot start {self.label}: {exc}") from None
+        lines: queue.Queue = queue.Queue()
+        self._lines = lines
+        proc = self._proc
+
+        def read_stdout() -> None:
+            for raw in proc.stdout:
+                lines.put(raw)
+            lines.put(_EOF)
+
+        def read_stderr() -> None:
+            for raw in proc.stderr:
+                self._stderr.append(raw.decode("utf-8", "replace").rstrip("\n"))
+
+        threading.Thread(target=read_stdout, daemon=True).start()
+        threading.Thread(target=read_stderr, daemon=True).start()
+
+    def _kill(self) -> None:
+        proc, self._proc = self._proc, None
+        if proc is None:
+            return
+        if proc.poll() is None:
+            try:
+                if os.name == "posix":
+                    os.killpg(proc.pid, signal.SIGKILL)
+                else:  # pragma: no cover
+                    proc.kill()
+            except (ProcessLookupError, PermissionError):
+                pass
+        try:
+            proc.wait(timeout=5)
+        except subprocess.TimeoutExpired:  # pragma: no cover
+            pass
+        for stream in (proc.stdin, proc.stdout, proc.stderr):
+            try:
+                stream.close()
+            except OSError:
+                pass
+
+    def _died(self) -> ImplementationError:
+        proc = self._proc
+        code = None
+        if proc is not None:
+            try:
+                code = proc.wait(timeout=2)
+            except subprocess.TimeoutExpired:
+                code = None
+        time.sleep(0.05)  # let the stderr reader catch the last words
+        tail = " | ".join(list(self._stderr)[-5:])
+        status = f"exit status {code}" if code is not None else "closed its output"
+        return ImplementationError("crashed", f"the implementation {status}" + (f"; stderr: {tail}" if tail else ""))
+
+    def _request(self, request: dict, timeout: float, expect_reply: bool = True) -> Any:
+        proc = self._proc
+        if proc is None or self._lines is None:
+            raise ImplementationError("crashed", "the implementation is not running")
+        data = (json.dumps(request, ensure_ascii=True) + "\n").encode("utf-8")
+        try:
+            proc.stdin.write(data)
+            proc.stdin.flush()
+        except (BrokenPipeError, OSError, ValueError):
+            raise self._died() from None
+        if not expect_reply:
+            return None
+        deadline = time.monotonic() + timeout
+        while True:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                raise ImplementationError("timeout", f"no reply within {timeout:g} s")
+            try:
+                raw = self._lines.get(timeout=remaining)
+            except queue.Empty:
+                raise ImplementationError("timeout", f"no reply within {timeout:g} s") from None
+            if raw is _EOF:
+                raise self._died()
+            try:
+                text = raw.decode("utf-8")
+            except UnicodeDecodeError:
+                raise ImplementationError("malformed", f"the reply is not UTF-8: {raw[:120]!r}") from None
+            if not text.strip():
+                continue
+            try:
+                return json.loads(text)
+            except ValueError:
+                raise ImplementationError("malformed", f"the reply is not JSON: {text.strip()[:200]!r}") from None
+
+    def _restart(self) -> None:
+        self._kill()
+        self.restarts += 1
+        self._spawn()
+        check_start_reply(self._request({"cmd": "start", "protocol": PROTOCOL_VERSION}, self.start_timeout))
+        if self._variant is not None:
+            reply = check_configure_reply(self._request({"cmd": "configure", "variant": self._variant},
+                                                        self.start_timeout))
+            if not reply["ok"]:
+                raise ImplementationError("crashed", f"after a restart, configure failed: {reply.get('message')}")
+        self._broken = False
+
+    # -- the protocol ----------------------------------------------------------
+    def start(self) -> dict:
+        self._spawn()
+        try:
+            self.info = check_start_reply(self._request({"cmd": "start", "protocol": PROTOCOL_VERSION},
+                                                        self.start_timeout))
+        except ImplementationError:
+            self._kill()
+            raise
+        return self.info
+
+    def configure(self, variant: str | dict) -> dict:
+        if self._broken or self._proc is None:
+            self._variant = None
+            self._restart()
+        self._variant = variant
+        try:
+            reply = check_configure_reply(self._request({"cmd": "configure", "variant": variant},
+                                                        self.start_timeout))
+        except ImplementationError:
+            self._broken = True
+            raise
+        if not reply["ok"]:
+            self._variant = None
+        return reply
+
+    def run(self, seq: Any, case: dict) -> dict:
+        if self._broken:
+            try:
+                self._restart()
+            except ImplementationError as exc:
+                self._broken = True
+                raise ImplementationError("crashed", f"could not restart the implementation: {exc.message}") \
+                    from None
+        try:
+            return check_run_reply(self._request({"cmd": "run", "seq": seq, "case": case}, self.timeout), seq)
+        except ImplementationError:
+            self._broken = True  # whatever it is doing now, start afresh before the next case
+            raise
+
+    def stop(self) -> None:
+        proc = self._proc
+        if proc is None:
+            return
+        try:
+            self._request({"cmd": "stop"}, 0, expect_reply=False)
+            proc.stdin.close()
+            proc.wait(timeout=5)
+        except (ImplementationError, OSError, subprocess.TimeoutExpired, ValueError):
+            pass
+        self._kill()
+
+    @property
+    def returncode(self) -> int | None:
+        return None if self._proc is None else self._proc.poll()
+
+
+def open_implementation(command: str | None, timeout: float = 10.0) -> Implementation:
+    """``None``: our engine in-process; otherwise the command line of another implementation."""
+    if command is None:
+        return InProcess()
+    return Subprocess(command, timeout=timeout)

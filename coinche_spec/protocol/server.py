@@ -1,0 +1,169 @@
+"""``coinche-spec serve``: the reference engine behind the conformance protocol.
+
+One JSON request per line on standard input, one reply per line on standard
+output, flushed at once (docs/protocol.md). Whatever a line holds — broken
+JSON, an unknown command, a bad card, an engine failure — the server answers
+with an error object and keeps serving: the runner must be able to tell a
+wrong answer from a dead table. Only ``stop`` (or the end of input) ends it.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import traceback
+from typing import Any, TextIO
+
+from .. import __version__
+from .cases import KINDS, CaseError, run_case, unsupported_rules
+
+PROTOCOL_VERSION = 1
+
+IMPLEMENTATION = {
+    "name": "coinche-spec reference engine",
+    "version": __version__,
+    "language": "Python",
+    "homepage": None,
+}
+
+
+def _error(message: str, **extra: Any) -> dict:
+    reply = {"errored": True, "message": message}
+    reply.update(extra)
+    return reply
+
+
+class Session:
+    """The state one connection keeps: the rule set chosen by ``configure``."""
+
+    def __init__(self) -> None:
+        self.rules = None
+        self.variant_id: str | None = None
+
+    # -- one request --------------------------------------------------------
+    def handle(self, request: Any) -> tuple[dict | None, bool]:
+        """Answer one decoded request; returns (reply or None, stop?)."""
+        if not isinstance(request, dict):
+            return _error(f"a request is a JSON object with a \"cmd\", got {type(request).__name__}"), False
+        cmd = request.get("cmd")
+        if cmd == "start":
+            return self._start(request), False
+        if cmd == "configure":
+            return self._configure(request), False
+        if cmd == "run":
+            return self._run(request), False
+        if cmd == "stop":
+            return None, True
+        if cmd is None:
+            return _error("the request has no \"cmd\" (expected start, configure, run or stop)"), False
+        return _error(f"unknown command {cmd!r} (expected start, configure, run or stop)"), False
+
+    def handle_line(self, line: str) -> tuple[str | None, bool]:
+        """Answer one line of text; a blank line is not a request and gets no reply."""
+        if not line.strip():
+            return None, False
+        try:
+            request = json.loads(line)
+        except ValueError as exc:
+            reply, stop = _error(f"the line is not JSON: {exc}"), False
+        else:
+            reply, stop = self.handle(request)
+        return (None if reply is None else encode(reply)), stop
+
+    # -- commands -----------------------------------------------------------
+    def _start(self, request: dict) -> dict:
+        version = request.get("protocol", PROTOCOL_VERSION)
+        if version != PROTOCOL_VERSION:
+            return _error(f"protocol {version!r} is not spoken here: this implementation speaks protocol 1")
+        # null: any variant document is accepted (shipped ids by name as well).
+        return {"protocol": PROTOCOL_VERSION, "implementation": dict(IMPLEMENTATION),
+                "kinds": list(KINDS), "variants": None}
+
+    def _configure(self, request: dict) -> dict:
+        from ..variants import load_variant, shipped_ids
+
+        self.rules, self.variant_id = None, None
+        ref = request.get("variant")
+        if isinstance(ref, str):
+            if ref not in shipped_ids():
+                return {"ok": False, "message": f"unknown variant {ref!r}: shipped ids are "
+                                                + ", ".join(shipped_ids())}
+        elif not isinstance(ref, dict):
+            return {"ok": False, "message": "configure needs \"variant\": a shipped id or a whole variant document"}
+        try:
+            variant = load_variant(ref)
+        except Exception as exc:  # the loader's own error, or a schema error: a bad document
+            return {"ok": False, "message": f"variant rejected: {_one_line(exc)}"}
+        unsupported = unsupported_rules(variant.rules)
+        if unsupported:
+            return {"ok": False, "unsupported": unsupported,
+                    "message": "the reference engine does not play " + ", ".join(unsupported)}
+        self.rules, self.variant_id = variant.rules, variant.id
+        return {"ok": True}
+
+    def _run(self, request: dict) -> dict:
+        seq = request.get("seq")
+        if self.rules is None:
+            return {"seq": seq, "errored": True,
+                    "message": "run before a successful configure: send {\"cmd\": \"configure\", ...} first"}
+        if "case" not in request:
+            return {"seq": seq, "errored": True, "message": "run needs a \"case\""}
+        case = request["case"]
+        if isinstance(case, dict) and case.get("kind") is not None and case.get("kind") not in KINDS:
+            return {"seq": seq, "skipped": True, "reason": f"unknown case kind {case.get('kind')!r}"}
+        try:
+            result = run_case(self.rules, case)
+        except CaseError as exc:
+            return {"seq": seq, "errored": True, "message": str(exc)}
+        except Exception as exc:  # an engine failure is reported, never a crash
+            return {"seq": seq, "errored": True, "message": f"{type(exc).__name__}: {_one_line(exc)}",
+                    "traceback": traceback.format_exc()}
+        return {"seq": seq, "result": result}
+
+
+def _one_line(exc: BaseException) -> str:
+    if isinstance(getattr(exc, "lines", None), list) and exc.lines:  # a VariantError: one line per problem
+        text = "; ".join(str(line) for line in exc.lines)
+    elif hasattr(exc, "absolute_path") and hasattr(exc, "message"):  # a jsonschema error: path and message only
+        where = ".".join(str(p) for p in exc.absolute_path) or "document"
+        text = f"{where}: {exc.message}"
+    else:
+        text = str(exc)
+    text = " ".join(text.split())
+    return text if len(text) <= 1000 else text[:997] + "..."
+
+
+def encode(reply: dict) -> str:
+    return json.dumps(reply, ensure_ascii=True, separators=(",", ":"))
+
+
+def serve(stdin=None, stdout: TextIO | None = None, session: Session | None = None) -> int:
+    """Serve requests until ``stop`` or the end of input; always returns 0."""
+    raw_in = stdin if stdin is not None else sys.stdin.buffer
+    out = stdout if stdout is not None else sys.stdout
+    session = session or Session()
+    for raw in raw_in:
+        if isinstance(raw, bytes):
+            try:
+                line = raw.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                out.write(encode(_error(f"the line is not UTF-8: {exc}")) + "\n")
+                out.flush()
+                continue
+        else:
+            line = raw
+        reply, stop = session.handle_line(line)
+        if reply is not None:
+            out.write(reply + "\n")
+            out.flush()
+        if stop:
+            break
+    return 0
+
+
+def register(subparsers) -> None:
+    p = subparsers.add_parser(
+        "serve", help="serve the reference engine over the conformance protocol (stdin/stdout)",
+        description="Read JSON requests from standard input, one per line, and write one JSON reply per "
+                    "line to standard output (docs/protocol.md). Ends on {\"cmd\": \"stop\"} or end of input.")
+    p.set_defaults(func=lambda args: serve())

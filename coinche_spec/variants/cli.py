@@ -1,0 +1,134 @@
+"""``coinche-spec variants list|show|check``: the rule sets, as people browse and check them.
+
+``list`` names every rule set the project ships (seed variants, then house
+variants); ``show`` prints one as written or with its `extends` chain
+resolved; ``check`` validates files the way every other command reads them,
+one located line per problem, so a table writing its house rules can fix
+them before a conformance run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+import yaml
+
+from . import loader
+from .loader import SUFFIXES, VariantError
+
+
+def register(subparsers) -> None:
+    parser = subparsers.add_parser(
+        "variants", help="list, show and check rule sets (variants)",
+        description="List, show and check Coinche rule sets (variant files).")
+    actions = parser.add_subparsers(dest="variants_action", metavar="ACTION")
+    parser.set_defaults(func=lambda args: _no_action(parser))
+
+    p = actions.add_parser("list", help="one line per shipped and house variant: id and name")
+    p.set_defaults(func=cmd_list)
+
+    p = actions.add_parser("show", help="print a variant, as written or resolved")
+    p.add_argument("ref", metavar="ID|FILE", help="a variant id (see `variants list`) or a variant file")
+    p.add_argument("--resolved", action="store_true",
+                   help="merge the `extends` chain and print the whole rule set")
+    p.add_argument("--format", choices=("yaml", "json"), default="yaml", help="output format (default: yaml)")
+    p.set_defaults(func=cmd_show)
+
+    p = actions.add_parser("check", help="validate variant files; one line per problem")
+    p.add_argument("files", nargs="+", metavar="FILE",
+                   help="variant files (a folder stands for its .yaml files)")
+    p.set_defaults(func=cmd_check)
+
+
+def _no_action(parser: argparse.ArgumentParser) -> int:
+    parser.print_help(sys.stderr)
+    return 2
+
+
+def _user_error(message: str):
+    from ..cli import UserError  # the top-level command prints it as one line
+    return UserError(message)
+
+
+def cmd_list(args) -> int:
+    """Seed variants first (the ones fixtures answer for), then house variants, marked."""
+    rows = [(ident, False) for ident in loader.shipped_ids()] + [(ident, True) for ident in loader.house_ids()]
+    width = max((len(ident) for ident, _ in rows), default=0)
+    status = 0
+    for ident, house in rows:
+        try:
+            v = loader.load_variant(ident)
+        except VariantError as exc:
+            print(f"{ident:<{width}}  INVALID: {exc.lines[0]}")
+            status = 1
+            continue
+        line = f"{ident:<{width}}  {v.document['name']}"
+        if house:
+            parent = (v.written or {}).get("extends")
+            line += f"  [house{', extends ' + parent if isinstance(parent, str) else ''}]"
+        print(line)
+    return status
+
+
+def _variant_for(ref: str) -> loader.Variant:
+    path = Path(ref)
+    if ref.endswith(SUFFIXES) or "/" in ref or path.is_file():
+        if not path.exists():
+            raise _user_error(f"no such file '{ref}'")
+        if not path.is_file():
+            raise _user_error(f"'{ref}' is not a file")
+        return loader.load_variant_file(path, ref)
+    known = loader.shipped_ids() + loader.house_ids()
+    if ref not in known:
+        raise _user_error(f"unknown variant '{ref}'; known variants: {', '.join(known)}")
+    return loader.load_variant(ref)
+
+
+def cmd_show(args) -> int:
+    """Print a variant; an invalid one prints its problems instead (exit 1)."""
+    try:
+        variant = _variant_for(args.ref)
+    except VariantError as exc:
+        for line in exc.lines:
+            print(line, file=sys.stderr)
+        return 1
+    if args.resolved:
+        data = variant.document
+    else:
+        data = variant.written
+        if args.format == "yaml" and variant.path is not None:
+            # as written: the file itself, comments and key order included
+            sys.stdout.write(variant.path.read_text(encoding="utf-8"))
+            return 0
+    if args.format == "json":
+        print(json.dumps(data, indent=2, ensure_ascii=False))
+    else:
+        sys.stdout.write(yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=100,
+                                        default_flow_style=False))
+    return 0
+
+
+def _expand(files: list[str]) -> list[str]:
+    out = []
+    for name in files:
+        p = Path(name)
+        if p.is_dir():
+            out.extend(str(x) for x in sorted(p.iterdir()) if x.suffix in SUFFIXES and x.is_file())
+        else:
+            out.append(name)
+    return out
+
+
+def cmd_check(args) -> int:
+    """Exit 0 and say how many files are valid, or 1 with one line per problem."""
+    files = _expand(args.files)
+    lines = loader.check_files(files)
+    if lines:
+        for line in lines:
+            print(line)
+        return 1
+    print(f"{len(files)} files valid")
+    return 0

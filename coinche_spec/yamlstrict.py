@@ -1,0 +1,519 @@
+"""Strict YAML for rule sets and fixtures: plain data, every value located.
+
+A rule file is read by people who will copy its lines to their own table, so
+it must mean exactly what it says. PyYAML's safe loader still accepts things
+that silently change the meaning of a line: a repeated key (the last one
+wins), ``no`` read as false, anchors and aliases that make one line depend
+on another far away, merge keys, explicit tags, ``1:30`` read as 90, ``010``
+read as 8, dates. Here every one of them is an error with its line and column.
+
+``load(text, filename)`` returns the data (dicts, lists, str, int, float,
+bool, None, in the order written) and a :class:`Positions` map from path
+tuples (``("rules", "auction", "coinche", "when")``, list items by index) to
+``(line, col)``, 1-based, so a later check (a schema, the engine's own) can
+point at the exact line. Every problem is one line::
+
+    FILE:LINE:COL: path: message
+
+The same module also turns JSON Schema errors into such lines
+(:func:`schema_problems`), for the variant loader and the fixture loader alike.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from dataclasses import dataclass
+from typing import Any, Callable, Iterable
+
+import yaml
+from yaml.events import (AliasEvent, DocumentEndEvent, DocumentStartEvent, MappingEndEvent,
+                         MappingStartEvent, ScalarEvent, SequenceEndEvent, SequenceStartEvent,
+                         StreamEndEvent, StreamStartEvent)
+from yaml.nodes import ScalarNode
+
+Path = tuple  # of str (mapping keys) and int (list indexes)
+
+_BOOL = "tag:yaml.org,2002:bool"
+_INT = "tag:yaml.org,2002:int"
+_FLOAT = "tag:yaml.org,2002:float"
+_NULL = "tag:yaml.org,2002:null"
+_STR = "tag:yaml.org,2002:str"
+_TIMESTAMP = "tag:yaml.org,2002:timestamp"
+_MERGE = "tag:yaml.org,2002:merge"
+_VALUE = "tag:yaml.org,2002:value"
+
+_OCTAL = re.compile(r"^[-+]?0[0-7_]+$")
+
+
+def format_path(path: Iterable) -> str:
+    """``("rules", "auction", "coinche")`` -> ``rules.auction.coinche``; list items as ``[2]``."""
+    out = ""
+    for part in path:
+        if isinstance(part, int):
+            out += f"[{part}]"
+        else:
+            out += ("." if out else "") + str(part)
+    return out or "(top)"
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One located problem; ``str()`` gives the one-line form."""
+
+    filename: str
+    line: int | None
+    col: int | None
+    path: tuple
+    message: str
+
+    def __str__(self) -> str:
+        where = self.filename if self.line is None else f"{self.filename}:{self.line}:{self.col}"
+        return f"{where}: {format_path(self.path)}: {self.message}"
+
+
+class YamlStrictError(ValueError):
+    """The file is not strict YAML; ``problems`` holds every problem found, in file order."""
+
+    def __init__(self, problems: list[Problem]):
+        self.problems = list(problems)
+        super().__init__("\n".join(str(p) for p in self.problems))
+
+    @property
+    def lines(self) -> list[str]:
+        return [str(p) for p in self.problems]
+
+
+class Positions(dict):
+    """path tuple -> (line, col) of the value; ``key(path)`` gives where its key is written.
+
+    The root value is at ``()``. Keys are recorded for mapping entries only, so
+    a message about a key (unknown, duplicate, missing inside it) can point at
+    the key itself rather than at its value.
+    """
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.keys_at: dict[tuple, tuple[int, int]] = {}
+
+    def key(self, path: tuple) -> tuple[int, int] | None:
+        """Where the key of ``path`` is written, else where its value is."""
+        return self.keys_at.get(tuple(path)) or self.get(tuple(path))
+
+    def nearest(self, path: tuple, prefer_key: bool = False) -> tuple[int, int] | None:
+        """The position of ``path``, or of its closest located ancestor."""
+        path = tuple(path)
+        while True:
+            pos = self.key(path) if prefer_key else self.get(path)
+            if pos is not None:
+                return pos
+            if not path:
+                return None
+            path = path[:-1]
+            prefer_key = True
+
+
+def _type_name(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true/false"
+    if isinstance(value, int):
+        return "a whole number"
+    if isinstance(value, float):
+        return "a number with a fraction"
+    if isinstance(value, str):
+        return "text"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, dict):
+        return "a mapping"
+    return type(value).__name__
+
+
+class _Reader:
+    """Walks PyYAML's event stream and builds plain data, checking every node."""
+
+    def __init__(self, text: str, filename: str):
+        self.filename = filename
+        self.loader = yaml.SafeLoader(text)
+        self.positions = Positions()
+        self.problems: list[Problem] = []
+        self.where: tuple = ()  # the path being read, for syntax errors
+
+    # -- helpers ----------------------------------------------------------
+    def problem(self, mark, path: tuple, message: str) -> None:
+        self.problems.append(Problem(self.filename, mark.line + 1, mark.column + 1, tuple(path), message))
+
+    def next(self):
+        return self.loader.get_event()
+
+    def peek(self):
+        return self.loader.peek_event()
+
+    def check_node_props(self, event, path: tuple) -> None:
+        if event.anchor is not None:
+            self.problem(event.start_mark, path,
+                         f"anchor '&{event.anchor}' is not allowed: write the value out in full")
+        if event.tag is not None and event.tag != "!":
+            self.problem(event.start_mark, path,
+                         f"tag '{_short_tag(event.tag)}' is not allowed: write plain values "
+                         "(quote text that could be read as a number or true/false)")
+
+    # -- the walk ---------------------------------------------------------
+    def read(self) -> Any:
+        self.next()  # StreamStart
+        if isinstance(self.peek(), StreamEndEvent):
+            return None
+        self.next()  # DocumentStart
+        data = self.node(())
+        self.next()  # DocumentEnd
+        if not isinstance(self.peek(), StreamEndEvent):
+            ev = self.peek()
+            self.problem(ev.start_mark, (), "a second YAML document ('---') is not allowed: one document per file")
+        return data
+
+    def node(self, path: tuple) -> Any:
+        self.where = path
+        event = self.next()
+        self.positions[path] = (event.start_mark.line + 1, event.start_mark.column + 1)
+        if isinstance(event, AliasEvent):
+            self.problem(event.start_mark, path,
+                         f"alias '*{event.anchor}' is not allowed: write the value out in full")
+            return None
+        self.check_node_props(event, path)
+        if isinstance(event, ScalarEvent):
+            return self.scalar(event, path)
+        if isinstance(event, SequenceStartEvent):
+            items = []
+            while not isinstance(self.peek(), SequenceEndEvent):
+                items.append(self.node(path + (len(items),)))
+            self.next()
+            return items
+        if isinstance(event, MappingStartEvent):
+            return self.mapping(path)
+        raise AssertionError(f"unexpected YAML event {event!r}")  # pragma: no cover
+
+    def mapping(self, path: tuple) -> dict:
+        out: dict = {}
+        first_seen: dict = {}
+        while not isinstance(self.peek(), MappingEndEvent):
+            key_event = self.peek()
+            key = self.key(path)
+            if key is _BAD_KEY:
+                self.skip_node()
+                continue
+            if key in first_seen:
+                line = first_seen[key]
+                self.problem(key_event.start_mark, path,
+                             f"duplicate key '{key}' (first written on line {line}): write each key once")
+                self.skip_node()
+                continue
+            first_seen[key] = key_event.start_mark.line + 1
+            child = path + (key,)
+            self.positions.keys_at[child] = (key_event.start_mark.line + 1, key_event.start_mark.column + 1)
+            out[key] = self.node(child)
+        self.next()
+        return out
+
+    def key(self, path: tuple):
+        event = self.next()
+        if isinstance(event, AliasEvent):
+            self.problem(event.start_mark, path,
+                         f"alias '*{event.anchor}' is not allowed as a key: write the key out in full")
+            return _BAD_KEY
+        self.check_node_props(event, path)
+        if not isinstance(event, ScalarEvent):
+            self.problem(event.start_mark, path, "a key must be plain text, not a list or a mapping")
+            self.skip_rest_of(event)
+            return _BAD_KEY
+        tag = self.resolve(event)
+        if tag == _MERGE:
+            self.problem(event.start_mark, path,
+                         "merge key '<<' is not allowed: write every key out (variants share rules with `extends`)")
+            return _BAD_KEY
+        value = self.scalar(event, path, as_key=True)
+        if value is _BAD_KEY:
+            return _BAD_KEY
+        if not isinstance(value, str):
+            text = event.value
+            self.problem(event.start_mark, path,
+                         f"key {text} is read as {_type_name(value)}; keys must be text: quote it ('{text}')")
+            return _BAD_KEY
+        return value
+
+    def skip_node(self) -> None:
+        event = self.next()
+        self.skip_rest_of(event)
+
+    def skip_rest_of(self, event) -> None:
+        if isinstance(event, (SequenceStartEvent, MappingStartEvent)):
+            depth = 1
+            while depth:
+                ev = self.next()
+                if isinstance(ev, (SequenceStartEvent, MappingStartEvent)):
+                    depth += 1
+                elif isinstance(ev, (SequenceEndEvent, MappingEndEvent)):
+                    depth -= 1
+
+    def resolve(self, event: ScalarEvent) -> str:
+        if event.tag is not None and event.tag != "!":
+            return _STR  # already reported; read it as the text written
+        return self.loader.resolve(ScalarNode, event.value, event.implicit)
+
+    def scalar(self, event: ScalarEvent, path: tuple, as_key: bool = False) -> Any:
+        tag = self.resolve(event)
+        text = event.value
+        mark = event.start_mark
+        if tag == _STR:
+            return text
+        if tag == _NULL:
+            return None
+        if tag == _BOOL:
+            if text in ("true", "false"):
+                return text == "true"
+            self.problem(mark, path,
+                         f"'{text}' is read as {str(text.lower() in ('yes', 'on', 'true', 'y')).lower()} "
+                         f"by YAML 1.1 readers: write true or false, or quote it ('{text}') if you mean the text")
+            return _BAD_KEY if as_key else text
+        if tag == _INT:
+            if ":" in text:
+                self.problem(mark, path,
+                             f"'{text}' is read as a base-60 number by YAML 1.1 readers: quote it ('{text}')")
+                return _BAD_KEY if as_key else text
+            if _OCTAL.match(text):
+                self.problem(mark, path,
+                             f"'{text}' is read as an octal number by YAML 1.1 readers: "
+                             f"write it without the leading 0, or quote it ('{text}')")
+                return _BAD_KEY if as_key else text
+            return self.construct(ScalarNode(tag, text, mark, event.end_mark))
+        if tag == _FLOAT:
+            low = text.lower()
+            if ":" in text or "inf" in low or "nan" in low:
+                self.problem(mark, path, f"'{text}' is not a plain number: write a number, or quote it ('{text}')")
+                return _BAD_KEY if as_key else text
+            return self.construct(ScalarNode(tag, text, mark, event.end_mark))
+        if tag == _TIMESTAMP:
+            self.problem(mark, path, f"'{text}' is read as a date: quote it ('{text}')")
+            return _BAD_KEY if as_key else text
+        if tag == _MERGE:
+            self.problem(mark, path, "'<<' is a YAML merge key: quote it ('<<') if you mean the text")
+            return _BAD_KEY if as_key else text
+        # '=' (the YAML 1.1 value key) and anything else PyYAML would treat specially
+        self.problem(mark, path, f"'{text}' has a special meaning in YAML 1.1: quote it ('{text}')")
+        return _BAD_KEY if as_key else text
+
+    def construct(self, node: ScalarNode) -> Any:
+        return self.loader.construct_object(node, deep=True)
+
+
+class _BadKey:
+    def __repr__(self) -> str:  # pragma: no cover
+        return "<bad key>"
+
+
+_BAD_KEY = _BadKey()
+
+
+def _short_tag(tag: str) -> str:
+    prefix = "tag:yaml.org,2002:"
+    return "!!" + tag[len(prefix):] if tag.startswith(prefix) else tag
+
+
+def load(text: str, filename: str = "<string>") -> tuple[Any, Positions]:
+    """Read strict YAML; return ``(data, positions)`` or raise :class:`YamlStrictError`."""
+    reader = None
+    try:
+        reader = _Reader(text, filename)
+        data = reader.read()
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        message = exc.problem or exc.context or "not valid YAML"
+        if exc.context and exc.problem:
+            message = f"{exc.problem} ({exc.context}"
+            if exc.context_mark is not None and exc.context_mark is not mark:
+                message += f" started on line {exc.context_mark.line + 1}"
+            message += ")"
+        line = mark.line + 1 if mark else 1
+        col = mark.column + 1 if mark else 1
+        problems = [p for p in reader.problems if (p.line, p.col) < (line, col)]
+        problems.append(Problem(filename, line, col, reader.where, f"YAML syntax: {message}"))
+        raise YamlStrictError(problems) from None
+    except yaml.YAMLError as exc:  # the reader: a character YAML does not allow
+        position = getattr(exc, "position", 0) or 0
+        before = text[:position]
+        line = before.count("\n") + 1
+        col = position - (before.rfind("\n") + 1) + 1
+        reason = str(exc).splitlines()[0]
+        raise YamlStrictError([Problem(filename, line, col, (), f"YAML syntax: {reason}")]) from None
+    if reader.problems:
+        raise YamlStrictError(sorted(reader.problems, key=lambda p: (p.line, p.col)))
+    return data, reader.positions
+
+
+def load_file(path, display: str | None = None) -> tuple[Any, Positions]:
+    """Read a file as strict YAML; a missing or unreadable file is a one-line problem too."""
+    name = display if display is not None else str(path)
+    try:
+        with open(path, encoding="utf-8") as fh:
+            text = fh.read()
+    except FileNotFoundError:
+        raise YamlStrictError([Problem(name, None, None, (), "no such file")]) from None
+    except IsADirectoryError:
+        raise YamlStrictError([Problem(name, None, None, (), "is a directory, not a file")]) from None
+    except UnicodeDecodeError as exc:
+        raise YamlStrictError([Problem(name, None, None, (), f"not UTF-8 text ({exc.reason} at byte {exc.start})")]) from None
+    except OSError as exc:
+        raise YamlStrictError([Problem(name, None, None, (), f"cannot read: {exc.strerror}")]) from None
+    return load(text, name)
+
+
+# --- JSON Schema errors as located lines ----------------------------------
+
+Locate = Callable[[tuple, bool], tuple]
+"""locate(path, prefer_key) -> (filename, line, col) for a path in the data, or
+(filename, line, col, shown_path) when the path is written differently there."""
+
+
+def schema_problems(errors: Iterable, locate: Locate, noun: Callable[[tuple], str] | None = None) -> list[Problem]:
+    """Turn jsonschema errors into :class:`Problem` lines, the best match first.
+
+    ``noun(path)`` names what a key is ("rule", "field") so that messages read
+    "unknown rule 'auction.coinch'"; ``locate`` finds where a path is written.
+    """
+    import jsonschema.exceptions as jexc
+
+    errors = list(errors)
+    if not errors:
+        return []
+    noun = noun or (lambda path: "field")
+    best = max(errors, key=jexc.relevance)  # what best_match picks before it looks inside oneOf
+    ordered = [best] + [e for e in errors if e is not best]
+    out: list[Problem] = []
+    seen: set = set()
+    for err in ordered:
+        for path, prefer_key, message in _explain(err, noun):
+            if (path, message) in seen:
+                continue
+            seen.add((path, message))
+            where = locate(path, prefer_key)
+            shown = where[3] if len(where) > 3 else path
+            out.append(Problem(where[0], where[1], where[2], tuple(shown), message))
+    if len(out) > 1:
+        head, rest = out[0], out[1:]
+        rest.sort(key=lambda p: (p.filename, p.line or 0, p.col or 0))
+        out = [head] + rest
+    return out
+
+
+def _suggest(word: str, choices: Iterable[str]) -> str:
+    match = difflib.get_close_matches(str(word), [str(c) for c in choices], n=1, cutoff=0.6)
+    return f" (did you mean '{match[0]}'?)" if match else ""
+
+
+def _show(value: Any) -> str:
+    if isinstance(value, str):
+        return f"'{value}'"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if value is None:
+        return "null"
+    if isinstance(value, (dict, list)):
+        return _type_name(value)
+    return str(value)
+
+
+_SCHEMA_TYPE_NAMES = {"integer": "a whole number", "number": "a number", "string": "text",
+                      "boolean": "true or false", "object": "a mapping", "array": "a list", "null": "null"}
+
+
+def _expected_types(schema: Any) -> list[str]:
+    if not isinstance(schema, dict):
+        return []
+    if "type" in schema:
+        types = schema["type"] if isinstance(schema["type"], list) else [schema["type"]]
+        names = [_SCHEMA_TYPE_NAMES.get(t, t) for t in types]
+        if "object" in types and isinstance(schema.get("properties"), dict):
+            keys = ", ".join(schema["properties"])
+            names = [n + f" ({keys})" if n == "a mapping" else n for n in names]
+        return names
+    if "enum" in schema:
+        return ["one of " + ", ".join(_show(v) for v in schema["enum"])]
+    return []
+
+
+def _explain(err, noun) -> list[tuple[tuple, bool, str]]:
+    """(path, prefer_key, message) lines for one jsonschema error."""
+    path = tuple(err.absolute_path)
+    kind = err.validator
+    inst = err.instance
+    if kind == "additionalProperties" and isinstance(inst, dict):
+        allowed = list(err.schema.get("properties", {}))
+        out = []
+        for key in inst:
+            if key in allowed:
+                continue
+            what = noun(path + (key,))
+            shown = _rule_name(path + (key,)) if what == "rule" else str(key)
+            out.append((path + (key,), True,
+                        f"unknown {what} '{shown}'{_suggest(key, allowed)}"))
+        return out or [(path, False, err.message)]
+    if kind == "required" and isinstance(inst, dict):
+        return [(path, True, f"missing required {noun(path + (k,))} '{k}'")
+                for k in err.validator_value if k not in inst]
+    if kind == "enum":
+        choices = err.validator_value
+        hint = _suggest(inst, [c for c in choices if isinstance(c, str)]) if isinstance(inst, str) else ""
+        return [(path, False, f"{_show(inst)} is not one of: {', '.join(_show(c) for c in choices)}{hint}")]
+    if kind == "type":
+        expected = " or ".join(_expected_types(err.schema)) or str(err.validator_value)
+        return [(path, False, f"expected {expected}, got {_show(inst)}"
+                 + ("" if isinstance(inst, (dict, list)) else f" ({_type_name(inst)})"))]
+    if kind == "minimum":
+        return [(path, False, f"{_show(inst)} is below the least allowed value, {err.validator_value}")]
+    if kind == "maximum":
+        return [(path, False, f"{_show(inst)} is above the greatest allowed value, {err.validator_value}")]
+    if kind == "minItems":
+        return [(path, False, f"needs at least {err.validator_value} item(s), has {len(inst)}")]
+    if kind == "uniqueItems":
+        dup = next((x for i, x in enumerate(inst) if x in inst[:i]), None)
+        return [(path, False, f"{_show(dup)} is listed twice: each item once")]
+    if kind == "minLength":
+        return [(path, False, "must not be empty" if err.validator_value == 1
+                 else f"needs at least {err.validator_value} characters")]
+    if kind == "pattern":
+        return [(path, False, f"{_show(inst)} does not have the expected form ({err.validator_value})")]
+    if kind in ("oneOf", "anyOf"):
+        return _explain_alternatives(err, noun)
+    return [(path, False, err.message)]
+
+
+def _explain_alternatives(err, noun) -> list[tuple[tuple, bool, str]]:
+    path = tuple(err.absolute_path)
+    alternatives = err.validator_value
+    if not err.context:
+        return [(path, False, "matches more than one of the allowed forms")]
+    by_alt: dict[int, list] = {}
+    for sub in err.context:
+        by_alt.setdefault(sub.schema_path[0], []).append(sub)
+    # an alternative whose type fits the value: its own errors say what is wrong
+    fitting = [i for i, subs in by_alt.items()
+               if not any(s.validator == "type" and tuple(s.absolute_path) == path for s in subs)]
+    if len(fitting) == 1:
+        out = []
+        for sub in by_alt[fitting[0]]:
+            out.extend(_explain(sub, noun))
+        return out
+    expected = []
+    for alt in alternatives:
+        expected.extend(_expected_types(alt))
+    got = _show(err.instance)
+    return [(path, False, f"expected {' or '.join(expected) or 'another form'}, got {got}")]
+
+
+def _rule_name(path: tuple) -> str:
+    """A rule path as people write it in `sources`: without the leading `rules`."""
+    parts = list(path)
+    if parts and parts[0] == "rules":
+        parts = parts[1:]
+    return format_path(tuple(parts))

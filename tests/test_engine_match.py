@@ -1,0 +1,172 @@
+"""The match: running totals, the target, both sides crossing, and the belote-only rule.
+
+Expected totals are added up by hand in the comments (docs/rules-model.md §7).
+"""
+
+import copy
+
+import pytest
+
+from coinche_spec.engine.errors import EngineError
+from coinche_spec.engine.match import MatchInputError, run_match
+from coinche_spec.variants import load_variant
+
+FED = load_variant("federation").rules             # 2000, reach, higher_total, play_on, belote_validation
+CONTREE = load_variant("contree-701").rules        # 701, higher_total, tie: deal_winner
+STA = load_variant("cafe-sans-tout-atout").rules   # 1500, both_cross: deal_winner
+C1000 = load_variant("cafe-1000").rules            # 1000, higher_total, play_on
+
+
+def house(base_id, changes):
+    doc = copy.deepcopy(load_variant(base_id).document)
+    doc["id"] = "house-test"
+    for path, value in changes.items():
+        node = doc["rules"]
+        keys = path.split(".")
+        for k in keys[:-1]:
+            node = node[k]
+        node[keys[-1]] = value
+    return load_variant(doc).rules
+
+
+def d(ns, ew, takers="NS", made=True, belote=None, tricks=(5, 3)):
+    """One deal as the protocol's match case gives it."""
+    return {"score": {"NS": ns, "EW": ew}, "takers": takers, "made": made, "belote": belote,
+            "tricks_won": {"NS": tricks[0], "EW": tricks[1]}}
+
+
+def outcome(rules, deals):
+    r = run_match(rules, deals)
+    return r.state, r.winner, r.totals
+
+
+def test_open_match_adds_the_deals():
+    # 250 + 90 = 340; 0 + 160 = 160
+    assert outcome(FED, [d(250, 0), d(90, 160)]) == ("open", None, {"NS": 340, "EW": 160})
+    assert outcome(FED, []) == ("open", None, {"NS": 0, "EW": 0})
+
+
+def test_first_side_to_reach_the_target_wins_and_later_deals_are_ignored():
+    # seed 000: "After a deal, the first side reaching 2000 wins"
+    # NS 1000 + 1000 = 2000 reaches 2000; EW 500 + 300 = 800; the third deal is ignored
+    deals = [d(1000, 500), d(1000, 300), d(0, 5000, takers="EW")]
+    assert outcome(FED, deals) == ("over", "NS", {"NS": 2000, "EW": 800})
+    assert run_match(FED, deals).deals_counted == 2
+
+
+def test_exceed_needs_more_than_the_target():
+    exceed = house("federation", {"match.reach": "exceed"})
+    # 2000 is not more than 2000: open; 2000 + 10 = 2010 is
+    assert outcome(exceed, [d(1000, 500), d(1000, 300)]) == ("open", None, {"NS": 2000, "EW": 800})
+    assert outcome(exceed, [d(1000, 500), d(1000, 300), d(10, 152)]) == ("over", "NS", {"NS": 2010, "EW": 952})
+
+
+def test_both_cross_higher_total_wins():
+    # seed 000: "if both do, the higher total wins"
+    # NS 1900 + 300 = 2200, EW 1950 + 100 = 2050 -> NS
+    assert outcome(FED, [d(1900, 1950), d(300, 100)]) == ("over", "NS", {"NS": 2200, "EW": 2050})
+    # NS made the deal but EW end higher: NS 1900 + 150 = 2050, EW 1950 + 200 = 2150 -> EW
+    assert outcome(FED, [d(1900, 1950), d(150, 200)]) == ("over", "EW", {"NS": 2050, "EW": 2150})
+
+
+def test_both_cross_level_play_on():
+    # seed 000: "with further play on equality": 1900 + 100 = 2000 each -> open
+    deals = [d(1900, 1900), d(100, 100)]
+    assert outcome(FED, deals) == ("open", None, {"NS": 2000, "EW": 2000})
+    # the next deal: NS 2000 + 0, EW 2000 + 160 = 2160 -> EW, both over the target, higher total
+    assert outcome(FED, deals + [d(0, 160, takers="EW")]) == ("over", "EW", {"NS": 2000, "EW": 2160})
+
+
+def test_contree_tie_goes_to_the_deal_winner():
+    # seed 001 §5: "If both pairs pass 701 on the same deal, the higher score wins; on a tie,
+    # the pair that won the last deal."
+    # NS takers made: NS 600 + 110 = 710, EW 650 + 60 = 710 -> NS won the deal
+    assert outcome(CONTREE, [d(600, 650), d(110, 60)]) == ("over", "NS", {"NS": 710, "EW": 710})
+    # EW takers failed (keeping their belote): NS 458 + 252 = 710, EW 690 + 20 = 710 -> NS, the defenders
+    deals = [d(458, 690), d(252, 20, takers="EW", made=False, belote="EW", tricks=(6, 2))]
+    assert outcome(CONTREE, deals) == ("over", "NS", {"NS": 710, "EW": 710})
+
+
+def test_sans_tout_atout_both_cross_deal_winner():
+    # seed 002: "If both sides cross the target in the same hand, the takers' result is credited first;
+    # if the deal was a defenders' win that also crosses the target, the defenders take the match"
+    # NS takers made: NS 1400 + 100 = 1500, EW 1450 + 200 = 1650 -> NS, though EW are higher
+    assert outcome(STA, [d(1400, 1450), d(100, 200)]) == ("over", "NS", {"NS": 1500, "EW": 1650})
+    # NS takers failed: the defenders EW win; NS 1450 + 60 = 1510, EW 1400 + 200 = 1600
+    deals = [d(1450, 1400), d(60, 200, made=False, tricks=(3, 5))]
+    assert outcome(STA, deals) == ("over", "EW", {"NS": 1510, "EW": 1600})
+
+
+def test_cafe_1000_both_cross_higher_total():
+    # NS takers made, but EW end higher: NS 900 + 100 = 1000, EW 950 + 60 = 1010 -> EW
+    assert outcome(C1000, [d(900, 950), d(100, 60)]) == ("over", "EW", {"NS": 1000, "EW": 1010})
+
+
+# --- seed 000 §04: "A side reaching the target only through belote while falling or being swept
+# must still win an additional trick in a later deal to validate victory." ----------------------
+
+def test_failing_takers_crossing_through_belote_must_win_a_later_trick():
+    # NS takers fail keeping their belote: NS 1990 + 20 = 2010, but 2010 - 20 = 1990 < 2000 -> waiting
+    # (they took 3 tricks in that deal: it must be a LATER deal)
+    deals = [d(1990, 1000), d(20, 260, made=False, belote="NS", tricks=(3, 5))]
+    assert outcome(FED, deals) == ("open", None, {"NS": 2010, "EW": 1260})
+    assert run_match(FED, deals).waiting == {"NS": True, "EW": False}
+    # a later deal where NS win two tricks: NS 2010 + 40 = 2050 -> NS win
+    later = d(40, 120, takers="EW", tricks=(2, 6))
+    assert outcome(FED, deals + [later]) == ("over", "NS", {"NS": 2050, "EW": 1380})
+
+
+def test_waiting_side_stays_waiting_without_a_trick():
+    deals = [d(1990, 1000), d(20, 260, made=False, belote="NS", tricks=(3, 5))]
+    # EW sweep the next deal: NS still 2010, no trick -> still waiting; EW 1260 + 500 = 1760
+    swept = d(0, 500, takers="EW", tricks=(0, 8))
+    assert outcome(FED, deals + [swept]) == ("open", None, {"NS": 2010, "EW": 1760})
+    # then a deal where NS take one trick: NS 2010 + 10 = 2020 -> NS win
+    one = d(10, 200, takers="EW", tricks=(1, 7))
+    assert outcome(FED, deals + [swept, one]) == ("over", "NS", {"NS": 2020, "EW": 1960})
+
+
+def test_swept_defenders_crossing_through_belote_must_wait():
+    # EW takers sweep; NS keep only their belote: NS 1985 + 20 = 2005, 2005 - 20 = 1985 -> waiting
+    deals = [d(1985, 0), d(20, 500, takers="EW", belote="NS", tricks=(0, 8))]
+    assert outcome(FED, deals) == ("open", None, {"NS": 2005, "EW": 500})
+
+
+def test_the_other_side_wins_while_one_waits():
+    # NS 1990 + 20 = 2010 only through belote (waiting); EW 1900 + 260 = 2160 -> EW win alone
+    deals = [d(1990, 1900), d(20, 260, made=False, belote="NS", tricks=(3, 5))]
+    assert outcome(FED, deals) == ("over", "EW", {"NS": 2010, "EW": 2160})
+
+
+def test_crossing_by_more_than_the_belote_counts_at_once():
+    # NS failing takers score 70 with a belote: 1950 + 70 = 2020; 2020 - 20 = 2000 still reaches -> NS win
+    deals = [d(1950, 0), d(70, 260, made=False, belote="NS", tricks=(3, 5))]
+    assert outcome(FED, deals) == ("over", "NS", {"NS": 2020, "EW": 260})
+
+
+def test_no_belote_validation_in_contree():
+    # contree-701 has no such rule: NS 690 + 20 = 710 (belote only, failing) -> NS win at once
+    deals = [d(690, 0), d(20, 252, made=False, belote="NS", tricks=(3, 5))]
+    assert outcome(CONTREE, deals) == ("over", "NS", {"NS": 710, "EW": 252})
+
+
+# --- bad input -----------------------------------------------------------------------
+
+@pytest.mark.parametrize("deals, words", [
+    ([{"takers": "NS"}], "deal 1: missing field 'score'"),
+    ([d(10, 10), {"score": {"NS": "x", "EW": 0}}], "deal 2: score.NS"),
+    ([d(10, 10, takers="XY")], "deal 1: takers"),
+    ("not a list", "must be a list"),
+])
+def test_bad_match_input(deals, words):
+    with pytest.raises(MatchInputError) as info:
+        run_match(FED, deals)
+    assert words in str(info.value)
+    assert isinstance(info.value, EngineError)
+
+
+def test_deal_winner_needs_takers_and_made():
+    deals = [d(1400, 1450), {"score": {"NS": 100, "EW": 200}}]
+    with pytest.raises(MatchInputError) as info:
+        run_match(STA, deals)
+    assert "takers and made" in str(info.value)
