@@ -144,7 +144,7 @@ def _kind_of(strain: str) -> str:
 
 
 def _judge(rules, contract: Contract, cp, won, melds, belote):
-    """Made or failed, on the unrounded totals; returns (made, totals, words)."""
+    """Made or failed, on the unrounded totals; returns (made, totals, totals in words, the reason)."""
     takers, defenders = contract.takers, contract.defenders
     count_melds = rules.melds.count_towards_contract
     count_belote = rules.belote.counts_towards_contract
