@@ -1,99 +1,140 @@
-"""``coinche-spec deal``: play one random legal deal and print it as a player reads it."""
+"""``coinche-spec deal``: play one random legal deal and print it the way a player reads it.
+
+The hands with suit symbols, the auction call by call, each trick with who
+led and who won it, the melds and the belote, then the score with the
+arithmetic that produced it. The same seed gives the same deal.
+"""
 
 from __future__ import annotations
 
 import random
 
-from .notation import SEATS, SUIT_SYMBOLS, SUITS, card_suit, pretty_card, team_of
+from .notation import SEATS, SUIT_SYMBOLS, SUITS, next_seat, pretty_card, team_of
 
-_SEAT_NAMES = {"N": "North", "E": "East", "S": "South", "W": "West"}
+SEAT_NAMES = {"N": "North", "E": "East", "S": "South", "W": "West"}
+STRAIN_NAMES = {"S": "spades ♠", "H": "hearts ♥", "D": "diamonds ♦", "C": "clubs ♣",
+                "TA": "tout atout", "SA": "sans atout"}
+# Strongest first, for showing a hand: A 10 K Q J 9 8 7 as rank indices.
+_SHOW_ORDER = (7, 3, 6, 5, 4, 2, 1, 0)
 
 
 def register(subparsers) -> None:
     p = subparsers.add_parser(
         "deal", help="play a random legal deal and print it",
         description="Play one random legal deal under a rule set and print the hands, the auction, "
-                    "every trick, melds and belote, and the score with its arithmetic.")
-    p.add_argument("--variant", required=True, metavar="ID|FILE", help="a shipped variant id or a variant file")
-    p.add_argument("--seed", type=int, default=None, help="random seed (same seed, same deal)")
-    p.add_argument("--dealer", choices=SEATS, default=None, help="the dealer (default: random)")
+                    "every trick, the melds and belote, and the score with its arithmetic.")
+    p.add_argument("--variant", required=True, metavar="ID",
+                   help="a shipped or house variant id (or a variant file)")
+    p.add_argument("--seed", type=int, default=None, help="random seed: the same seed plays the same deal")
+    p.add_argument("--dealer", choices=SEATS, default=None, help="the dealer (default: drawn with the seed)")
     p.set_defaults(func=run)
 
 
 def run(args) -> int:
     from .cli import UserError
+    from .engine.errors import EngineError
     from .engine.random_play import random_deal
     from .variants import VariantError, load_variant
 
     try:
         variant = load_variant(args.variant)
     except VariantError as exc:
-        raise UserError(str(exc)) from None
-    seed = args.seed if args.seed is not None else random.randrange(1 << 30)
-    deal = random_deal(variant.rules, random.Random(seed), dealer=args.dealer)
+        raise UserError(exc.lines[0] if exc.lines else str(exc)) from None
+    seed = args.seed if args.seed is not None else random.randrange(1 << 31)
+    try:
+        deal = random_deal(variant.rules, random.Random(seed), dealer=args.dealer)
+    except EngineError as exc:  # e.g. a rule the engine does not play (the générale)
+        raise UserError(f"variant {variant.id}: {exc}") from None
     print(render(deal, variant, seed))
     return 0
 
 
-def _hand_lines(mask_cards: list[int]) -> list[str]:
-    lines = []
-    for suit in SUITS:
-        cards = [c for c in mask_cards if card_suit(c) == suit]
-        cards.sort(key=lambda c: -(c % 8))
-        lines.append(f"{SUIT_SYMBOLS[suit]} " + (" ".join(pretty_card(c)[:-1] for c in cards) or "—"))
-    return lines
+def hand_text(mask: int) -> str:
+    """A hand suit by suit, strongest card first: ``♠ A 10 7   ♥ J 9   ♦ —   ♣ K Q 8``."""
+    parts = []
+    for s, suit in enumerate(SUITS):
+        ranks = [pretty_card(s * 8 + r)[:-1] for r in _SHOW_ORDER if mask >> (s * 8 + r) & 1]
+        parts.append(f"{SUIT_SYMBOLS[suit]} " + (" ".join(ranks) if ranks else "—"))
+    return "   ".join(parts)
+
+
+def _contract_text(contract) -> str:
+    value = "capot" if contract.is_capot else str(contract.value)
+    doubled = {1: "", 2: ", coinched"}.get(contract.multiplier, f", surcoinched (× {contract.multiplier})")
+    if contract.multiplier == 2:
+        doubled = ", coinched (× 2)"
+    return (f"{value} {STRAIN_NAMES[contract.strain]} by {SEAT_NAMES[contract.declarer]} "
+            f"({contract.takers} take){doubled}")
 
 
 def render(deal, variant, seed) -> str:
-    from .engine.masks import cards_of
-
-    out = [f"{variant.document['name']} ({variant.id}) — seed {seed}, dealer {_SEAT_NAMES[deal.dealer]}", ""]
+    """The whole deal as text for a person."""
+    rules = variant.rules
+    name = variant.document.get("name", variant.id)
+    out = [f"{name} [{variant.id}], seed {seed}; dealer {SEAT_NAMES[deal.dealer]}, "
+           f"play {rules.table.direction}", ""]
     out.append("Hands")
     for seat in SEATS:
-        out.append(f"  {_SEAT_NAMES[seat]:<6} ({team_of(seat)})  " + "   ".join(_hand_lines(cards_of(deal.hands[seat]))))
+        out.append(f"  {SEAT_NAMES[seat]:<6} {team_of(seat)}   {hand_text(deal.hands[seat])}")
     out.append("")
     out.append("Auction")
     for seat, call in deal.calls:
-        out.append(f"  {_SEAT_NAMES[seat]:<6} {call}")
+        out.append(f"  {SEAT_NAMES[seat]:<6} {_call_text(call)}")
     if deal.phase == "redeal":
-        out.append("  everybody passed: the cards are thrown in")
+        out.append("  all four passed: the cards are thrown in")
         return "\n".join(out)
-    contract = deal.contract
-    mult = {1: "", 2: " coinched", 3: " surcoinched", 4: " surcoinched"}.get(contract.multiplier, f" x{contract.multiplier}")
-    out.append(f"  contract: {contract.value} {contract.strain} by {_SEAT_NAMES[contract.declarer]}"
-               f" ({contract.takers}){mult}, multiplier {contract.multiplier}")
+    if deal.phase == "auction":
+        out.append("  (the auction did not finish)")
+        return "\n".join(out)
+    out.append(f"  contract: {_contract_text(deal.contract)}")
     out.append("")
     out.append("Tricks")
-    says = {(s, c): say for s, c, say in deal.log if say}
-    for i, (leader, winner, cards) in enumerate(deal.play.tricks, 1):
+    says = {(seat, card): say for seat, card, say in deal.log if say}
+    direction = rules.table.direction
+    for i, (leader, winner, cards) in enumerate(deal.tricks(), 1):
         seat = leader
         shown = []
-        order = []
-        for c in cards:
-            order.append(seat)
-            seat = _next(seat, variant.rules.table.direction)
-        for s, c in zip(order, cards):
-            word = says.get((s, c))
-            shown.append(f"{s} {pretty_card(c)}" + (f" ({word})" if word else ""))
-        out.append(f"  {i}. " + ", ".join(shown) + f"  -> {winner}")
-    details = deal.outcome()
+        for card in cards:
+            word = says.get((seat, card))
+            shown.append(f"{seat} {pretty_card(card)}" + (f" “{word}”" if word else ""))
+            seat = next_seat(seat, direction)
+        out.append(f"  {i}. {SEAT_NAMES[leader]} leads: " + ", ".join(shown)
+                   + f"  → {SEAT_NAMES[winner]} ({team_of(winner)})")
+    if deal.phase != "done":
+        return "\n".join(out)
+    o = deal.outcome()
     out.append("")
-    declared = {s: m for s, m in deal.declared.items() if m}
+    declared = [(s, ms) for s, ms in deal.declared.items() if ms]
     if declared:
-        out.append("Melds declared: " + "; ".join(
-            f"{s}: " + ", ".join(" ".join(pretty_card(c) for c in m) for m in ms) for s, ms in declared.items()))
-    out.append(f"Melds that score: NS {details['melds']['NS']}, EW {details['melds']['EW']}")
-    out.append(f"Belote: {details['belote'] or 'none'}")
-    out.append(f"Card points: NS {details['card_points']['NS']}, EW {details['card_points']['EW']}"
-               f" (tricks NS {details['tricks_won']['NS']}, EW {details['tricks_won']['EW']})")
+        out.append("Melds declared with the first card")
+        for seat, ms in declared:
+            out.append(f"  {SEAT_NAMES[seat]:<6} " + "; ".join(" ".join(pretty_card(c) for c in m) for m in ms))
+        mr = o.meld_result
+        for seat in SEATS:
+            for meld in mr.valid.get(seat, []):
+                out.append(f"    {SEAT_NAMES[seat]}: {meld.describe()}")
+        out.append(f"  {mr.reason}: NS {o.melds['NS']}, EW {o.melds['EW']}")
+    elif rules.melds.enabled:
+        out.append("Melds: none declared")
+    if o.invalid_melds:
+        out.append("  scoring nothing: " + "; ".join(" ".join(pretty_card(c) for c in m) for m in o.invalid_melds))
+    holders = [t for t in ("NS", "EW") if o.belote_points[t]]
+    if holders:
+        out.append("Belote: " + ", ".join(f"{t} {o.belote_points[t]}" for t in holders))
+    elif rules.belote.enabled:
+        out.append("Belote: none")
+    out.append(f"Tricks won: NS {o.tricks_won['NS']}, EW {o.tricks_won['EW']}; "
+               f"last trick {o.last_trick}")
     out.append("")
-    out.append("Score — contract " + ("made" if details["made"] else "failed"))
-    for line in details["lines"]:
+    out.append("Score: the contract is " + ("made" if o.made else "failed"))
+    for line in o.lines:
         out.append(f"  {line}")
-    out.append(f"  recorded: NS {details['score']['NS']}, EW {details['score']['EW']}")
+    out.append(f"  recorded: NS {o.score['NS']}, EW {o.score['EW']}")
     return "\n".join(out)
 
 
-def _next(seat, direction):
-    from .notation import next_seat
-    return next_seat(seat, direction)
+def _call_text(call) -> str:
+    if call.kind != "bid":
+        return call.kind
+    value = "capot" if call.value == "capot" else str(call.value)
+    return f"{value} {STRAIN_NAMES[call.strain]}"

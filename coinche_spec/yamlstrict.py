@@ -27,12 +27,9 @@ from dataclasses import dataclass
 from typing import Any, Callable, Iterable
 
 import yaml
-from yaml.events import (AliasEvent, DocumentEndEvent, DocumentStartEvent, MappingEndEvent,
-                         MappingStartEvent, ScalarEvent, SequenceEndEvent, SequenceStartEvent,
-                         StreamEndEvent, StreamStartEvent)
+from yaml.events import (AliasEvent, MappingEndEvent, MappingStartEvent, ScalarEvent, SequenceEndEvent,
+                         SequenceStartEvent, StreamEndEvent)
 from yaml.nodes import ScalarNode
-
-Path = tuple  # of str (mapping keys) and int (list indexes)
 
 _BOOL = "tag:yaml.org,2002:bool"
 _INT = "tag:yaml.org,2002:int"

@@ -186,3 +186,19 @@ def test_another_protocol_version_is_refused(server):
     reply = server.ask({"cmd": "start", "protocol": 2})
     assert reply["errored"] is True and "protocol 1" in reply["message"]
     assert server.ask({"cmd": "start", "protocol": 1})["protocol"] == 1
+
+
+def test_an_answer_that_is_not_json_is_errored_not_a_crash(monkeypatch):
+    """In-process: an engine returning something JSON cannot carry is reported like any failure."""
+    from coinche_spec.protocol import cases
+    from coinche_spec.protocol.server import Session
+
+    monkeypatch.setitem(cases._RUN, "perft", lambda rules, case: {"count": {1, 2}})
+    session = Session()
+    session.handle({"cmd": "configure", "variant": "federation"})
+    case = {"kind": "perft", "strain": "H", "leader": "W", "depth": 4,
+            "hands": {"N": ["7S"], "E": ["9S"], "S": ["JS"], "W": ["KS"]}}
+    reply, stop = session.handle_line(json.dumps({"cmd": "run", "seq": 1, "case": case}))
+    reply = json.loads(reply)
+    assert reply["seq"] == 1 and reply["errored"] is True and "not JSON serializable" in reply["message"]
+    assert not stop

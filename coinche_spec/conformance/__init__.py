@@ -1,0 +1,1 @@
+"""The conformance suite: fixture loading (fixtures), comparison (compare), the runner, reports and the command."""

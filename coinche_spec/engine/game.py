@@ -1,209 +1,370 @@
 """A whole deal: the auction, then the eight tricks, then the score.
 
-``Deal`` is the public state object: ask it what is legal (``legal_calls``,
-``legal_cards``), give it a call or a card (``apply_call``, ``apply_card``)
-and get a new state back; the old one is untouched, so a search or a test can
-branch freely. ``run_deal_case`` replays a protocol ``deal`` case with it.
+``Deal`` is the public state of one deal. Ask it what is legal
+(``legal_calls``, ``legal_cards``), give it a call or a card (``apply_call``,
+``apply_card``) and get a new ``Deal`` back: the old one is untouched, so a
+search, a replay or a test can branch from any moment. It composes the other
+engine modules and adds only what belongs to the deal as a whole: who may
+call or play now, melds declared with a player's first card, belote said with
+the cards, and the final judgement once the last trick is taken
+(docs/rules-model.md §8).
+
+``run_deal_case`` replays a protocol ``deal`` case: the calls, then the cards,
+stopping at the first one the rules refuse, and answers with the protocol's
+result.
 """
 
 from __future__ import annotations
 
-from ..notation import (SEATS, Call, card_name, next_seat, team_of)
+from dataclasses import dataclass, field
+
+from ..notation import SEATS, Call, Contract, NotationError, card_name, parse_call, parse_card, team_of
 from . import belote as belote_mod
 from . import melds as melds_mod
 from . import scoring
 from .auction import Auction
-from .errors import IllegalCall, IllegalPlay
+from .errors import BadInput, IllegalCall, IllegalPlay
 from .masks import cards_of
-from .play import PlayState
+from .play import PlayState, first_leader
+
+__all__ = ["Deal", "DealOutcome", "run_deal_case"]
+
+_FULL = (1 << 32) - 1
+
+
+@dataclass
+class DealOutcome:
+    """Everything the score of a finished deal rests on, with the arithmetic in words.
+
+    ``lines`` is ScoreResult.lines: how the contract was judged and what each
+    side records, for a person reading the deal.
+    """
+
+    trick_points: dict            # card values in each side's tricks, no bonus
+    tricks_won: dict
+    last_trick: str               # the side that took the last trick
+    card_points: dict             # trick points plus the last trick (or the sweep)
+    melds: dict                   # ordinary melds that score, after comparison
+    meld_result: melds_mod.MeldResult
+    belote_points: dict           # each side's valid belote, before the contract is judged
+    belote: str | None            # the side holding the belote that counts (None: none, or one each)
+    made: bool
+    score: dict                   # what each side records for the deal
+    lines: list = field(default_factory=list)
+    invalid_melds: list = field(default_factory=list)  # declarations that score nothing, as card lists
+    score_result: scoring.ScoreResult | None = None
+
+
+def _hand_masks(hands) -> dict:
+    """The four hands as seat -> mask, checked: every seat, 8 distinct cards each, no card twice."""
+    if not isinstance(hands, dict):
+        raise BadInput(f"hands: expected an object with N, E, S, W, got {type(hands).__name__}")
+    extra = [k for k in hands if k not in SEATS]
+    if extra:
+        raise BadInput(f"hands: {extra[0]!r} is not a seat (expected N, E, S, W)")
+    out = {}
+    seen = 0
+    for seat in SEATS:
+        if seat not in hands:
+            raise BadInput(f"hands: no hand for {seat}")
+        given = hands[seat]
+        if isinstance(given, int) and not isinstance(given, bool):
+            if given < 0 or given & ~_FULL:
+                raise BadInput(f"hands.{seat}: {given:#x} is not a 32-bit card mask")
+            mask = given
+        else:
+            if isinstance(given, (str, bytes)) or not hasattr(given, "__iter__"):
+                raise BadInput(f"hands.{seat}: expected a card mask or a list of cards, got {type(given).__name__}")
+            mask = 0
+            for pos, item in enumerate(given):
+                card = _card(item, f"hands.{seat}[{pos}]")
+                if mask >> card & 1:
+                    raise BadInput(f"hands.{seat}[{pos}]: {card_name(card)} appears twice")
+                mask |= 1 << card
+        if mask.bit_count() != 8:
+            raise BadInput(f"hands.{seat}: holds {mask.bit_count()} cards; a deal gives each player 8")
+        twice = mask & seen
+        if twice:
+            c = (twice & -twice).bit_length() - 1
+            raise BadInput(f"hands.{seat}: {card_name(c)} is also in another hand")
+        seen |= mask
+        out[seat] = mask
+    return out
+
+
+def _card(card, what: str = "card") -> int:
+    if isinstance(card, int) and not isinstance(card, bool):
+        if 0 <= card < 32:
+            return card
+        raise BadInput(f"{what}: card index {card} is outside 0..31")
+    try:
+        return parse_card(card)
+    except NotationError as exc:
+        raise BadInput(f"{what}: {exc}") from None
+
+
+def _call(call) -> Call:
+    if isinstance(call, Call):
+        return call
+    try:
+        return parse_call(call)
+    except NotationError as exc:
+        raise BadInput(f"call: {exc}") from None
+
+
+def _melds_given(melds, seat: str) -> tuple:
+    """Declarations as a tuple of card tuples, checked for shape (whether they are melds is judged later)."""
+    if isinstance(melds, (str, bytes)) or not isinstance(melds, (list, tuple)):
+        raise BadInput(f"melds of {seat}: expected a list of melds, each a list of cards, got {melds!r}")
+    out = []
+    for i, meld in enumerate(melds):
+        if isinstance(meld, (str, bytes)) or not isinstance(meld, (list, tuple)):
+            raise BadInput(f"melds of {seat}[{i}]: expected a list of cards, got {meld!r}")
+        out.append(tuple(_card(c, f"melds of {seat}[{i}]") for c in meld))
+    return tuple(out)
 
 
 class Deal:
-    """One deal under one rule set; immutable: every ``apply_*`` returns a new Deal."""
+    """One deal under one rule set, from the first call to the score; immutable.
 
-    __slots__ = ("rules", "dealer", "hands", "auction", "calls", "play", "declared", "log", "late_melds")
+    Every ``apply_*`` returns a new Deal. ``phase`` is ``auction`` (calls
+    go on), ``play`` (the contract is settled: cards, and before the first
+    card a coinche or surcoinche where the variant allows one after the
+    auction), ``done`` (all 32 cards played) or ``redeal`` (four passes).
+    """
 
-    def __init__(self, rules, dealer, hands, auction, calls, play, declared, log, late_melds):
+    __slots__ = ("rules", "dealer", "hands", "auction", "calls", "play", "log", "declared",
+                 "late_melds", "phase", "_outcome")
+
+    def __init__(self, rules, dealer, hands, auction, calls, play, log, declared, late_melds, phase):
         self.rules = rules
         self.dealer = dealer
-        self.hands = hands            # the original hands: seat -> mask
-        self.auction = auction
-        self.calls = calls            # tuple of (seat, Call) accepted so far
-        self.play = play              # PlayState once the first card may be played, else None
-        self.declared = declared      # seat -> tuple of melds (each a tuple of cards), first card only
-        self.log = log                # tuple of (seat, card, say) in play order
-        self.late_melds = late_melds  # melds declared after a player's first card: they never score
+        self.hands = hands            # the hands as dealt: seat -> mask
+        self.auction = auction        # engine.auction.Auction after the accepted calls
+        self.calls = calls            # ((seat, Call), ...) accepted so far
+        self.play = play              # PlayState once the contract is settled, else None
+        self.log = log                # ((seat, card, say), ...) in play order
+        self.declared = declared      # seat -> melds declared with the first card, as card tuples
+        self.late_melds = late_melds  # declarations made with a later card: they never score
+        self.phase = phase
+        self._outcome = None
 
     @classmethod
     def start(cls, rules, dealer: str, hands: dict) -> "Deal":
-        return cls(rules, dealer, dict(hands), Auction.start(rules, dealer), (), None,
-                   {s: () for s in SEATS}, (), ())
+        """The deal before the first call: ``hands`` maps each seat to its 8 cards (mask or list)."""
+        if not hasattr(rules, "auction") and hasattr(rules, "rules"):
+            rules = rules.rules  # a Variant was passed
+        if dealer not in SEATS:
+            raise BadInput(f"dealer: bad seat {dealer!r}: expected one of N, E, S, W")
+        masks = _hand_masks(hands)
+        auction = Auction.start(rules, dealer)
+        return cls(rules, dealer, masks, auction, (), None, (), {s: () for s in SEATS}, (), "auction")
 
     # -- where we are ------------------------------------------------------
     @property
-    def phase(self) -> str:
-        """``auction``, ``play``, ``done`` or ``redeal``."""
-        if self.play is not None:
-            return "done" if self.play.done else "play"
-        state = self.auction.state
-        if state == "redeal":
-            return "redeal"
-        if state == "contract":
-            return "play"
-        return "auction"
-
-    @property
-    def contract(self):
+    def contract(self) -> Contract | None:
+        """The contract once the auction settled it (its multiplier may still grow before the first card)."""
         return self.auction.contract
 
     @property
-    def to_act(self):
+    def to_act(self) -> str | None:
+        """Who calls (auction) or plays (play) next; None once the deal is over or thrown in."""
         phase = self.phase
         if phase == "auction":
             return self.auction.to_act
         if phase == "play":
-            return self._play_state().to_act
+            return self.play.to_act
         return None
 
-    def _play_state(self) -> PlayState:
-        if self.play is not None:
-            return self.play
-        contract = self.auction.contract
-        return PlayState.start(self.rules, contract.strain, self._first_leader(), self.hands)
+    @property
+    def cards_played(self) -> int:
+        return len(self.log)
 
-    def _first_leader(self) -> str:
-        how = self.rules.play.first_leader
-        if how == "first_bidder" and self.auction.first_bidder:
-            return self.auction.first_bidder
-        if how == "taker":
-            return self.auction.contract.declarer
-        return next_seat(self.dealer, self.rules.table.direction)
+    def hand(self, seat: str) -> int:
+        """The cards ``seat`` still holds, as a mask."""
+        if self.play is None:
+            return self.hands[seat]
+        return self.play.hand(seat)
 
     # -- what is legal -----------------------------------------------------
     def legal_calls(self) -> list:
-        """Every (seat, call) some player may make now (the after-auction window included)."""
-        if self.play is not None:
+        """Every (seat, call) some player may make now, the after-auction window included."""
+        if self.log:
             return []
         return self.auction.legal_calls()
 
-    def legal_cards(self) -> list[int]:
+    def legal_mask(self) -> int:
+        """The cards the player to act may play, as a mask (0 outside the play)."""
         if self.phase != "play":
-            return []
-        return cards_of(self._play_state().legal())
+            return 0
+        return self.play.legal()
+
+    def legal_cards(self) -> list[int]:
+        """The cards the player to act may play, lowest index first."""
+        return cards_of(self.legal_mask())
+
+    def check_call(self, seat: str, call) -> str | None:
+        """None if ``seat`` may make ``call`` now, else the reason."""
+        if self.log:
+            return f"{seat} cannot call {call}: the first card has been played"
+        return self.auction.check(seat, _call(call))
+
+    def check_card(self, seat: str, card) -> str | None:
+        """None if ``seat`` may play ``card`` now, else the reason."""
+        card = _card(card)
+        if self.phase != "play":
+            return self._no_card_reason(seat, card)
+        if seat != self.play.to_act:
+            return f"{seat} cannot play {card_name(card)}: it is {self.play.to_act}'s turn"
+        return self.play.why_illegal(card)
+
+    def _no_card_reason(self, seat, card) -> str:
+        what = {"auction": "the auction is not over", "done": "all eight tricks have been played",
+                "redeal": "all four passed and the cards are thrown in"}[self.phase]
+        return f"{seat} cannot play {card_name(card)}: {what}"
 
     # -- moves ---------------------------------------------------------------
-    def apply_call(self, seat: str, call: Call) -> "Deal":
-        if self.play is not None:
-            raise IllegalCall(f"{seat} cannot call {call}: the play has started")
+    def apply_call(self, seat: str, call) -> "Deal":
+        """The deal after ``seat`` makes ``call``; IllegalCall says why when the rules refuse it."""
+        call = _call(call)
+        if self.log:
+            raise IllegalCall(f"{seat} cannot call {call}: the first card has been played")
         auction = self.auction.apply(seat, call)
-        return Deal(self.rules, self.dealer, self.hands, auction, self.calls + ((seat, call),), None,
-                    self.declared, self.log, self.late_melds)
+        play = self.play
+        state = auction.state
+        if state == "contract":
+            phase = "play"
+            if play is None:
+                play = PlayState.start(self.rules, auction.contract.strain, self._leader(auction), self.hands)
+        else:
+            phase = "redeal" if state == "redeal" else "auction"
+        return Deal(self.rules, self.dealer, self.hands, auction, self.calls + ((seat, call),), play,
+                    (), self.declared, (), phase)
 
-    def apply_card(self, seat: str, card: int, melds=None, say=None) -> "Deal":
+    def _leader(self, auction: Auction) -> str:
+        """Who leads the first trick (P1): next to the dealer, the first bidder or the taker."""
+        return first_leader(self.rules, self.dealer, auction.first_bidder, auction.contract.declarer)
+
+    def apply_card(self, seat: str, card, melds=None, say=None) -> "Deal":
+        """The deal after ``seat`` plays ``card``, declaring ``melds`` and saying ``say`` with it.
+
+        Melds count only with a player's first card; later ones are kept as
+        declarations that score nothing. ``say`` is "belote" or "rebelote"
+        (it matters only where the variant wants belote said).
+        """
+        if type(card) is not int:
+            card = _card(card)
         if self.phase != "play":
-            raise IllegalPlay(f"{seat} cannot play {card_name(card)}: "
-                              + ("the auction is not over" if self.phase == "auction" else f"the deal is {self.phase}"))
-        state = self._play_state()
-        if seat != state.to_act:
-            raise IllegalPlay(f"{seat} cannot play {card_name(card)}: it is {state.to_act}'s turn")
-        new_state = state.apply(card)
-        auction = self.auction.close() if self.play is None else self.auction
+            raise IllegalPlay(self._no_card_reason(seat, card))
+        if say is not None and not isinstance(say, str):
+            raise BadInput(f"say: expected \"belote\" or \"rebelote\", got {say!r}")
+        play = self.play.apply(card, seat)   # IllegalPlay: wrong seat, card not held, not legal
+        log = self.log
+        auction = self.auction if log else self.auction.close()
         declared, late = self.declared, self.late_melds
         if melds:
-            melds = tuple(tuple(m) for m in melds)
-            if not self.declared[seat] and self._is_first_card(seat):
-                declared = dict(self.declared)
-                declared[seat] = melds
+            given = _melds_given(melds, seat)
+            if len(log) < 4 and not declared[seat]:   # the first trick holds each player's first card
+                declared = dict(declared)
+                declared[seat] = given
             else:
-                late = late + melds
-        return Deal(self.rules, self.dealer, self.hands, auction, self.calls, new_state, declared,
-                    self.log + ((seat, card, say),), late)
-
-    def _is_first_card(self, seat: str) -> bool:
-        return all(s != seat for s, _, _ in self.log)
+                late = late + given
+        return Deal(self.rules, self.dealer, self.hands, auction, self.calls, play,
+                    log + ((seat, card, say),), declared, late, "done" if play.done else "play")
 
     # -- the outcome ---------------------------------------------------------
+    def tricks(self) -> list:
+        """Completed tricks as (leader, winner, [cards in play order])."""
+        return self.play.tricks if self.play is not None else []
+
     def result(self) -> dict:
-        """The protocol's view of the deal so far (scores only once all 32 cards are played)."""
-        contract = self.auction.contract if self.auction.state == "contract" else None
-        out = {
-            "contract": contract.to_json() if contract else None,
-            "tricks": [], "tricks_won": {"NS": 0, "EW": 0},
-            "card_points": None, "melds": None, "belote": None, "made": None, "score": None,
-        }
+        """The protocol's deal fields so far (without ``accepted``): scores only once all 32 cards are played."""
+        contract = self.auction.contract
+        out = {"contract": contract.to_json() if contract is not None else None,
+               "tricks": None, "tricks_won": None, "card_points": None, "melds": None,
+               "belote": None, "made": None, "score": None}
         play = self.play
-        if play is None:
+        if play is None or self.phase == "auction":
             return out
         out["tricks"] = [{"leader": leader, "winner": winner, "cards": [card_name(c) for c in cards]}
                          for leader, winner, cards in play.tricks]
-        won = {"NS": 0, "EW": 0}
-        for _, winner, _ in play.tricks:
-            won[team_of(winner)] += 1
-        out["tricks_won"] = won
-        if not play.done:
+        out["tricks_won"] = play.tricks_won()
+        if self.phase != "done":
             return out
-        details = self.outcome()
-        out.update({k: details[k] for k in ("card_points", "melds", "belote", "made", "score")})
-        if details["invalid_melds"]:
-            out["invalid_melds"] = details["invalid_melds"]
+        o = self.outcome()
+        out.update(card_points=dict(o.card_points), melds=dict(o.melds), belote=o.belote,
+                   made=o.made, score=dict(o.score))
+        if o.invalid_melds:
+            out["invalid_melds"] = [[card_name(c) for c in m] for m in o.invalid_melds]
         return out
 
-    def outcome(self) -> dict:
-        """Everything scoring knows about a finished deal, including the arithmetic in words."""
+    def outcome(self) -> DealOutcome:
+        """Judge the finished deal: meld comparison, belote, card points, contract and award."""
+        if self.phase != "done":
+            raise IllegalPlay(f"the deal is not over: {len(self.log)} of 32 cards played")
+        if self._outcome is not None:
+            return self._outcome
         rules, play, contract = self.rules, self.play, self.auction.contract
         strain = contract.strain
         points = play.trick_points()
-        won = {"NS": 0, "EW": 0}
-        for _, winner, _ in play.tricks:
-            won[team_of(winner)] += 1
-        last = team_of(play.tricks[-1][1])
+        won = play.tricks_won()
+        last = team_of(play.last_trick_winner)
         declared = {s: [list(m) for m in self.declared[s]] for s in SEATS}
-        leader = play.tricks[0][0]
+        leader = self.log[0][0]
         meld_result = melds_mod.compare(rules, strain, declared, hands=self.hands,
                                         leader=leader, direction=rules.table.direction)
-        belote = belote_mod.belote_points(rules, strain, self.hands, list(self.log), meld_result.valid)
-        score = scoring.score_deal(rules, contract, points, won, last, meld_result.points, belote)
-        holders = [t for t in ("NS", "EW") if belote.get(t)]
-        invalid = [[card_name(c) for c in m] for m in meld_result.invalid]
-        invalid += [[card_name(c) for c in m] for m in self.late_melds]
-        return {
-            "trick_points": points, "tricks_won": won, "last_trick": last,
-            "card_points": score.card_points, "melds": meld_result.points,
-            "meld_winner": meld_result.winner, "valid_melds": meld_result.valid,
-            "belote": holders[0] if len(holders) == 1 else None,
-            "belote_points": belote,
-            "made": score.made, "score": score.score, "lines": score.lines,
-            "invalid_melds": invalid,
-        }
+        belote = belote_mod.belote_points(rules, strain, self.hands, self.log, meld_result.valid)
+        result = scoring.score_deal(rules, contract, points, won, last, meld_result.points, belote)
+        holders = [t for t in ("NS", "EW") if belote[t]]
+        invalid = [list(m) for m in meld_result.invalid] + [list(m) for m in self.late_melds]
+        self._outcome = DealOutcome(
+            trick_points=points, tricks_won=won, last_trick=last, card_points=result.card_points,
+            melds=meld_result.points, meld_result=meld_result, belote_points=belote,
+            belote=holders[0] if len(holders) == 1 else None, made=result.made, score=result.score,
+            lines=list(result.lines), invalid_melds=invalid, score_result=result)
+        return self._outcome
+
+    def __repr__(self) -> str:
+        return (f"Deal(phase={self.phase}, dealer={self.dealer}, contract={self.contract}, "
+                f"calls={len(self.calls)}, cards={len(self.log)}, to_act={self.to_act})")
 
 
 def run_deal_case(rules, dealer: str, hands: dict, calls: list, plays: list) -> dict:
-    """Replay a protocol ``deal`` case; an illegal call or card stops the replay and is reported."""
+    """Replay a protocol ``deal`` case (already parsed) and answer with the protocol's result.
+
+    The first call or card the rules refuse stops the replay: ``accepted``
+    counts what came before it and ``reason`` says why. Cards are played
+    only when every call was accepted and the auction reached a contract.
+    """
     deal = Deal.start(rules, dealer, hands)
-    accepted_calls = 0
-    stop_reason = None
+    accepted_calls = accepted_plays = 0
+    reason = None
     for seat, call in calls:
         try:
             deal = deal.apply_call(seat, call)
         except IllegalCall as exc:
-            stop_reason = str(exc)
+            reason = str(exc)
             break
         accepted_calls += 1
-    accepted_plays = 0
-    if stop_reason is None and deal.phase == "play":
+    playing = reason is None and deal.phase == "play"
+    if playing:
         for entry in plays:
             try:
                 deal = deal.apply_card(entry["seat"], entry["card"], entry.get("melds"), entry.get("say"))
             except IllegalPlay as exc:
-                stop_reason = str(exc)
+                reason = str(exc)
                 break
             accepted_plays += 1
-    elif stop_reason is None and plays:
-        stop_reason = f"no card may be played: the deal is {deal.phase}"
+    elif reason is None and plays:
+        reason = ("no card may be played: all four passed and the cards are thrown in" if deal.phase == "redeal"
+                  else "no card may be played: the auction has not reached a contract")
     result = {"accepted": {"calls": accepted_calls, "plays": accepted_plays}}
     result.update(deal.result())
-    if deal.phase == "play":
+    if not playing:
+        # play never started: every card field stays null (rules-model §8)
+        result["tricks"] = result["tricks_won"] = None
+    elif deal.phase == "play":
         result["legal_next"] = [card_name(c) for c in deal.legal_cards()]
-    if stop_reason:
-        result["stopped"] = stop_reason
+    if reason:
+        result["reason"] = reason
     return result

@@ -1,128 +1,220 @@
-"""Random legal deals: for the ``deal`` command, the benchmark and property tests.
+"""Random legal deals, for the ``deal`` command, the benchmark and the property tests.
 
-The players are not clever, only legal: the auction usually reaches a
-contract (a player bids a little above the last bid now and then), each card
-is drawn from the legal set, melds in hand are declared with the first card,
-and a player holding the king and queen of trump says belote and rebelote.
+The players are not clever, only legal. The pack is shuffled, cut and dealt
+in the variant's packets; in the auction a player now and then bids a little
+above the last bid (so most auctions reach a contract), and an opponent
+sometimes coinches; each card is drawn from the legal set; a player declares
+the melds he holds with his first card and says belote and rebelote with
+the king and queen of trump. Every choice comes from a seeded
+``random.Random``, so a seed names a deal.
+
+Every call and card is chosen from what the engine lists as legal
+(``Deal.legal_calls`` and ``Deal.legal_mask``) and is then applied through
+the engine, which checks it again: a random deal is legal by construction.
 """
 
 from __future__ import annotations
 
 import random
 
-from ..notation import SEATS, Call, card_index
+from ..notation import RANKS, SEATS, next_seat
+from .belote import belote_suits
+from .dealing import deal as deal_pack
 from .game import Deal
-from .masks import bit
+from .masks import cards_of
 
-_SUITS = ("S", "H", "D", "C")
+__all__ = ["random_hands", "random_deal", "play_out", "choose_call", "choose_card", "declarable_melds"]
+
+# How often a player makes each kind of call when he may (the rest: pass).
+OPENING_BID = 0.5        # the first bid of the auction
+OVERCALL = 0.2           # a bid over someone else's
+COINCHE = 0.05           # a coinche or surcoinche, in the auction or after it
+CHEAP_RANGE = 20         # a random bid is at most this many points above the cheapest legal one
 
 
-def shuffled_hands(rng: random.Random) -> dict:
-    deck = list(range(32))
-    rng.shuffle(deck)
-    return {seat: _mask(deck[i * 8:(i + 1) * 8]) for i, seat in enumerate(SEATS)}
+def _runs_of_byte(byte: int) -> tuple:
+    """The runs of 3+ consecutive ranks in one suit's 8-bit mask, as rank-index lists, highest first."""
+    runs, cur = [], []
+    for r in range(8):
+        if byte >> r & 1:
+            cur.append(r)
+            continue
+        if len(cur) >= 3:
+            runs.append(tuple(reversed(cur)))
+        cur = []
+    if len(cur) >= 3:
+        runs.append(tuple(reversed(cur)))
+    return tuple(runs)
 
 
-def _mask(cards) -> int:
-    m = 0
-    for c in cards:
-        m |= bit(c)
-    return m
+# For each possible holding in one suit, its runs (A K Q J T 9 8 7 is rank index 7 down to 0).
+_RUNS = tuple(_runs_of_byte(b) for b in range(256))
+_SQUARE_MASKS = tuple(sum(1 << (s * 8 + r) for s in range(4)) for r in range(8))
+# Squares are looked for strongest first (J 9 A T K Q 8 7) so a hand with two keeps the better one.
+_SQUARE_ORDER = (4, 2, 7, 3, 6, 5, 1, 0)
+
+
+def declarable_melds(rules, hand: int) -> list[list[int]]:
+    """The squares and runs a player holds, no card in two of them (safe under every rule set).
+
+    Only squares the variant values are listed; a run is listed whole (a run
+    longer than five is judged by the variant's long-run rule).
+    """
+    m = rules.melds
+    if not m.enabled:
+        return []
+    found = []
+    used = 0
+    squares = m.squares
+    for r in _SQUARE_ORDER:
+        sq = _SQUARE_MASKS[r]
+        if hand & sq == sq and squares[RANKS[r]] > 0:
+            found.append([s * 8 + r for s in range(4)])
+            used |= sq
+    for s in range(4):
+        for run in _RUNS[(hand >> (8 * s)) & 0xFF]:
+            cards = [s * 8 + r for r in run]
+            mask = 0
+            for c in cards:
+                mask |= 1 << c
+            if not mask & used:
+                found.append(cards)
+                used |= mask
+    return found
+
+
+def random_hands(rules, rng: random.Random, dealer: str) -> dict:
+    """Shuffle, cut and deal a pack the variant's way; returns seat -> mask."""
+    pack = list(range(32))
+    rng.shuffle(pack)
+    cut_rule = rules.deal.cut
+    least = max(1, int(cut_rule.minimum_packet))
+    cut = rng.randint(least, 32 - least)
+    hands = deal_pack(rules, dealer, pack, cut)
+    out = {}
+    for seat, cards in hands.items():
+        mask = 0
+        for c in cards:
+            mask |= 1 << c
+        out[seat] = mask
+    return out
 
 
 def choose_call(deal: Deal, rng: random.Random):
-    """A plausible random call: bids are rarer as the auction climbs."""
+    """A random legal (seat, call), or None to let the play start (after-auction window only).
+
+    Bids are drawn from the cheap end of the legal bids, so auctions climb
+    slowly and usually end with a contract. Speed only relies on the engine
+    listing bids from low to high; legality never does.
+    """
     options = deal.legal_calls()
-    seat = deal.auction.to_act
-    mine = [(s, c) for s, c in options if s == seat] if seat else list(options)
-    if not mine:
+    if not options:
         return None
-    bids = [(s, c) for s, c in mine if c.kind == "bid"]
-    passes = [(s, c) for s, c in mine if c.kind == "pass"]
-    doubles = [(s, c) for s, c in mine if c.kind in ("coinche", "surcoinche")]
+    seat = deal.auction.to_act
     r = rng.random()
-    if doubles and r < 0.06:
-        return rng.choice(doubles)
-    if bids and r < (0.55 if deal.auction.contract is None and not deal.auction.first_bidder else 0.25):
-        numeric = sorted((b for b in bids if b[1].value != "capot"), key=lambda b: b[1].value)
-        if numeric and rng.random() < 0.97:
-            low = numeric[0][1].value
-            cheap = [b for b in numeric if b[1].value <= low + 20]
-            return rng.choice(cheap)
-        return rng.choice(bids)
-    if passes:
-        return passes[0]
-    return rng.choice(mine)
-
-
-def declarable_melds(rules, strain, hand: int) -> list[list[int]]:
-    """The squares and longest runs a player holds (not checked here: the engine judges them)."""
-    if not rules.melds.enabled:
-        return []
-    found = []
-    squares = rules.melds.squares
-    for rank in ("J", "9", "A", "T", "K", "Q", "8", "7"):
-        cards = [card_index(s, rank) for s in _SUITS]
-        if squares[rank] > 0 and all(hand & bit(c) for c in cards):
-            found.append(cards)
-    order = ("A", "K", "Q", "J", "T", "9", "8", "7")
-    for s in _SUITS:
-        run: list[int] = []
-        for rank in order + (None,):
-            c = card_index(s, rank) if rank else None
-            if c is not None and hand & bit(c):
-                run.append(c)
+    if seat is None:  # after the auction: a defender may coinche, then a taker surcoinche
+        return rng.choice(options) if r < COINCHE else None
+    if r < COINCHE:
+        doubles = [p for p in options if p[1].kind in ("coinche", "surcoinche")]
+        if doubles:
+            return rng.choice(doubles)
+    if r < (OPENING_BID if deal.auction.high_bid is None else OVERCALL):
+        cheap = []
+        top = None
+        for pair in options:
+            call = pair[1]
+            if call.kind != "bid" or pair[0] != seat:
                 continue
-            if len(run) >= 3:
-                found.append(run)
-            run = []
-    used: set = set()
-    result = []
-    for m in found:  # keep each card in one meld: the safe choice under every rule set
-        if used.isdisjoint(m):
-            result.append(m)
-            used.update(m)
-    return result
+            value = call.value
+            if value == "capot":
+                if not cheap:
+                    cheap.append(pair)
+                continue
+            if top is None:
+                top = value + CHEAP_RANGE
+            elif value > top:
+                break
+            cheap.append(pair)
+        if cheap:
+            return rng.choice(cheap)
+    for pair in options:
+        if pair[0] == seat and pair[1].kind == "pass":
+            return pair
+    return rng.choice(options)
 
 
-def random_deal(rules, rng: random.Random, dealer: str | None = None, max_redeals: int = 20) -> Deal:
-    """Play one random legal deal to the end (or to a throw-in after ``max_redeals`` tries)."""
-    dealer = dealer or rng.choice(SEATS)
-    for _ in range(max_redeals):
-        deal = Deal.start(rules, dealer, shuffled_hands(rng))
-        deal = play_out(deal, rng)
-        if deal.phase != "redeal":
-            return deal
-    return deal
+def choose_card(deal: Deal, rng: random.Random) -> tuple:
+    """A random legal card for the player to act, with his melds (first card) and what he says."""
+    seat = deal.play.to_act
+    cards = cards_of(deal.legal_mask())
+    card = cards[rng.randrange(len(cards))] if len(cards) > 1 else cards[0]
+    melds = None
+    if len(deal.log) < 4:
+        melds = declarable_melds(deal.rules, deal.hands[seat]) or None
+    say = None
+    suit = card >> 3
+    rank = card & 7
+    if rank in (5, 6) and suit in _belote_suits(deal):  # Q or K of a belote suit
+        pair = (1 << (suit * 8 + 5)) | (1 << (suit * 8 + 6))
+        if deal.hands[seat] & pair == pair:
+            other = card ^ 3  # Q (5) <-> K (6)
+            say = "rebelote" if not deal.play.hand(seat) >> other & 1 else "belote"
+    return card, melds, say
 
 
-def play_out(deal: Deal, rng: random.Random) -> Deal:
-    while deal.phase == "auction":
+_BELOTE_SUITS: dict = {}
+
+
+def _belote_suits(deal: Deal) -> tuple:
+    strain = deal.play.strain
+    key = (id(deal.rules), strain)
+    hit = _BELOTE_SUITS.get(key)
+    if hit is None or hit[0] is not deal.rules:
+        if len(_BELOTE_SUITS) > 64:
+            _BELOTE_SUITS.clear()
+        hit = (deal.rules, tuple(belote_suits(deal.rules, strain)))
+        _BELOTE_SUITS[key] = hit
+    return hit[1]
+
+
+def play_out(deal: Deal, rng: random.Random, stats: dict | None = None) -> Deal:
+    """Play random legal calls and cards until the deal is over or thrown in.
+
+    ``stats``, when given, counts the legal-move generations: ``calls`` and ``cards``.
+    """
+    calls = cards = 0
+    while deal.phase == "auction" or (deal.phase == "play" and not deal.log and deal.auction.window_open):
+        calls += 1
         choice = choose_call(deal, rng)
         if choice is None:
             break
         deal = deal.apply_call(*choice)
-    if deal.phase != "play":
-        return deal
-    if deal.auction.window_open and rng.random() < 0.05:
-        doubles = [c for c in deal.legal_calls() if c[1].kind == "coinche"]
-        if doubles:
-            deal = deal.apply_call(*rng.choice(doubles))
-    strain = deal.contract.strain
-    trump_kq = ()
-    if strain in _SUITS:
-        trump_kq = (card_index(strain, "K"), card_index(strain, "Q"))
-    said: set = set()
     while deal.phase == "play":
-        seat = deal.to_act
-        legal = deal.legal_cards()
-        card = rng.choice(legal)
-        melds = None
-        if not any(s == seat for s, _, _ in deal.log):
-            melds = declarable_melds(deal.rules, strain, deal.hands[seat]) or None
-        say = None
-        if card in trump_kq and all(deal.hands[seat] & bit(c) for c in trump_kq):
-            say = "rebelote" if seat in said else "belote"
-            said.add(seat)
-        deal = deal.apply_card(seat, card, melds, say)
+        cards += 1
+        card, melds, say = choose_card(deal, rng)
+        deal = deal.apply_card(deal.play.to_act, card, melds, say)
+    if stats is not None:
+        stats["calls"] = stats.get("calls", 0) + calls
+        stats["cards"] = stats.get("cards", 0) + cards
+    return deal
+
+
+def random_deal(rules, rng: random.Random, dealer: str | None = None, max_redeals: int = 20,
+                stats: dict | None = None) -> Deal:
+    """Deal and play one random legal deal to the end.
+
+    When all four pass the cards are thrown in and dealt again, by the dealer
+    the variant names (``table.dealer_after_throw_in``), up to ``max_redeals``
+    times; the last thrown-in deal is returned if every one was.
+    """
+    if not hasattr(rules, "auction") and hasattr(rules, "rules"):
+        rules = rules.rules
+    dealer = dealer or SEATS[rng.randrange(4)]
+    deal = None
+    for _ in range(max(1, max_redeals)):
+        deal = play_out(Deal.start(rules, dealer, random_hands(rules, rng, dealer)), rng, stats)
+        if deal.phase != "redeal":
+            return deal
+        if rules.table.dealer_after_throw_in == "next_seat":
+            dealer = next_seat(dealer, rules.table.direction)
     return deal

@@ -113,6 +113,7 @@ class Session:
             return {"seq": seq, "skipped": True, "reason": f"unknown case kind {case.get('kind')!r}"}
         try:
             result = run_case(self.rules, case)
+            json.dumps(result)  # an answer that cannot be sent is the engine's failure, not the server's
         except CaseError as exc:
             return {"seq": seq, "errored": True, "message": str(exc)}
         except Exception as exc:  # an engine failure is reported, never a crash

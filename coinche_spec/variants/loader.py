@@ -116,15 +116,12 @@ class _Layer:
     display: str
     path: Path | None  # None for a document given as data
 
-    def at(self, path: tuple, prefer_key: bool = False) -> Problem:
-        pos = self.positions.nearest(path, prefer_key)
-        line, col = pos if pos else (None, None)
-        return Problem(self.display, line, col, tuple(path), "")
-
 
 def _problem(layer: _Layer, path: tuple, message: str, prefer_key: bool = False) -> Problem:
-    p = layer.at(path, prefer_key)
-    return Problem(p.filename, p.line, p.col, p.path, message)
+    """A problem located in one file of the chain (before merging)."""
+    pos = layer.positions.nearest(path, prefer_key)
+    line, col = pos if pos else (None, None)
+    return Problem(layer.display, line, col, tuple(path), message)
 
 
 def _read_layer(path: Path, display: str) -> _Layer:
@@ -392,12 +389,12 @@ def load_variant(ref) -> Variant:
     """A variant by shipped or house id, by file path, or from a whole document (a dict)."""
     if isinstance(ref, Variant):
         return ref
-    if isinstance(ref, (str, os.PathLike)) and not isinstance(ref, dict):
-        if isinstance(ref, os.PathLike) or _looks_like_path(str(ref)):
-            return load_variant_file(ref)
-        found = _file_for_id(str(ref).strip())
+    if isinstance(ref, os.PathLike) or (isinstance(ref, str) and _looks_like_path(ref)):
+        return load_variant_file(ref)
+    if isinstance(ref, str):
+        found = _file_for_id(ref.strip())
         if found is None:
-            raise VariantError([f"{DOCUMENT_NAME}: id: {_unknown_id_message(str(ref).strip())}"])
+            raise VariantError([f"{DOCUMENT_NAME}: id: {_unknown_id_message(ref.strip())}"])
         return load_variant_file(found, _display(found))
     root, base_dir = _root_for_ref(ref)
     return _fresh(_build(root, base_dir))

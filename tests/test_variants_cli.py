@@ -1,0 +1,181 @@
+"""`coinche-spec variants list|show|check`, through the real top-level main()."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+import yaml
+
+from coinche_spec import cli, yamlstrict
+from coinche_spec.resources import variants_dir
+from coinche_spec.variants import loader
+
+BROKEN = Path(__file__).parent / "broken"
+
+HOUSE = """\
+extends: federation
+id: our-table
+name: "Our table: federation to 1500"
+status: house
+rules:
+  match: {target: 1500}
+"""
+
+
+@pytest.fixture(autouse=True)
+def only_variants_command(monkeypatch):
+    """main() builds every sub-command; these tests need only ours."""
+    monkeypatch.setattr(cli, "COMMANDS", {"variants": "coinche_spec.variants.cli"})
+
+
+@pytest.fixture
+def shelf(tmp_path, monkeypatch):
+    """A copy of the shipped variants plus one house variant, in place of variants/."""
+    folder = tmp_path / "variants"
+    (folder / "house").mkdir(parents=True)
+    for ident in loader.shipped_ids():
+        shutil.copy(variants_dir() / f"{ident}.yaml", folder / f"{ident}.yaml")
+    (folder / "house" / "our-table.yaml").write_text(HOUSE, encoding="utf-8")
+    monkeypatch.setattr(loader, "variants_dir", lambda: folder)
+    return folder
+
+
+def run(capsys, *argv):
+    code = cli.main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+# --- list ----------------------------------------------------------------
+
+def test_list_names_every_seed_variant_then_the_house_ones_marked(capsys, shelf):
+    code, out, err = run(capsys, "variants", "list")
+    assert code == 0 and err == ""
+    lines = out.splitlines()
+    ids = [line.split()[0] for line in lines]
+    assert ids == ["cafe-1000", "cafe-701", "cafe-sans-tout-atout", "contree-701", "federation", "our-table"]
+    fed_name = yaml.safe_load((variants_dir() / "federation.yaml").read_text(encoding="utf-8"))["name"]
+    assert lines[4].split(None, 1)[1] == fed_name
+    assert lines[5].split(None, 1)[1] == "Our table: federation to 1500  [house, extends federation]"
+    assert not any("[house" in line for line in lines[:5])
+
+
+def test_list_reports_an_invalid_variant_and_fails(capsys, shelf):
+    (shelf / "house" / "our-table.yaml").write_text(HOUSE.replace("1500", "lots"), encoding="utf-8")
+    code, out, _ = run(capsys, "variants", "list")
+    assert code == 1
+    bad = [line for line in out.splitlines() if line.startswith("our-table")]
+    assert len(bad) == 1 and "INVALID" in bad[0] and "rules.match.target: expected a whole number" in bad[0]
+
+
+# --- show ----------------------------------------------------------------
+
+def test_show_by_id_prints_the_file_as_written(capsys):
+    code, out, _ = run(capsys, "variants", "show", "federation")
+    assert code == 0
+    assert out == (variants_dir() / "federation.yaml").read_text(encoding="utf-8")
+
+
+def test_show_a_house_file_as_written_keeps_extends(capsys, shelf):
+    code, out, _ = run(capsys, "variants", "show", "our-table")
+    assert code == 0 and out == HOUSE
+    code, out, _ = run(capsys, "variants", "show", "our-table", "--format", "json")
+    assert code == 0 and json.loads(out) == yaml.safe_load(HOUSE)
+
+
+def test_show_resolved_yaml_is_the_whole_rule_set_in_key_order(capsys, shelf):
+    code, out, _ = run(capsys, "variants", "show", "our-table", "--resolved")
+    assert code == 0
+    data, _ = yamlstrict.load(out, "shown.yaml")  # what we print, we can read back strictly
+    assert data == loader.load_variant("our-table").document
+    assert data["rules"]["match"]["target"] == 1500  # the child's value
+    fed = loader.load_variant("federation").document
+    assert list(data) == list(fed)  # the parent's key order, not sorted
+    assert list(data["rules"]) == list(fed["rules"]) == ["table", "deal", "auction", "play", "card_values",
+                                                         "melds", "belote", "contract", "scoring", "match"]
+
+
+def test_show_resolved_json_of_a_file(capsys, tmp_path):
+    p = tmp_path / "mine.yaml"
+    p.write_text(HOUSE, encoding="utf-8")
+    code, out, _ = run(capsys, "variants", "show", str(p), "--resolved", "--format", "json")
+    assert code == 0
+    doc = json.loads(out)
+    assert "extends" not in doc and doc["id"] == "our-table" and doc["rules"]["match"]["target"] == 1500
+    assert doc["rules"]["auction"] == loader.load_variant("federation").document["rules"]["auction"]
+
+
+def test_show_unknown_id_is_a_user_error_naming_the_known_ids(capsys):
+    code, out, err = run(capsys, "variants", "show", "federaton")
+    assert code == 2 and out == ""
+    assert err.startswith("coinche-spec: unknown variant 'federaton'; known variants: ")
+    for ident in loader.shipped_ids():
+        assert ident in err
+    assert len(err.strip().splitlines()) == 1
+
+
+def test_show_missing_file_is_a_user_error(capsys):
+    code, _, err = run(capsys, "variants", "show", "no/such.yaml")
+    assert code == 2 and err.strip() == "coinche-spec: no such file 'no/such.yaml'"
+
+
+def test_show_an_invalid_file_prints_its_problems(capsys, monkeypatch):
+    monkeypatch.chdir(BROKEN)
+    code, out, err = run(capsys, "variants", "show", "unknown-rule.yaml")
+    assert code == 1 and out == ""
+    assert err.splitlines() == [
+        "unknown-rule.yaml:8:5: rules.auction.coinch: unknown rule 'auction.coinch' (did you mean 'coinche'?)"]
+
+
+def test_show_rejects_an_unknown_format(capsys):
+    with pytest.raises(SystemExit) as exc:
+        cli.main(["variants", "show", "federation", "--format", "toml"])
+    assert exc.value.code == 2
+
+
+# --- check ---------------------------------------------------------------
+
+def test_check_valid_files(capsys, tmp_path):
+    p = tmp_path / "mine.yaml"
+    p.write_text(HOUSE, encoding="utf-8")
+    files = [str(variants_dir() / f"{i}.yaml") for i in loader.shipped_ids()] + [str(p)]
+    code, out, err = run(capsys, "variants", "check", *files)
+    assert (code, out, err) == (0, f"{len(files)} files valid\n", "")
+
+
+def test_check_a_folder_stands_for_its_yaml_files(capsys):
+    code, out, _ = run(capsys, "variants", "check", str(variants_dir()))
+    assert (code, out) == (0, f"{len(loader.shipped_ids())} files valid\n")
+
+
+def test_check_prints_one_line_per_problem_and_fails(capsys, monkeypatch):
+    monkeypatch.chdir(BROKEN)
+    code, out, _ = run(capsys, "variants", "check", "packets-sum.yaml", "anchors.yaml", "missing.yaml")
+    assert code == 1
+    assert out.splitlines() == [
+        "packets-sum.yaml:8:14: rules.deal.packets: packets add up to 7 (3 + 2 + 2), not 8: "
+        "each player receives eight cards",
+        "anchors.yaml:9:12: rules.card_values.trump: anchor '&values' is not allowed: write the value out in full",
+        "anchors.yaml:10:17: rules.card_values.tout_atout: alias '*values' is not allowed: "
+        "write the value out in full",
+        "missing.yaml: (top): no such file",
+    ]
+
+
+def test_check_the_whole_catalogue_fails_with_one_line_per_expectation(capsys, monkeypatch):
+    monkeypatch.chdir(BROKEN)
+    names = sorted(p.name for p in BROKEN.glob("*.yaml"))
+    expected = sum(1 for n in names for line in (BROKEN / n).read_text().splitlines()
+                   if line.startswith("# expect:"))
+    code, out, _ = run(capsys, "variants", "check", ".")
+    assert code == 1
+    assert len(out.splitlines()) == expected
+    assert "Traceback" not in out
+
+
+def test_variants_without_an_action_shows_help(capsys):
+    code, _, err = run(capsys, "variants")
+    assert code == 2 and "list" in err and "check" in err

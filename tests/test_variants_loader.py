@@ -1,0 +1,570 @@
+"""The strict loader: shipped variants, `extends`, located errors and the broken-file catalogue."""
+
+from __future__ import annotations
+
+import copy
+import json
+import os
+import re
+from pathlib import Path
+
+import jsonschema
+import pytest
+
+from coinche_spec import yamlstrict
+from coinche_spec.resources import variant_schema_path, variants_dir
+from coinche_spec.variants import loader, semantics
+from coinche_spec.variants.loader import VariantError, load_variant, load_variant_file
+
+BROKEN = Path(__file__).parent / "broken"
+SCHEMA = json.loads(variant_schema_path().read_text(encoding="utf-8"))
+
+
+def write(folder: Path, name: str, text: str) -> Path:
+    p = folder / name
+    p.write_text(text, encoding="utf-8")
+    return p
+
+
+def leaves(node, prefix=()):
+    """Every rule path that holds a value (not a group), as tuples."""
+    if isinstance(node, dict):
+        for k, v in node.items():
+            yield from leaves(v, prefix + (k,))
+    else:
+        yield prefix
+
+
+def get(node, path):
+    for part in path:
+        node = node[part]
+    return node
+
+
+# --- the shipped rule sets ------------------------------------------------
+
+def test_the_five_seed_variants_are_shipped():
+    assert loader.shipped_ids() == ["cafe-1000", "cafe-701", "cafe-sans-tout-atout", "contree-701", "federation"]
+
+
+@pytest.mark.parametrize("ident", loader.shipped_ids())
+def test_shipped_variant_loads_and_its_resolution_passes_the_plain_schema(ident):
+    v = load_variant(ident)
+    assert v.id == ident
+    assert "extends" not in v.document
+    # checked again with the plain validator, independently of the loader's own translation
+    jsonschema.Draft202012Validator(SCHEMA).validate(v.document)
+    assert v.rules.variant_id == ident
+    assert v.rules.deal.packets == tuple(v.document["rules"]["deal"]["packets"])
+
+
+@pytest.mark.parametrize("ident", loader.shipped_ids())
+def test_every_rule_of_a_seed_variant_has_a_source_or_an_interpretation(ident):
+    """Each rule value is either quoted from the seed or a reading the file owns up to."""
+    doc = load_variant(ident).document
+    claimed = [tuple(p.split(".")) for entry in doc["sources"] + doc["interpretations"] for p in entry["rules"]]
+    uncovered = [".".join(leaf) for leaf in leaves(doc["rules"])
+                 if not any(leaf[:len(c)] == c for c in claimed)]
+    assert uncovered == [], f"{ident}: rules with neither a source nor an interpretation: {uncovered}"
+
+
+def test_every_house_variant_loads_and_is_its_parent_plus_its_changes():
+    """Every house variant resolves by the documented merge rules (checked generically)."""
+    assert loader.house_ids(), "variants/house/ should hold the example house variants"
+    for ident in loader.house_ids():
+        v = load_variant(ident)
+        assert v.id == ident and v.document["status"] == "house"
+        written = v.written
+        assert isinstance(written.get("extends"), str), f"{ident} should be written with extends"
+        ext = written["extends"]
+        parent = (load_variant_file(loader.house_dir() / ext) if ext.endswith((".yaml", ".yml")) or "/" in ext
+                  else load_variant(ext))
+        assert_merged(v.document, parent.document, written)
+    assert not set(loader.house_ids()) & set(loader.shipped_ids()), "a house id shadows a seed id"
+
+
+def assert_merged(resolved: dict, parent: dict, child: dict) -> None:
+    """Every child leaf wins, every other parent leaf survives, provenance is appended."""
+    child_rules = child.get("rules", {})
+    for leaf in leaves(child_rules):
+        assert get(resolved["rules"], leaf) == get(child_rules, leaf), leaf
+    child_leaves = list(leaves(child_rules))
+    for leaf in leaves(parent["rules"]):
+        # written by the child: the same path, one inside it, or one it sits inside
+        written = any(c[:len(leaf)] == leaf or leaf[:len(c)] == c for c in child_leaves)
+        if not written:
+            assert get(resolved["rules"], leaf) == get(parent["rules"], leaf), leaf
+    for key in ("sources", "interpretations"):
+        assert resolved[key] == parent[key] + child.get(key, [])
+    for key in ("id", "name", "status"):
+        assert resolved[key] == child.get(key, parent[key])
+
+
+# --- extends ---------------------------------------------------------------
+
+CHILD = """\
+extends: federation
+id: table-x3
+name: "Our table"
+status: house
+sources:
+  - seed: house
+    section: "our rules"
+    quote: "A surcoinche triples."
+    rules: [auction.surcoinche.multiplier]
+rules:
+  auction:
+    surcoinche: {multiplier: 3}
+    strain_order: [S, H, D, C]
+  scoring:
+    capot_made:
+      takers: {terms: [base], base: 500, multiplied: all}
+      defenders: {terms: [], multiplied: none}
+  match: {target: 1500}
+"""
+
+
+def test_extends_merges_mappings_and_replaces_lists_and_scalars(tmp_path):
+    v = load_variant_file(write(tmp_path, "table.yaml", CHILD))
+    fed = load_variant("federation").document
+    r = v.document["rules"]
+    # the child's values
+    assert r["auction"]["surcoinche"]["multiplier"] == 3
+    assert r["match"]["target"] == 1500
+    # siblings the child did not write come from the parent, key by key
+    assert r["auction"]["surcoinche"]["allowed"] == fed["rules"]["auction"]["surcoinche"]["allowed"]
+    assert r["auction"]["surcoinche"]["ends_auction"] == fed["rules"]["auction"]["surcoinche"]["ends_auction"]
+    assert r["match"]["reach"] == fed["rules"]["match"]["reach"]
+    assert r["play"] == fed["rules"]["play"]
+    # a list replaces the parent's list whole (not appended, not merged by index)
+    assert r["auction"]["strain_order"] == ["S", "H", "D", "C"]
+    # a mapping over the parent's null replaces it
+    assert r["scoring"]["capot_made"]["takers"] == {"terms": ["base"], "base": 500, "multiplied": "all"}
+    # top-level: id/name/status replace, sources appended after the parent's
+    assert (v.id, v.document["name"], v.document["status"]) == ("table-x3", "Our table", "house")
+    assert v.document["sources"] == fed["sources"] + [
+        {"seed": "house", "section": "our rules", "quote": "A surcoinche triples.",
+         "rules": ["auction.surcoinche.multiplier"]}]
+    assert v.document["interpretations"] == fed["interpretations"]
+    assert v.document.get("description") == fed.get("description")  # not written: inherited
+    assert "extends" not in v.document and v.written["extends"] == "federation"
+    assert v.chain == (tmp_path / "table.yaml", variants_dir() / "federation.yaml")
+    assert_merged(v.document, fed, v.written)
+
+
+def test_null_replaces_a_mapping_and_a_number_replaces_a_per_contract_base(tmp_path):
+    parent = write(tmp_path, "parent.yaml", CHILD.replace("id: table-x3", "id: parent-table"))
+    child = write(tmp_path, "child.yaml", """\
+extends: parent.yaml
+id: child-table
+name: "Child"
+rules:
+  scoring:
+    capot_made: null
+""")
+    v = load_variant_file(child)
+    assert v.document["rules"]["scoring"]["capot_made"] is None
+    assert v.document["status"] == "house"  # from the parent: the child did not write it
+    assert v.chain[:2] == (child, parent)
+    # a three-file chain: the grandparent is federation
+    assert v.chain[2] == variants_dir() / "federation.yaml"
+
+
+def test_a_relative_extends_is_read_from_the_childs_folder_not_the_working_folder(tmp_path, monkeypatch):
+    sub = tmp_path / "sub"
+    sub.mkdir()
+    write(sub, "parent.yaml", CHILD.replace("id: table-x3", "id: parent-table"))
+    write(sub, "child.yaml", "extends: parent.yaml\nid: child-table\nname: Child\n")
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    assert load_variant_file(sub / "child.yaml").rules.match.target == 1500
+
+
+def test_an_error_in_the_child_points_into_the_child(tmp_path):
+    p = write(tmp_path, "c.yaml", CHILD.replace("match: {target: 1500}", "match: {target: lots}"))
+    with pytest.raises(VariantError) as exc:
+        load_variant_file(p)
+    # line 18 is `  match: {target: lots}`; 'lots' starts at column 19
+    assert exc.value.lines == [f"{p}:18:19: rules.match.target: expected a whole number, got 'lots' (text)"]
+
+
+def test_an_error_in_the_parent_points_into_the_parent(tmp_path):
+    parent = write(tmp_path, "p.yaml", CHILD.replace("id: table-x3", "id: p").replace(
+        "surcoinche: {multiplier: 3}", "surcoinche: {multiplier: 3, ends_aucton: true}"))
+    child = write(tmp_path, "c.yaml", "extends: p.yaml\nid: c\nname: C\nrules:\n  match: {target: 1000}\n")
+    with pytest.raises(VariantError) as exc:
+        load_variant_file(child)
+    # p.yaml line 12: `    surcoinche: {multiplier: 3, ends_aucton: true}`; the key at column 33
+    assert exc.value.lines == [
+        f"{parent}:12:33: rules.auction.surcoinche.ends_aucton: unknown rule 'auction.surcoinche.ends_aucton' "
+        "(did you mean 'ends_auction'?)"]
+
+
+def test_a_missing_rule_points_at_the_mapping_that_lacks_it(tmp_path):
+    doc = copy.deepcopy(load_variant("federation").document)
+    del doc["rules"]["belote"]["points"]
+    with pytest.raises(VariantError) as exc:
+        load_variant(doc)
+    assert exc.value.lines == ["<variant>: rules.belote: missing required rule 'points'"]
+
+
+def test_extends_cycle_of_one_file(tmp_path):
+    p = write(tmp_path, "self.yaml", "id: self\nname: S\nextends: self.yaml\n")
+    with pytest.raises(VariantError) as exc:
+        load_variant_file(p)
+    assert exc.value.lines == [f"{p}:3:10: extends: extends cycle: self.yaml -> self.yaml"]
+
+
+def test_extends_must_be_text(tmp_path):
+    p = write(tmp_path, "e.yaml", "id: e\nname: E\nextends: [federation]\n")
+    with pytest.raises(VariantError) as exc:
+        load_variant_file(p)
+    assert exc.value.lines == [f"{p}:3:10: extends: expected a variant id or a relative file path, got a list"]
+
+
+def test_a_document_given_as_data_may_extend_a_shipped_id():
+    v = load_variant({"extends": "contree-701", "id": "data-table", "name": "Data",
+                      "rules": {"match": {"target": 1001}}})
+    assert v.rules.match.target == 1001
+    assert v.rules.auction.capot.value == load_variant("contree-701").rules.auction.capot.value
+    assert v.path is None
+
+
+# --- load_variant's other faces ---------------------------------------------
+
+def test_load_variant_accepts_a_whole_document():
+    doc = load_variant("federation").document
+    v = load_variant(doc)
+    assert v.document == doc and v.id == "federation" and v.path is None
+
+
+def test_unknown_id_names_the_known_ones():
+    with pytest.raises(VariantError) as exc:
+        load_variant("federaton")
+    line = exc.value.lines[0]
+    assert "unknown variant id 'federaton' (did you mean 'federation'?)" in line
+    for ident in loader.shipped_ids():
+        assert ident in line
+
+
+def test_a_missing_file_is_one_line():
+    with pytest.raises(VariantError) as exc:
+        load_variant("no/such/file.yaml")
+    assert exc.value.lines == ["no/such/file.yaml: (top): no such file"]
+
+
+@pytest.mark.parametrize("text, message", [
+    ("", "not an empty file"),
+    ("- a\n- b\n", "not a list"),
+])
+def test_a_file_that_is_not_a_mapping(tmp_path, text, message):
+    p = write(tmp_path, "x.yaml", text)
+    with pytest.raises(VariantError) as exc:
+        load_variant_file(p)
+    assert len(exc.value.lines) == 1 and message in exc.value.lines[0]
+
+
+def test_documents_handed_out_are_copies():
+    a = load_variant("federation")
+    a.document["rules"]["match"]["target"] = 1
+    assert load_variant("federation").document["rules"]["match"]["target"] != 1
+
+
+def test_a_changed_file_is_read_again(tmp_path):
+    p = write(tmp_path, "t.yaml", CHILD)
+    assert load_variant_file(p).rules.match.target == 1500
+    p.write_text(CHILD.replace("target: 1500", "target: 1234"), encoding="utf-8")
+    st = p.stat()
+    os.utime(p, ns=(st.st_atime_ns, st.st_mtime_ns + 10_000_000))
+    assert load_variant_file(p).rules.match.target == 1234
+
+
+def test_a_boolean_is_not_a_number():
+    doc = copy.deepcopy(load_variant("federation").document)
+    doc["rules"]["match"]["target"] = True
+    with pytest.raises(VariantError) as exc:
+        load_variant(doc)
+    assert exc.value.lines == ["<variant>: rules.match.target: expected a whole number, got true (true/false)"]
+
+
+def test_the_most_telling_schema_error_comes_first(tmp_path):
+    """best_match prefers the shallow problem (an unknown top-level field) to a deep one."""
+    p = write(tmp_path, "two.yaml", CHILD.replace("match: {target: 1500}", "match: {target: -1}")
+              + "colour: red\n")
+    with pytest.raises(VariantError) as exc:
+        load_variant_file(p)
+    assert exc.value.lines == [
+        f"{p}:19:1: colour: unknown field 'colour'",
+        f"{p}:18:19: rules.match.target: -1 is below the least allowed value, 1",
+    ]
+
+
+def test_check_files_collects_every_file(tmp_path):
+    good = write(tmp_path, "good.yaml", CHILD)
+    bad = write(tmp_path, "bad.yaml", CHILD.replace("target: 1500", "target: yes"))
+    lines = loader.check_files([good, bad, tmp_path / "none.yaml"])
+    assert lines == [
+        f"{bad}:18:19: rules.match.target: 'yes' is read as true by YAML 1.1 readers: "
+        "write true or false, or quote it ('yes') if you mean the text",
+        f"{tmp_path / 'none.yaml'}: (top): no such file",
+    ]
+    assert loader.check_files([good]) == []
+
+
+def test_resolve_gives_the_merged_document_before_validation(tmp_path):
+    p = write(tmp_path, "r.yaml", CHILD.replace("target: 1500", "target: lots"))
+    doc = loader.resolve(p)
+    assert doc["rules"]["match"]["target"] == "lots" and "extends" not in doc
+    assert doc["rules"]["auction"]["coinche"] == load_variant("federation").document["rules"]["auction"]["coinche"]
+
+
+def test_a_shipped_file_must_be_named_after_its_id(tmp_path, monkeypatch):
+    folder = tmp_path / "variants"
+    (folder / "house").mkdir(parents=True)
+    text = (variants_dir() / "federation.yaml").read_text(encoding="utf-8")
+    write(folder, "federation.yaml", text)
+    write(folder / "house", "mine.yaml", "extends: federation\nid: not-mine\nname: M\nstatus: house\n")
+    monkeypatch.setattr(loader, "variants_dir", lambda: folder)
+    monkeypatch.chdir(tmp_path)
+    assert loader.house_ids() == ["mine"]
+    with pytest.raises(VariantError) as exc:
+        load_variant("mine")
+    assert exc.value.lines == [
+        "variants/house/mine.yaml:2:5: id: id 'not-mine' differs from the file name 'mine.yaml': "
+        "a shipped variant is found by its id, so they must agree"]
+
+
+# --- the broken-file catalogue -------------------------------------------------
+
+EXPECT = re.compile(r"^# expect: (?:(?P<file>[^:\s]+\.ya?ml):)?(?P<line>\d+):(?P<col>\d+): (?P<path>\S+): (?P<msg>.+)$")
+CATALOGUE = sorted(p.name for p in BROKEN.glob("*.yaml"))
+
+
+def expectations(name: str) -> list[dict]:
+    out = []
+    for line in (BROKEN / name).read_text(encoding="utf-8").splitlines():
+        if not line.startswith("# expect:"):
+            break
+        m = EXPECT.match(line)
+        assert m, f"{name}: malformed expect line {line!r}"
+        out.append(m.groupdict())
+    return out
+
+
+def test_the_catalogue_covers_every_kind_of_mistake():
+    wanted = {"syntax-error.yaml", "duplicate-key.yaml", "unknown-rule.yaml", "wrong-type.yaml",
+              "bad-enum.yaml", "yaml11-no.yaml", "anchors.yaml", "extends-missing.yaml",
+              "cycle-a.yaml", "cycle-b.yaml", "packets-sum.yaml", "missing-rule.yaml"}
+    assert wanted <= set(CATALOGUE)
+
+
+@pytest.mark.parametrize("name", CATALOGUE)
+def test_broken_file_gives_exactly_its_expected_lines(name, monkeypatch):
+    expected = expectations(name)
+    assert expected, f"{name} has no '# expect:' line"
+    monkeypatch.chdir(BROKEN)
+    lines = loader.check_files([name])
+    assert len(lines) == len(expected), lines
+    for want in expected:
+        prefix = f"{want['file'] or name}:{want['line']}:{want['col']}: {want['path']}: "
+        hits = [line for line in lines if line.startswith(prefix) and want["msg"] in line[len(prefix):]]
+        assert hits, f"{name}: expected {prefix}...{want['msg']}... in {lines}"
+
+
+# --- semantics, one rule at a time (each on a copy of federation) ----------------
+
+def fed() -> dict:
+    return copy.deepcopy(load_variant("federation").document)
+
+
+def findings(doc) -> list[tuple[str, str]]:
+    return [(yamlstrict.format_path(f.path), f.message) for f in semantics.check(doc)]
+
+
+def test_federation_has_no_semantic_finding():
+    assert findings(fed()) == []
+
+
+def test_semantics_alternative_packets_equal_to_the_usual_order():
+    doc = fed()
+    doc["rules"]["deal"]["alternative_packets"] = [[3, 3, 2], list(doc["rules"]["deal"]["packets"])]
+    assert findings(doc) == [("rules.deal.alternative_packets[1]",
+                              f"{doc['rules']['deal']['packets']} is the usual order (deal.packets), not an alternative")]
+
+
+def test_semantics_highest_bid_off_the_step():
+    doc = fed()
+    doc["rules"]["auction"]["bids"] = {"minimum": 80, "step": 10, "maximum": 165}
+    # 165 - 80 = 85, not a multiple of 10
+    assert findings(doc) == [("rules.auction.bids.maximum",
+                              "the highest bid 165 cannot be bid: bids are 80 plus a multiple of 10")]
+
+
+def test_semantics_strain_order_names_a_strain_not_allowed():
+    doc = fed()
+    doc["rules"]["auction"]["strains"] = {"sans_atout": False, "tout_atout": False}
+    doc["rules"]["auction"]["strain_order"] = ["C", "D", "H", "S", "SA"]
+    assert findings(doc) == [("rules.auction.strain_order",
+                              "strain_order lists SA but auction.strains.sans_atout is false")]
+
+
+def test_semantics_per_contract_base_lacks_an_allowed_kind():
+    doc = fed()
+    doc["rules"]["auction"]["strains"] = {"sans_atout": True, "tout_atout": False}
+    doc["rules"]["auction"]["strain_order"] = ["C", "D", "H", "S", "SA"]
+    doc["rules"]["scoring"]["failed"]["defenders"]["base"] = {"suit": 162}  # the schema would refuse it first
+    assert findings(doc) == [("rules.scoring.failed.defenders.base",
+                              "base gives no amount for sans_atout contracts, which the auction allows")]
+
+
+def test_semantics_own_and_all_melds_together():
+    doc = fed()
+    doc["rules"]["scoring"]["made"]["takers"]["terms"] = ["card_points", "own_melds", "all_melds", "bid"]
+    assert findings(doc) == [("rules.scoring.made.takers.terms",
+                              "own_melds and all_melds together count this side's melds twice")]
+
+
+def test_semantics_sweep_bonus_nobody_scores():
+    doc = fed()
+    doc["rules"]["scoring"]["sweep_bonus"] = 90
+    assert findings(doc) == [("rules.scoring.sweep_bonus",
+                              "sweep_bonus is 90 but no award has the 'sweep_bonus' term")]
+    doc["rules"]["scoring"]["made"]["takers"]["terms"].append("sweep_bonus")
+    assert findings(doc) == []
+
+
+def test_semantics_provenance_ids_and_status():
+    doc = fed()
+    doc["status"] = "described"
+    doc["interpretations"] = [
+        {"id": "same", "question": "q", "reading": "r", "alternative": "a", "rules": ["match.target"]},
+        {"id": "same", "question": "q", "reading": "r", "alternative": "a", "rules": ["match"]},
+    ]
+    assert findings(doc) == [
+        ("interpretations[1].id", "interpretation id 'same' is already used by interpretations[0]"),
+        ("status", "status is 'described' (every rule stated by the sources) but 2 interpretation(s) "
+                   "are listed: use 'interpreted'"),
+    ]
+
+
+def test_rule_path_exists_accepts_groups_and_leaves_only():
+    rules = fed()["rules"]
+    assert semantics.rule_path_exists(rules, "auction")
+    assert semantics.rule_path_exists(rules, "auction.coinche.when")
+    assert semantics.rule_path_exists(rules, "melds.runs.3")
+    assert not semantics.rule_path_exists(rules, "auction.coinche.when.x")
+    assert not semantics.rule_path_exists(rules, "auction.coinch")
+
+
+# --- the strict YAML reader (shared with the fixture loader) ---------------------
+
+def test_positions_of_values_and_keys():
+    text = "a: 1\nb:\n  c: [x, {d: 2}]\n  'e': yes-text\n"
+    data, pos = yamlstrict.load(text, "p.yaml")
+    assert data == {"a": 1, "b": {"c": ["x", {"d": 2}], "e": "yes-text"}}
+    assert pos[()] == (1, 1)
+    assert pos[("a",)] == (1, 4)
+    assert pos[("b", "c")] == (3, 6)
+    assert pos[("b", "c", 0)] == (3, 7)
+    assert pos[("b", "c", 1, "d")] == (3, 14)
+    assert pos.key(("b", "c", 1, "d")) == (3, 11)
+    assert pos.key(("b", "e")) == (4, 3)
+    assert pos.nearest(("b", "c", 1, "zz")) == (3, 10)  # falls back to the mapping that lacks it
+    assert list(data["b"]) == ["c", "e"]  # order as written
+
+
+@pytest.mark.parametrize("word, reads_as", [
+    ("yes", "true"), ("Yes", "true"), ("ON", "true"), ("on", "true"), ("True", "true"),
+    ("no", "false"), ("No", "false"), ("off", "false"), ("OFF", "false"), ("FALSE", "false"),
+])
+def test_yaml11_booleans_are_refused_with_a_fix(word, reads_as):
+    with pytest.raises(yamlstrict.YamlStrictError) as exc:
+        yamlstrict.load(f"flag: {word}\n", "b.yaml")
+    assert exc.value.lines == [f"b.yaml:1:7: flag: '{word}' is read as {reads_as} by YAML 1.1 readers: "
+                               f"write true or false, or quote it ('{word}') if you mean the text"]
+
+
+def test_plain_true_false_quoted_words_and_single_letters_are_fine():
+    data, _ = yamlstrict.load("a: true\nb: false\nc: 'no'\nd: \"on\"\ne: N\nf: y\ng: ~\nh: 1.5\n", "ok.yaml")
+    assert data == {"a": True, "b": False, "c": "no", "d": "on", "e": "N", "f": "y", "g": None, "h": 1.5}
+
+
+@pytest.mark.parametrize("text, line", [
+    ("t: 1:30\n", "s.yaml:1:4: t: '1:30' is read as a base-60 number by YAML 1.1 readers: quote it ('1:30')"),
+    ("t: 010\n", "s.yaml:1:4: t: '010' is read as an octal number by YAML 1.1 readers: "
+                 "write it without the leading 0, or quote it ('010')"),
+    ("t: 2024-05-01\n", "s.yaml:1:4: t: '2024-05-01' is read as a date: quote it ('2024-05-01')"),
+    ("t: .inf\n", "s.yaml:1:4: t: '.inf' is not a plain number: write a number, or quote it ('.inf')"),
+    ("t: !!str 3\n", "s.yaml:1:4: t: tag '!!str' is not allowed: write plain values "
+                     "(quote text that could be read as a number or true/false)"),
+    ("a: 1\n---\nb: 2\n", "s.yaml:2:1: (top): a second YAML document ('---') is not allowed: one document per file"),
+    ("[a, b]: 1\n", "s.yaml:1:1: (top): a key must be plain text, not a list or a mapping"),
+    ("~: 1\n", "s.yaml:1:1: (top): key ~ is read as null; keys must be text: quote it ('~')"),
+    ("a:\tb\n", "s.yaml:1:3: a: YAML syntax: found character '\\t' that cannot start any token "
+                "(while scanning for the next token)"),
+])
+def test_other_yaml_traps(text, line):
+    with pytest.raises(yamlstrict.YamlStrictError) as exc:
+        yamlstrict.load(text, "s.yaml")
+    assert exc.value.lines == [line]
+
+
+def test_every_problem_of_a_file_is_reported_in_file_order():
+    text = "a: &x 1\nb: *x\na: 2\nc: off\n"
+    with pytest.raises(yamlstrict.YamlStrictError) as exc:
+        yamlstrict.load(text, "m.yaml")
+    assert [line.split(": ", 2)[0] for line in exc.value.lines] == ["m.yaml:1:4", "m.yaml:2:4", "m.yaml:3:1",
+                                                                     "m.yaml:4:4"]
+
+
+def test_an_empty_document_is_none():
+    assert yamlstrict.load("", "e.yaml") == (None, {})
+    assert yamlstrict.load("# only a comment\n", "e.yaml")[0] is None
+
+
+def test_unreadable_files_are_one_line(tmp_path):
+    raw = tmp_path / "latin1.yaml"
+    raw.write_bytes(b"name: caf\xe9\n")
+    with pytest.raises(yamlstrict.YamlStrictError) as exc:
+        yamlstrict.load_file(raw, "latin1.yaml")
+    assert exc.value.lines == ["latin1.yaml: (top): not UTF-8 text (invalid continuation byte at byte 9)"]
+    with pytest.raises(yamlstrict.YamlStrictError) as exc:
+        yamlstrict.load_file(tmp_path, "dir")
+    assert exc.value.lines == ["dir: (top): is a directory, not a file"]
+
+
+def test_format_path():
+    assert yamlstrict.format_path(()) == "(top)"
+    assert yamlstrict.format_path(("rules", "deal", "alternative_packets", 1)) == "rules.deal.alternative_packets[1]"
+    assert yamlstrict.format_path(("sources", 0, "rules", 2)) == "sources[0].rules[2]"
+
+
+# --- schema messages, one kind at a time --------------------------------------
+
+@pytest.mark.parametrize("change, line", [
+    (lambda d: d["rules"]["auction"]["coinche"].__setitem__("when", "in_tun"),
+     "<variant>: rules.auction.coinche.when: 'in_tun' is not one of: 'in_turn', 'after_auction', "
+     "'any_moment' (did you mean 'in_turn'?)"),
+    (lambda d: d["rules"]["deal"].__setitem__("packets", []),
+     "<variant>: rules.deal.packets: needs at least 1 item(s), has 0"),
+    (lambda d: d["rules"]["auction"].__setitem__("strain_order", ["C", "D", "H", "S", "S"]),
+     "<variant>: rules.auction.strain_order: 'S' is listed twice: each item once"),
+    (lambda d: d.__setitem__("id", "Federation_2"),
+     "<variant>: id: 'Federation_2' does not have the expected form (^[a-z0-9][a-z0-9-]*$)"),
+    (lambda d: d.__setitem__("name", ""), "<variant>: name: must not be empty"),
+    (lambda d: d["rules"]["scoring"].__setitem__("capot_made", {"takers": {"terms": ["bid"], "multiplied": "al"},
+                                                                 "defenders": {"terms": [], "multiplied": "none"}}),
+     "<variant>: rules.scoring.capot_made.takers.multiplied: 'al' is not one of: 'all', 'bid', 'none' "
+     "(did you mean 'all'?)"),
+    (lambda d: d["rules"]["scoring"].__setitem__("capot_made", 500),
+     "<variant>: rules.scoring.capot_made: expected null or a mapping (takers, defenders), got 500"),
+    (lambda d: d["rules"]["deal"]["cut"].__setitem__("minimum_packet", 17),
+     "<variant>: rules.deal.cut.minimum_packet: 17 is above the greatest allowed value, 16"),
+])
+def test_schema_messages(change, line):
+    doc = fed()
+    change(doc)
+    with pytest.raises(VariantError) as exc:
+        load_variant(doc)
+    assert exc.value.lines == [line]
