@@ -1,72 +1,122 @@
 """Throughput of the reference engine: random legal full deals (auction, play, score) on one core.
 
-    python benchmarks/engine.py --variant federation --deals 2000 --json
-    python benchmarks/engine.py --variant contree-701 --deals 2000 --compare-colver
+    python benchmarks/engine.py --variant federation --deals 5000 --json
+    python benchmarks/engine.py --variant contree-701 --deals 5000 --json --compare-colver
 
-Prints one JSON line (with --json) or a short report. ``--compare-colver``
-also drives colver (PyPI ``colver``, a Rust Belote Contrée engine) from Python
-with reset()/legal_actions()/step() and random legal actions in the same run,
-and reports the ratio. Figures are recorded in docs/performance.md.
+Each deal is shuffled, cut and dealt, bid at random until a contract (a
+thrown-in deal is dealt again and counted in the same deal), played card by
+card from the legal sets, and scored (meld comparison, belote, contract and
+award). A "legal-move generation" is one call of Deal.legal_calls() or
+Deal.legal_mask() by the random player: one per decision.
+
+``--compare-colver`` also drives colver (PyPI ``colver``, a Rust Belote
+Contrée engine) from Python in the same run: ``Env.reset()`` then
+``Env.step()`` with a uniformly random action from the legal actions each
+step returns, until the deal is done. The two are measured in alternating
+rounds so that load on the machine hits both alike; the report gives each
+side's deals per second and our ratio. Figures are recorded in
+docs/performance.md; nothing here is a pass/fail test.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import platform
 import random
 import sys
 import time
 
-
-def bench_ours(variant_id: str, deals: int, seed: int) -> dict:
-    from coinche_spec.engine.random_play import random_deal
-    from coinche_spec.variants import load_variant
-
-    rules = load_variant(variant_id).rules
-    rng = random.Random(seed)
-    random_deal(rules, rng)  # warm caches
-    generations = 0
-    played = 0
-    start = time.perf_counter()
-    for _ in range(deals):
-        deal = random_deal(rules, rng)
-        # one legal-move generation before each call and each card
-        generations += len(deal.calls) + len(deal.log)
-        played += 1
-    elapsed = time.perf_counter() - start
-    return {"deals": played, "seconds": round(elapsed, 4),
-            "deals_per_second": round(played / elapsed, 1),
-            "legal_move_generations_per_second": round(generations / elapsed, 1)}
+try:
+    import coinche_spec  # noqa: F401
+except ImportError:  # run from a clone without installing: use the package beside this script
+    sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
-def bench_colver(deals: int, seed: int) -> dict | None:
-    try:
+def _rounds(total: int, rounds: int) -> list[int]:
+    """Split ``total`` deals into ``rounds`` nearly equal chunks (none empty)."""
+    rounds = max(1, min(rounds, total))
+    base, extra = divmod(total, rounds)
+    return [base + (1 if i < extra else 0) for i in range(rounds)]
+
+
+class Ours:
+    """Random legal deals through coinche_spec.engine."""
+
+    def __init__(self, variant_id: str, seed: int):
+        from coinche_spec.engine.random_play import random_deal
+        from coinche_spec.variants import load_variant
+
+        self.rules = load_variant(variant_id).rules
+        self.random_deal = random_deal
+        self.rng = random.Random(seed)
+        self.stats: dict = {}
+        self.deals = 0
+        self.seconds = 0.0
+        self.redealt = 0
+        random_deal(self.rules, random.Random(seed ^ 0x5EED))  # warm the per-rule caches
+
+    def run(self, n: int) -> None:
+        random_deal, rules, rng, stats = self.random_deal, self.rules, self.rng, self.stats
+        redealt = 0
+        start = time.perf_counter()
+        for _ in range(n):
+            deal = random_deal(rules, rng, stats=stats)
+            if deal.phase != "done":
+                redealt += 1
+        self.seconds += time.perf_counter() - start
+        self.deals += n
+        self.redealt += redealt
+
+    def report(self) -> dict:
+        gens = self.stats.get("calls", 0) + self.stats.get("cards", 0)
+        return {"deals": self.deals, "seconds": round(self.seconds, 4),
+                "deals_per_second": round(self.deals / self.seconds, 1),
+                "legal_move_generations_per_second": round(gens / self.seconds, 1),
+                "calls_per_deal": round(self.stats.get("calls", 0) / self.deals, 2),
+                "thrown_in": self.redealt}
+
+
+class Colver:
+    """Random legal games through colver.Env, driven from Python."""
+
+    def __init__(self, seed: int):
         import colver
-    except ImportError:
-        return None
-    env = colver.Env()
-    rng = random.Random(seed)
-    steps = 0
-    start = time.perf_counter()
-    for _ in range(deals):
-        env.reset()
-        while True:
-            action = rng.choice(env.legal_actions())
-            _, _, done, _ = env.step(action)
-            steps += 1
-            if done:
-                break
-    elapsed = time.perf_counter() - start
-    return {"deals": deals, "seconds": round(elapsed, 4),
-            "deals_per_second": round(deals / elapsed, 1),
-            "legal_move_generations_per_second": round(steps / elapsed, 1)}
+
+        self.version = getattr(colver, "__version__", "?")
+        self.env = colver.Env()
+        self.rng = random.Random(seed)
+        self.deals = 0
+        self.steps = 0
+        self.seconds = 0.0
+
+    def run(self, n: int) -> None:
+        env, choice = self.env, self.rng.choice
+        steps = 0
+        start = time.perf_counter()
+        for _ in range(n):
+            _, legal = env.reset()
+            done = False
+            while not done:
+                _, _, done, legal = env.step(choice(legal))
+                steps += 1
+        self.seconds += time.perf_counter() - start
+        self.deals += n
+        self.steps += steps
+
+    def report(self) -> dict:
+        return {"version": self.version, "deals": self.deals, "seconds": round(self.seconds, 4),
+                "deals_per_second": round(self.deals / self.seconds, 1),
+                "legal_move_generations_per_second": round(self.steps / self.seconds, 1),
+                "actions_per_deal": round(self.steps / self.deals, 2)}
 
 
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--variant", default="federation", help="shipped variant id (default federation)")
-    p.add_argument("--deals", type=int, default=2000, help="number of deals (default 2000)")
+    p.add_argument("--deals", type=int, default=5000, help="number of deals for each engine (default 5000)")
+    p.add_argument("--rounds", type=int, default=5, help="alternating rounds (default 5)")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--json", action="store_true", help="print one JSON line")
     p.add_argument("--compare-colver", action="store_true", help="also measure colver in the same run")
@@ -74,29 +124,47 @@ def main(argv=None) -> int:
     if args.deals < 1:
         print("benchmarks/engine.py: --deals must be at least 1", file=sys.stderr)
         return 2
+    from coinche_spec.engine.errors import EngineError
     from coinche_spec.variants import VariantError
+
     try:
-        ours = bench_ours(args.variant, args.deals, args.seed)
-    except VariantError as exc:
-        print(f"benchmarks/engine.py: {exc}", file=sys.stderr)
+        ours = Ours(args.variant, args.seed)
+    except (VariantError, EngineError) as exc:
+        first = exc.lines[0] if isinstance(exc, VariantError) and exc.lines else str(exc)
+        print(f"benchmarks/engine.py: {first}", file=sys.stderr)
         return 2
-    report = {"variant": args.variant, "python": platform.python_version(),
-              "machine": platform.machine(), **ours}
+    theirs = None
+    note = None
     if args.compare_colver:
-        theirs = bench_colver(args.deals, args.seed)
-        if theirs is None:
-            report["colver"] = None
-            report["colver_note"] = "colver is not installed (pip install colver)"
+        try:
+            theirs = Colver(args.seed)
+        except ImportError:
+            note = "colver is not installed (pip install colver)"
+    for chunk in _rounds(args.deals, args.rounds):
+        ours.run(chunk)
+        if theirs is not None:
+            theirs.run(chunk)
+    report = {"variant": args.variant, "python": platform.python_version(),
+              "implementation": platform.python_implementation(), "machine": platform.machine(),
+              "cpus": os.cpu_count(), "date": time.strftime("%Y-%m-%d"), **ours.report()}
+    if args.compare_colver:
+        report["colver"] = theirs.report() if theirs is not None else None
+        if theirs is not None:
+            report["ratio_vs_colver"] = round(report["deals_per_second"] / report["colver"]["deals_per_second"], 3)
         else:
-            report["colver"] = theirs
-            report["ratio_vs_colver"] = round(ours["deals_per_second"] / theirs["deals_per_second"], 3)
+            report["colver_note"] = note
     if args.json:
         print(json.dumps(report))
     else:
         print(f"{args.variant}: {report['deals_per_second']} deals/s, "
-              f"{report['legal_move_generations_per_second']} legal-move generations/s")
+              f"{report['legal_move_generations_per_second']} legal-move generations/s "
+              f"({report['deals']} deals in {report['seconds']} s)")
         if report.get("colver"):
-            print(f"colver: {report['colver']['deals_per_second']} deals/s; ratio ours/colver = {report['ratio_vs_colver']}")
+            c = report["colver"]
+            print(f"colver {c['version']}: {c['deals_per_second']} deals/s; "
+                  f"ours/colver = {report['ratio_vs_colver']}")
+        elif note:
+            print(note)
     return 0
 
 

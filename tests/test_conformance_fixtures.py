@@ -178,6 +178,11 @@ def test_expectation_fields_are_checked_per_kind(tmp_path):
     [line] = problems_of(tmp_path)
     assert "not_applicable stands alone" in line
 
+    write(tmp_path, "dealing.yaml", GOOD_DEALING.replace("federation: {rejected: true}",
+                                                         "federation: {rejected: true, hands: {N: [], E: [], S: [], W: []}}"))
+    [line] = problems_of(tmp_path)
+    assert "fixtures[0].expect.federation: a dealing is either rejected or dealt" in line
+
 
 def test_ids_unique_across_files_and_never_retired(tmp_path):
     write(tmp_path, "scoring.yaml", GOOD_SCORING)

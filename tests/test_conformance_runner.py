@@ -150,7 +150,7 @@ def test_another_implementation_skips_errors_and_timeouts(corpus, capsys, tmp_pa
     assert outcome[("perft-wrong", "federation")] == "fail"
     assert outcome[("perft-slow", "federation")] == "timeout"
     assert outcome[("perft-crash", "federation")] == "error"
-    assert "exit status 3" in rows[("perft-crash", "federation")]["message"]
+    assert "exited with status 3" in rows[("perft-crash", "federation")]["message"]
     assert outcome[("perft-erring", "contree-701")] == "error"
     assert outcome[("perft-ok", "cafe-1000")] == "skip"          # configure said unsupported
     assert "deal.shuffle" in rows[("perft-ok", "cafe-1000")]["message"]
@@ -192,3 +192,13 @@ def test_verbose_lists_every_case_on_stderr(corpus, capsys):
     assert code == 0
     lines = [line for line in err.splitlines() if line.startswith("ok")]
     assert len(lines) == 2 and any("score-089-on-090 [federation]" in line for line in lines)
+
+
+def test_our_server_as_a_separate_program(corpus, capsys, monkeypatch):
+    """The same corpus through `coinche-spec serve` over real pipes gives the same outcomes."""
+    monkeypatch.setenv("PYTHONPATH", str(ROOT))  # the server starts in the corpus's folder
+    serve = f"{sys.executable} -c \"import sys; from coinche_spec.cli import main; sys.exit(main(['serve']))\""
+    code, out, err = run(capsys, "--corpus", str(corpus), "--impl", serve)
+    assert last_lines(out) == ["0 errors, 0 timeouts, 0 n/a", "10 passed, 0 failed"]
+    assert code == 0
+    assert "coinche-spec reference engine" in out.splitlines()[0]

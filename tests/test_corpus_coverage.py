@@ -55,7 +55,10 @@ def covers(fixture, path: str) -> bool:
 
 
 def differ(a: dict, b: dict) -> bool:
-    """Two expectations disagree on a field both of them check (listing more fields is not a difference)."""
+    """Two expectations disagree: on a field both of them check (listing more fields is not a
+    difference), or one expects a dealing to be rejected and the other expects it dealt."""
+    if ("rejected" in a) != ("rejected" in b):
+        return True
     return any(a[k] != b[k] for k in set(a) & set(b))
 
 
@@ -89,3 +92,25 @@ def test_every_disputed_rule_value_is_exercised():
     for line in uncovered:
         print("uncovered:", line)
     assert not uncovered, f"{len(uncovered)} rule values no fixture tells apart:\n" + "\n".join(uncovered)
+
+
+def test_the_coverage_rule_itself():
+    """The checks above on made-up fixtures: listed and different counts; anything less does not."""
+    from coinche_spec.conformance.fixtures import Expectation, Fixture
+
+    def fixture(exercises, expect):
+        return Fixture(id="x", title="x", area="scoring", kind="score", case={}, file="x.yaml",
+                       exercises=exercises, expect={v: Expectation(fields=f) if f is not None
+                                                    else Expectation(not_applicable="n/a") for v, f in expect.items()})
+
+    minimum_82 = {"cafe-1000"}
+    made = {"made": True, "score": {"NS": 161, "EW": 81}}
+    failed = {"made": False, "score": {"NS": 0, "EW": 242}}
+    good = fixture(["contract.minimum_total"], {"cafe-1000": failed, "cafe-701": made})
+    assert covers(good, "contract.minimum_total") and shows(good, minimum_82)
+    assert not covers(fixture(["contract"], {}), "contract.minimum_total")          # a group is not the rule
+    assert covers(fixture(["scoring.made.takers.terms"], {}), "scoring.made.takers")  # inside an award
+    assert not shows(fixture([], {"cafe-1000": made, "cafe-701": made}), minimum_82)  # same answers
+    assert not shows(fixture([], {"cafe-1000": failed, "cafe-701": None}), minimum_82)  # n/a shows nothing
+    assert not shows(fixture([], {"cafe-1000": {"made": True}, "cafe-701": made}), minimum_82)  # more fields only
+    assert shows(fixture([], {"cafe-1000": {"rejected": True}, "cafe-701": {"hands": {}}}), minimum_82)

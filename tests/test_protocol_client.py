@@ -123,7 +123,7 @@ def test_a_crash_reports_exit_status_and_stderr(fake):
     with pytest.raises(ImplementationError) as info:
         fake.run("crash@federation", PERFT)
     assert info.value.kind == "crashed"
-    assert "exit status 3" in info.value.message and "boom" in info.value.message
+    assert "exited with status 3" in info.value.message and "boom" in info.value.message
     assert fake.run("again@federation", PERFT)["result"]["count"] == 16
 
 
@@ -139,7 +139,7 @@ def test_a_program_that_dies_at_once(tmp_path):
     impl = Subprocess([sys.executable, "-c", "import sys; sys.exit(5)"], timeout=1, start_timeout=20)
     with pytest.raises(ImplementationError) as info:
         impl.start()
-    assert "exit status 5" in info.value.message
+    assert "exited with status 5" in info.value.message
 
 
 def test_in_process_goes_through_the_json_protocol():

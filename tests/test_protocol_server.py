@@ -154,7 +154,7 @@ def test_configure_with_whole_documents(server):
     assert server.finish()[0] == 0
 
 
-def test_an_engine_failure_is_errored_with_a_traceback_and_serving_goes_on(server):
+def test_an_engine_refusal_is_errored_with_its_reason_and_serving_goes_on(server):
     server.ask({"cmd": "start", "protocol": 1})
     doc = federation_document()
     doc["id"] = "house-first-declared"
@@ -166,8 +166,8 @@ def test_an_engine_failure_is_errored_with_a_traceback_and_serving_goes_on(serve
             "declared": {"N": [["AS", "KS", "QS"]], "E": [["AH", "KH", "QH"]], "S": [], "W": []}}
     reply = server.ask({"cmd": "run", "seq": 7, "case": case})
     assert reply["seq"] == 7 and reply["errored"] is True
-    assert reply["message"] and "\n" not in reply["message"]
-    assert "Traceback" in reply["traceback"]
+    assert "first_declared" in reply["message"] and "\n" not in reply["message"]
+    assert "traceback" not in reply  # a refusal with a reason, not a failure of the engine
     # Anticlockwise from leader E: E, N, W, S; E declared first, so EW score their 20.
     reply = server.ask({"cmd": "run", "seq": 8, "case": dict(case, leader="E")})
     assert reply["result"]["winner"] == "EW" and reply["result"]["points"] == {"NS": 0, "EW": 20}
@@ -201,4 +201,22 @@ def test_an_answer_that_is_not_json_is_errored_not_a_crash(monkeypatch):
     reply, stop = session.handle_line(json.dumps({"cmd": "run", "seq": 1, "case": case}))
     reply = json.loads(reply)
     assert reply["seq"] == 1 and reply["errored"] is True and "not JSON serializable" in reply["message"]
+    assert "Traceback" in reply["traceback"]  # a failure of the engine: the traceback helps mend it
     assert not stop
+
+
+def test_a_rule_the_engine_does_not_play_is_skipped(monkeypatch):
+    from coinche_spec.engine.errors import Unsupported
+    from coinche_spec.protocol import cases
+    from coinche_spec.protocol.server import Session
+
+    def refuse(rules, case):
+        raise Unsupported("générale is not played here")
+
+    monkeypatch.setitem(cases._RUN, "match", refuse)
+    session = Session()
+    session.handle({"cmd": "configure", "variant": "federation"})
+    case = {"kind": "match", "deals": [{"score": {"NS": 0, "EW": 0}, "takers": "NS", "made": True,
+                                        "belote": None, "tricks_won": {"NS": 8, "EW": 0}}]}
+    reply, _ = session.handle({"cmd": "run", "seq": 2, "case": case})
+    assert reply == {"seq": 2, "skipped": True, "reason": "générale is not played here"}

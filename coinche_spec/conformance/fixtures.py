@@ -20,8 +20,15 @@ from pathlib import Path
 from typing import Any
 
 from .. import yamlstrict
-from ..protocol.cases import (CaseError, _cards, _contract, _int, _object, _seat, _seat_keyed, _team,
-                              _team_ints, canonicalise)
+from ..protocol.cases import CaseError, canonicalise
+from ..protocol.cases import check_cards as _cards
+from ..protocol.cases import check_contract as _contract
+from ..protocol.cases import check_int as _int
+from ..protocol.cases import check_object as _object
+from ..protocol.cases import check_seat as _seat
+from ..protocol.cases import check_seat_keyed as _seat_keyed
+from ..protocol.cases import check_team as _team
+from ..protocol.cases import check_team_ints as _team_ints
 from ..resources import corpus_dir, fixture_schema_path
 
 AREAS = ("dealing", "auction", "play", "perft", "melds", "belote", "scoring", "match", "deal")
@@ -165,6 +172,8 @@ def check_expectation(kind: str, value: dict, path: tuple = ()) -> dict:
         if key not in allowed:
             raise CaseError(path + (key,), f"a {kind} result has no field {key!r} (it has: {', '.join(allowed)})")
         out[key] = allowed[key](item, path + (key,))
+    if "hands" in out and "rejected" in out:
+        raise CaseError(path, "a dealing is either rejected or dealt: expect hands or rejected, not both")
     return out
 
 

@@ -145,20 +145,23 @@ def choose_call(deal: Deal, rng: random.Random):
 
 def choose_card(deal: Deal, rng: random.Random) -> tuple:
     """A random legal card for the player to act, with his melds (first card) and what he says."""
-    seat = deal.play.to_act
-    cards = cards_of(deal.legal_mask())
-    card = cards[rng.randrange(len(cards))] if len(cards) > 1 else cards[0]
+    st = deal.play
+    seat = st.to_act
+    legal = st.legal()
+    if legal & (legal - 1):
+        cards = cards_of(legal)
+        card = cards[int(rng.random() * len(cards))]
+    else:  # a single legal card
+        card = legal.bit_length() - 1
     melds = None
     if len(deal.log) < 4:
         melds = declarable_melds(deal.rules, deal.hands[seat]) or None
     say = None
-    suit = card >> 3
-    rank = card & 7
-    if rank in (5, 6) and suit in _belote_suits(deal):  # Q or K of a belote suit
-        pair = (1 << (suit * 8 + 5)) | (1 << (suit * 8 + 6))
+    if (card & 7) in (5, 6) and (card >> 3) in _belote_suits(deal):  # Q or K of a belote suit
+        pair = 0x60 << (card & ~7)       # the Q (rank 5) and K (rank 6) of the card's suit
         if deal.hands[seat] & pair == pair:
-            other = card ^ 3  # Q (5) <-> K (6)
-            say = "rebelote" if not deal.play.hand(seat) >> other & 1 else "belote"
+            # the first of the two is "belote"; the second, once the other is gone, "rebelote"
+            say = "belote" if st.hand(seat) & pair == pair else "rebelote"
     return card, melds, say
 
 
@@ -192,7 +195,7 @@ def play_out(deal: Deal, rng: random.Random, stats: dict | None = None) -> Deal:
     while deal.phase == "play":
         cards += 1
         card, melds, say = choose_card(deal, rng)
-        deal = deal.apply_card(deal.play.to_act, card, melds, say)
+        deal = deal.apply_card(deal.to_act, card, melds, say)
     if stats is not None:
         stats["calls"] = stats.get("calls", 0) + calls
         stats["cards"] = stats.get("cards", 0) + cards

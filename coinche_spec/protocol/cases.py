@@ -229,6 +229,11 @@ def _contract(value: Any, path: tuple) -> dict:
     return contract.to_json()
 
 
+# The same checkers, for the fixture loader's expectations: same messages, same paths.
+check_object, check_int, check_cards, check_seat, check_team = _object, _int, _cards, _seat, _team
+check_seat_keyed, check_team_ints, check_contract = _seat_keyed, _team_ints, _contract
+
+
 # --- the kinds: each returns the canonical case --------------------------------
 
 def _legal_cards(case: dict, path: tuple) -> dict:

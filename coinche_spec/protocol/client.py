@@ -212,7 +212,7 @@ class Subprocess(Implementation):
                 code = None
         time.sleep(0.05)  # let the stderr reader catch the last words
         tail = " | ".join(list(self._stderr)[-5:])
-        status = f"exit status {code}" if code is not None else "closed its output"
+        status = f"exited with status {code}" if code is not None else "closed its output"
         return ImplementationError("crashed", f"the implementation {status}" + (f"; stderr: {tail}" if tail else ""))
 
     def _request(self, request: dict, timeout: float, expect_reply: bool = True) -> Any:

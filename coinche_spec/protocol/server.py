@@ -117,6 +117,11 @@ class Session:
         except CaseError as exc:
             return {"seq": seq, "errored": True, "message": str(exc)}
         except Exception as exc:  # an engine failure is reported, never a crash
+            from ..engine.errors import EngineError, Unsupported
+            if isinstance(exc, Unsupported):  # a rule this engine does not play: not a wrong answer
+                return {"seq": seq, "skipped": True, "reason": _one_line(exc)}
+            if isinstance(exc, EngineError):  # the engine refused the input, and said why: no traceback
+                return {"seq": seq, "errored": True, "message": _one_line(exc)}
             return {"seq": seq, "errored": True, "message": f"{type(exc).__name__}: {_one_line(exc)}",
                     "traceback": traceback.format_exc()}
         return {"seq": seq, "result": result}
