@@ -192,10 +192,34 @@ def play_out(deal: Deal, rng: random.Random, stats: dict | None = None) -> Deal:
         if choice is None:
             break
         deal = deal.apply_call(*choice)
-    while deal.phase == "play":
-        cards += 1
-        card, melds, say = choose_card(deal, rng)
-        deal = deal.apply_card(deal.to_act, card, melds, say)
+    if deal.phase == "play":
+        # choose_card, unrolled: the same choices from the same draws, without the per-card lookups
+        rules, hands, rand = deal.rules, deal.hands, rng.random
+        suits = _belote_suits(deal)
+        pairs = {}                       # the king-queen pairs of a belote suit each seat was dealt
+        for seat, hand in hands.items():
+            held = 0
+            for suit in suits:
+                pair = 0x60 << (8 * suit)
+                if hand & pair == pair:
+                    held |= pair
+            pairs[seat] = held
+        while deal.phase == "play":
+            st = deal.play
+            seat = st.to_act
+            legal = st.legal()
+            if legal & (legal - 1):
+                options = cards_of(legal)
+                card = options[int(rand() * len(options))]
+            else:
+                card = legal.bit_length() - 1
+            melds = declarable_melds(rules, hands[seat]) or None if cards < 4 else None
+            say = None
+            if pairs[seat] >> card & 1:
+                pair = 0x60 << (card & ~7)
+                say = "belote" if st.hand(seat) & pair == pair else "rebelote"
+            deal = deal.apply_card(seat, card, melds, say)
+            cards += 1
     if stats is not None:
         stats["calls"] = stats.get("calls", 0) + calls
         stats["cards"] = stats.get("cards", 0) + cards

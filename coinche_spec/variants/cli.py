@@ -37,6 +37,16 @@ def register(subparsers) -> None:
     p.add_argument("--format", choices=("yaml", "json"), default="yaml", help="output format (default: yaml)")
     p.set_defaults(func=cmd_show)
 
+    p = actions.add_parser("diff", help="the rules two variants disagree on, with the words behind each",
+                           description="Compare two rule sets rule by rule. Each differing rule is shown with "
+                                       "the value in each, and the source quote or interpretation behind it.")
+    p.add_argument("left", metavar="ID|FILE")
+    p.add_argument("right", metavar="ID|FILE")
+    p.add_argument("--format", choices=("text", "markdown", "json"), default="text",
+                   help="output format (default: text)")
+    p.add_argument("--brief", action="store_true", help="values only, without the quotes and readings")
+    p.set_defaults(func=cmd_diff)
+
     p = actions.add_parser("check", help="validate variant files; one line per problem")
     p.add_argument("files", nargs="+", metavar="FILE",
                    help="variant files (a folder stands for its .yaml files)")
@@ -131,4 +141,19 @@ def cmd_check(args) -> int:
             print(line)
         return 1
     print(f"{len(files)} files valid")
+    return 0
+
+
+def cmd_diff(args) -> int:
+    """Exit 0 whether or not they differ: this is a reading aid, not a check."""
+    from . import diff
+
+    left, right = _variant_for(args.left), _variant_for(args.right)
+    diffs = diff.differences(left.document, right.document)
+    if args.format == "json":
+        print(diff.render_json(left.id, right.id, diffs))
+    elif args.format == "markdown":
+        print(diff.render_markdown(left.id, right.id, diffs))
+    else:
+        print(diff.render_text(left.id, right.id, diffs, with_basis=not args.brief))
     return 0

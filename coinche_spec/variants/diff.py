@@ -1,0 +1,105 @@
+"""Compare two rule sets rule by rule, with the words each one rests on.
+
+Clubs comparing regional rules want more than "these values differ": they
+want to see *why* each side says what it says. So every differing rule is
+shown with the source quote or the interpretation that justifies it in each
+rule set.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class RuleDifference:
+    path: str
+    left: object
+    right: object
+    left_basis: tuple[str, ...]
+    right_basis: tuple[str, ...]
+
+
+def flatten(rules: dict, prefix: str = "") -> dict:
+    """Rule path -> value; an award (a mapping with `terms`) is one value, as a reader sees it."""
+    out = {}
+    for key, value in rules.items():
+        path = f"{prefix}.{key}" if prefix else key
+        if isinstance(value, dict) and "terms" not in value:
+            out.update(flatten(value, path))
+        else:
+            out[path] = value
+    return out
+
+
+def basis(document: dict, path: str) -> tuple[str, ...]:
+    """The quotes and readings that a rule set attaches to ``path`` (or to a group containing it)."""
+    def covers(paths) -> bool:
+        return any(path == p or path.startswith(p + ".") for p in paths)
+
+    # A house file's own entries are appended after its parent's: read newest first, so a
+    # house rule is explained by the house's words before the parent's.
+    found = []
+    for item in reversed(document.get("interpretations", [])):
+        if covers(item.get("rules", [])):
+            found.append(f"reading [{item['id']}]: {item['reading']}")
+    for source in reversed(document.get("sources", [])):
+        if covers(source.get("rules", [])):
+            found.append(f"\"{source['quote']}\" ({source['seed']}, {source['section']})")
+    return tuple(found)
+
+
+def differences(left_doc: dict, right_doc: dict) -> list[RuleDifference]:
+    left, right = flatten(left_doc["rules"]), flatten(right_doc["rules"])
+    out = []
+    for path in list(left) + [p for p in right if p not in left]:
+        a, b = left.get(path), right.get(path)
+        if a != b:
+            out.append(RuleDifference(path, a, b, basis(left_doc, path), basis(right_doc, path)))
+    return out
+
+
+def show_value(value: object) -> str:
+    if isinstance(value, dict) and "terms" in value:
+        terms = " + ".join(value["terms"]) or "nothing"
+        extra = []
+        if "base" in value:
+            extra.append(f"base {json.dumps(value['base'])}")
+        if "base_on_sweep" in value:
+            extra.append(f"base on a sweep {value['base_on_sweep']}")
+        extra.append(f"multiplied: {value['multiplied']}")
+        return f"{terms} ({', '.join(extra)})"
+    return json.dumps(value, ensure_ascii=False)
+
+
+def render_text(left_id: str, right_id: str, diffs: list[RuleDifference], with_basis: bool = True) -> str:
+    if not diffs:
+        return f"{left_id} and {right_id} have the same rules."
+    lines = [f"{len(diffs)} rules differ between {left_id} and {right_id}:", ""]
+    for d in diffs:
+        lines.append(f"{d.path}")
+        lines.append(f"  {left_id}: {show_value(d.left)}")
+        if with_basis:
+            lines.extend(f"      {b}" for b in d.left_basis[:2])
+        lines.append(f"  {right_id}: {show_value(d.right)}")
+        if with_basis:
+            lines.extend(f"      {b}" for b in d.right_basis[:2])
+    return "\n".join(lines)
+
+
+def render_markdown(left_id: str, right_id: str, diffs: list[RuleDifference]) -> str:
+    def cell(text: str) -> str:
+        return text.replace("|", "\\|").replace("\n", " ")
+
+    lines = [f"| rule | {left_id} | {right_id} |", "|---|---|---|"]
+    for d in diffs:
+        lines.append(f"| `{d.path}` | {cell(show_value(d.left))} | {cell(show_value(d.right))} |")
+    return "\n".join(lines)
+
+
+def render_json(left_id: str, right_id: str, diffs: list[RuleDifference]) -> str:
+    return json.dumps({"left": left_id, "right": right_id, "differences": [
+        {"rule": d.path, "left": d.left, "right": d.right,
+         "left_basis": list(d.left_basis), "right_basis": list(d.right_basis)} for d in diffs]},
+        ensure_ascii=False, indent=2)

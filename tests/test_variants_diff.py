@@ -1,0 +1,47 @@
+"""`coinche-spec variants diff`: the rules two variants disagree on, with their basis."""
+
+import json
+
+from coinche_spec.cli import main
+from coinche_spec.variants import load_variant
+from coinche_spec.variants.diff import differences, flatten
+
+
+def test_house_variant_differs_from_its_parent_only_where_it_says():
+    # variants/house/federation-1500-x3.yaml changes exactly two rules: the target and the surcoinche.
+    parent, house = load_variant("federation"), load_variant("federation-1500-x3")
+    diffs = {d.path: (d.left, d.right) for d in differences(parent.document, house.document)}
+    assert diffs == {"auction.surcoinche.multiplier": (4, 3), "match.target": (2000, 1500)}
+
+
+def test_house_rule_is_explained_by_the_house_reading_first():
+    parent, house = load_variant("federation"), load_variant("federation-1500-x3")
+    (target,) = [d for d in differences(parent.document, house.document) if d.path == "match.target"]
+    assert target.right_basis[0].startswith("reading [house-target-1500]")
+    assert all("house" not in b for b in target.left_basis)
+
+
+def test_a_variant_does_not_differ_from_itself():
+    v = load_variant("contree-701")
+    assert differences(v.document, v.document) == []
+
+
+def test_awards_compare_as_whole_values():
+    flat = flatten(load_variant("federation").document["rules"])
+    assert flat["scoring.failed.defenders"] == {"terms": ["base", "all_melds", "bid"], "base": 160,
+                                                 "multiplied": "none"}
+
+
+def test_cli_json(capsys):
+    assert main(["variants", "diff", "contree-701", "contree-701-rounded", "--format", "json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    # the house file rounds awards to the nearest 10; nothing else changes
+    assert [d["rule"] for d in out["differences"]] == ["scoring.rounding"]
+    assert out["differences"][0]["left"] == "none"
+    assert out["differences"][0]["right"] == "nearest_10_half_up"
+
+
+def test_cli_unknown_variant_is_one_line(capsys):
+    assert main(["variants", "diff", "federation", "no-such-rules"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "unknown variant 'no-such-rules'" in err
