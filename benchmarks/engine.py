@@ -63,7 +63,9 @@ class Ours:
         start = time.perf_counter()
         for _ in range(n):
             deal = random_deal(rules, rng, stats=stats)
-            if deal.phase != "done":
+            if deal.phase == "done":
+                deal.outcome()   # the score: meld comparison, belote, contract, award
+            else:
                 redealt += 1
         self.seconds += time.perf_counter() - start
         self.deals += n

@@ -12,6 +12,7 @@ COMMANDS = {
     "serve": "coinche_spec.protocol.server",
     "conformance": "coinche_spec.conformance.cli",
     "deal": "coinche_spec.showdeal",
+    "docs": "coinche_spec.docsgen.cli",
 }
 
 

@@ -16,6 +16,7 @@ from coinche_spec.engine.dealing import deal
 from coinche_spec.engine.errors import DealingRejected, EngineError
 from coinche_spec.notation import SEATS, card_name
 from coinche_spec.variants import Rules, load_variant
+from support import changed_rules
 
 FED, C701, STA, C1000, CAFE701 = ("federation", "contree-701", "cafe-sans-tout-atout",
                                   "cafe-1000", "cafe-701")
@@ -25,15 +26,8 @@ PACK = list(range(32))
 
 
 def custom(base: str, **changes):
-    doc = copy.deepcopy(load_variant(base).document)
-    doc["id"] = "custom-" + base
-    for path, value in changes.items():
-        node = doc["rules"]
-        keys = path.split("__")
-        for key in keys[:-1]:
-            node = node[key]
-        node[keys[-1]] = value
-    return load_variant(doc).rules
+    """A variant like ``base`` with rules changed (``void_opponent_winning__must_trump=False``)."""
+    return changed_rules(base, changes, separator="__")
 
 
 def test_federation_anticlockwise_3_2_3():

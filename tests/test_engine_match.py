@@ -3,13 +3,13 @@
 Expected totals are added up by hand in the comments (docs/rules-model.md §7).
 """
 
-import copy
 
 import pytest
 
 from coinche_spec.engine.errors import EngineError
 from coinche_spec.engine.match import MatchInputError, run_match
 from coinche_spec.variants import load_variant
+from support import changed_rules
 
 FED = load_variant("federation").rules             # 2000, reach, higher_total, play_on, belote_validation
 CONTREE = load_variant("contree-701").rules        # 701, higher_total, tie: deal_winner
@@ -18,15 +18,7 @@ C1000 = load_variant("cafe-1000").rules            # 1000, higher_total, play_on
 
 
 def house(base_id, changes):
-    doc = copy.deepcopy(load_variant(base_id).document)
-    doc["id"] = "house-test"
-    for path, value in changes.items():
-        node = doc["rules"]
-        keys = path.split(".")
-        for k in keys[:-1]:
-            node = node[k]
-        node[keys[-1]] = value
-    return load_variant(doc).rules
+    return changed_rules(base_id, changes)
 
 
 def d(ns, ew, takers="NS", made=True, belote=None, tricks=(5, 3)):

@@ -9,7 +9,6 @@ unresolved tie cancels ordinary melds for both sides. Otherwise the winning side
 all its declared melds."
 """
 
-import copy
 
 import pytest
 
@@ -19,6 +18,7 @@ from coinche_spec.engine.masks import mask_of
 from coinche_spec.engine.melds import MeldInputError, compare, evaluate
 from coinche_spec.notation import parse_card
 from coinche_spec.variants import load_variant
+from support import changed_rules
 
 FED = load_variant("federation").rules            # highest_five, card reuse forbidden, trump breaks ties, cancel
 STA = load_variant("cafe-sans-tout-atout").rules  # count_as_five
@@ -26,16 +26,7 @@ CONTREE = load_variant("contree-701").rules       # no melds; belote automatic
 
 
 def house(base_id, changes):
-    """A house rule set: a shipped variant with some rules changed (dotted path -> value)."""
-    doc = copy.deepcopy(load_variant(base_id).document)
-    doc["id"] = "house-test"
-    for path, value in changes.items():
-        node = doc["rules"]
-        keys = path.split(".")
-        for k in keys[:-1]:
-            node = node[k]
-        node[keys[-1]] = value
-    return load_variant(doc).rules
+    return changed_rules(base_id, changes)
 
 
 def cs(text):

@@ -6,7 +6,6 @@ bigger ones are checked against a plain walk through PlayState.
 
 from __future__ import annotations
 
-import copy
 import random
 
 import pytest
@@ -18,6 +17,7 @@ from coinche_spec.engine.play import PlayState, perft
 from coinche_spec.engine.masks import cards_of
 from coinche_spec.notation import SEATS, parse_card
 from coinche_spec.variants import load_variant
+from support import changed_rules
 
 ALL5 = ("federation", "contree-701", "cafe-sans-tout-atout", "cafe-1000", "cafe-701")
 RULES = {vid: load_variant(vid).rules for vid in ALL5}
@@ -28,15 +28,8 @@ def hands_of(spec: dict) -> dict:
 
 
 def custom(base: str, **changes):
-    doc = copy.deepcopy(load_variant(base).document)
-    doc["id"] = "custom-" + base
-    for path, value in changes.items():
-        node = doc["rules"]
-        keys = path.split("__")
-        for key in keys[:-1]:
-            node = node[key]
-        node[keys[-1]] = value
-    return load_variant(doc).rules
+    """A variant like ``base`` with rules changed (``void_opponent_winning__must_trump=False``)."""
+    return changed_rules(base, changes, separator="__")
 
 
 def test_one_card_each():

@@ -20,7 +20,6 @@ tout_atout_must_go_up true, sans_atout_must_go_up false.
 
 from __future__ import annotations
 
-import copy
 import random
 
 import pytest
@@ -33,6 +32,7 @@ from coinche_spec.engine.play import (PlayState, card_value, first_leader, legal
                                       trick_winner)
 from coinche_spec.notation import SEATS, card_name, parse_card
 from coinche_spec.variants import load_variant
+from support import changed_rules
 
 FED, C701, STA, C1000, CAFE701 = ("federation", "contree-701", "cafe-sans-tout-atout",
                                   "cafe-1000", "cafe-701")
@@ -52,16 +52,8 @@ def names(m: int) -> set[str]:
 
 
 def custom(base: str, **changes):
-    """A variant like ``base`` with some play rules changed (``void_opponent_winning__must_trump=False``)."""
-    doc = copy.deepcopy(load_variant(base).document)
-    doc["id"] = "custom-" + base
-    for path, value in changes.items():
-        node = doc["rules"]
-        keys = path.split("__")
-        for key in keys[:-1]:
-            node = node[key]
-        node[keys[-1]] = value
-    return load_variant(doc).rules
+    """A variant like ``base`` with rules changed (``void_opponent_winning__must_trump=False``)."""
+    return changed_rules(base, changes, separator="__")
 
 
 def prior(rules, seat: str, n: int) -> list[str]:

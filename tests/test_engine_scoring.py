@@ -6,7 +6,6 @@ and docs/rules-model.md §6, never copied from the engine. Seeds:
 004 cafe-701.
 """
 
-import copy
 
 import pytest
 
@@ -14,6 +13,7 @@ from coinche_spec.engine.errors import EngineError
 from coinche_spec.engine.scoring import ScoreInputError, card_points, round_award, score_deal
 from coinche_spec.notation import Contract
 from coinche_spec.variants import load_variant
+from support import changed_rules
 
 FED = load_variant("federation").rules
 CONTREE = load_variant("contree-701").rules
@@ -25,16 +25,7 @@ NONE = {"NS": 0, "EW": 0}
 
 
 def house(base_id, changes):
-    """A house rule set: a shipped variant with some rules changed (dotted path -> value)."""
-    doc = copy.deepcopy(load_variant(base_id).document)
-    doc["id"] = "house-test"
-    for path, value in changes.items():
-        node = doc["rules"]
-        keys = path.split(".")
-        for k in keys[:-1]:
-            node = node[k]
-        node[keys[-1]] = value
-    return load_variant(doc).rules
+    return changed_rules(base_id, changes)
 
 
 def score(rules, value, strain, declarer, mult, tp, won, last, melds=None, belote=None):

@@ -1,0 +1,5 @@
+"""``coinche-spec docs`` (being written)."""
+
+
+def register(subparsers) -> None:
+    pass

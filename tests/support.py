@@ -1,0 +1,22 @@
+"""Helpers shared by the engine tests: shipped rules, and rule sets with a few rules changed."""
+
+from __future__ import annotations
+
+import copy
+
+from coinche_spec.variants import load_variant
+
+
+def changed_rules(base: str, changes: dict, separator: str = "."):
+    """The rules of ``base`` with some rules replaced: {"play.cannot_overtrump": "must_discard"}.
+
+    The changed document goes through the real loader, so it is a valid rule set."""
+    doc = copy.deepcopy(load_variant(base).document)
+    doc["id"] = "custom-" + base
+    for path, value in changes.items():
+        node = doc["rules"]
+        keys = path.split(separator)
+        for key in keys[:-1]:
+            node = node[key]
+        node[keys[-1]] = value
+    return load_variant(doc).rules
