@@ -309,20 +309,22 @@ class Deal:
         points = play.trick_points()
         won = play.tricks_won()
         last = team_of(play.last_trick_winner)
-        declared = {s: [list(m) for m in self.declared[s]] for s in SEATS}
-        leader = self.log[0][0]
-        meld_result = melds_mod.compare(rules, strain, declared, hands=self.hands,
-                                        leader=leader, direction=rules.table.direction)
+        # declarations go as made (seat -> tuple of card tuples); compare reads lists or tuples
+        meld_result = melds_mod.compare(rules, strain, self.declared, hands=self.hands,
+                                        leader=self.log[0][0], direction=rules.table.direction)
         belote = belote_mod.belote_points(rules, strain, self.hands, self.log, meld_result.valid)
         result = scoring.score_deal(rules, contract, points, won, last, meld_result.points, belote)
-        holders = [t for t in ("NS", "EW") if belote[t]]
-        invalid = [list(m) for m in meld_result.invalid] + [list(m) for m in self.late_melds]
-        self._outcome = DealOutcome(
+        ns, ew = belote["NS"], belote["EW"]
+        invalid = [list(m) for m in meld_result.invalid]
+        if self.late_melds:
+            invalid += [list(m) for m in self.late_melds]
+        self._outcome = out = DealOutcome(
             trick_points=points, tricks_won=won, last_trick=last, card_points=result.card_points,
             melds=meld_result.points, meld_result=meld_result, belote_points=belote,
-            belote=holders[0] if len(holders) == 1 else None, made=result.made, score=result.score,
-            lines=list(result.lines), invalid_melds=invalid, score_result=result)
-        return self._outcome
+            belote=("NS" if ns else "EW" if ew else None) if not (ns and ew) else None,
+            made=result.made, score=result.score, lines=result.lines, invalid_melds=invalid,
+            score_result=result)
+        return out
 
     def __repr__(self) -> str:
         return (f"Deal(phase={self.phase}, dealer={self.dealer}, contract={self.contract}, "
