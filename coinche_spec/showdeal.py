@@ -58,11 +58,15 @@ def hand_text(mask: int) -> str:
     return "   ".join(parts)
 
 
-def _contract_text(contract) -> str:
+def _contract_text(contract, rules) -> str:
     value = "capot" if contract.is_capot else str(contract.value)
-    doubled = {1: "", 2: ", coinched"}.get(contract.multiplier, f", surcoinched (× {contract.multiplier})")
-    if contract.multiplier == 2:
-        doubled = ", coinched (× 2)"
+    m = contract.multiplier
+    if m == 1:
+        doubled = ""
+    elif m == rules.auction.coinche.multiplier:
+        doubled = f", coinched (× {m})"
+    else:
+        doubled = f", surcoinched (× {m})"
     return (f"{value} {STRAIN_NAMES[contract.strain]} by {SEAT_NAMES[contract.declarer]} "
             f"({contract.takers} take){doubled}")
 
@@ -86,7 +90,7 @@ def render(deal, variant, seed) -> str:
     if deal.phase == "auction":
         out.append("  (the auction did not finish)")
         return "\n".join(out)
-    out.append(f"  contract: {_contract_text(deal.contract)}")
+    out.append(f"  contract: {_contract_text(deal.contract, rules)}")
     out.append("")
     out.append("Tricks")
     says = {(seat, card): say for seat, card, say in deal.log if say}

@@ -459,6 +459,21 @@ def test_random_deals_replay_through_run_deal_case(variant_id):
             assert {k: replayed[k] for k in mine} == mine
 
 
+def test_random_play_out_from_the_middle_of_a_trick():
+    """play_out finishes a deal already under way; nobody declares with a later card."""
+    from coinche_spec.engine.random_play import play_out
+    deal = Deal.start(rules("federation"), "N", RANKS)
+    for seat, call in calls_of("W:pass S:80H E:pass N:pass W:pass"):
+        deal = deal.apply_call(seat, call)
+    for seat, card in (("W", "7S"), ("S", "9S"), ("E", "QS"), ("N", "TS"), ("N", "AS")):
+        deal = deal.apply_card(seat, parse_card(card))
+    done = play_out(deal, random.Random(5))
+    assert done.phase == "done" and len(done.log) == 32
+    # N, E and S hold squares worth declaring, but their first cards are already played
+    assert done.late_melds == () and all(m == () for m in done.declared.values())
+    assert "invalid_melds" not in done.result()
+
+
 def run_cli(*argv):
     from coinche_spec.cli import main
     out, err = io.StringIO(), io.StringIO()
@@ -502,3 +517,35 @@ def test_engine_doc_examples_run():
     namespace: dict = {}
     for i, block in enumerate(blocks):
         exec(compile(block, f"docs/engine.md block {i + 1}", "exec"), namespace)  # noqa: S102
+
+
+# -- the benchmark script runs (a smoke test: no time is asserted) ---------------------
+
+def _bench():
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("bench_engine", ROOT / "benchmarks" / "engine.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_benchmark_prints_one_json_line():
+    import json
+    out = io.StringIO()
+    with redirect_stdout(out):
+        code = _bench().main(["--variant", "contree-701", "--deals", "12", "--rounds", "3", "--json"])
+    assert code == 0
+    lines = out.getvalue().splitlines()
+    assert len(lines) == 1
+    report = json.loads(lines[0])
+    assert report["variant"] == "contree-701" and report["deals"] == 12 and report["scored"] is True
+    assert report["deals_per_second"] > 0 and report["legal_move_generations_per_second"] > 0
+    # at least 4 calls (a bid and three passes) and 32 cards per deal
+    assert report["legal_move_generations_per_second"] >= report["deals_per_second"] * 36 * 0.99
+
+
+def test_benchmark_rejects_an_unknown_variant():
+    err = io.StringIO()
+    with redirect_stderr(err):
+        code = _bench().main(["--variant", "no-such-variant", "--deals", "5"])
+    assert code == 2 and err.getvalue().count("\n") == 1

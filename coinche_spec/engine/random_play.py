@@ -21,7 +21,6 @@ from ..notation import RANKS, SEATS, next_seat
 from .belote import belote_suits
 from .dealing import deal as deal_pack
 from .game import Deal
-from .masks import cards_of
 
 __all__ = ["random_hands", "random_deal", "play_out", "choose_call", "choose_card", "declarable_melds"]
 
@@ -81,6 +80,13 @@ def declarable_melds(rules, hand: int) -> list[list[int]]:
                 found.append(cards)
                 used |= mask
     return found
+
+
+def _pick(mask: int, u: float) -> int:
+    """The card at position int(u * n) among the n cards of ``mask``, lowest first (u in [0, 1))."""
+    for _ in range(int(u * mask.bit_count())):
+        mask &= mask - 1
+    return (mask & -mask).bit_length() - 1
 
 
 def random_hands(rules, rng: random.Random, dealer: str) -> dict:
@@ -149,8 +155,7 @@ def choose_card(deal: Deal, rng: random.Random) -> tuple:
     seat = st.to_act
     legal = st.legal()
     if legal & (legal - 1):
-        cards = cards_of(legal)
-        card = cards[int(rng.random() * len(cards))]
+        card = _pick(legal, rng.random())
     else:  # a single legal card
         card = legal.bit_length() - 1
     melds = None
@@ -195,6 +200,7 @@ def play_out(deal: Deal, rng: random.Random, stats: dict | None = None) -> Deal:
     if deal.phase == "play":
         # choose_card, unrolled: the same choices from the same draws, without the per-card lookups
         rules, hands, rand = deal.rules, deal.hands, rng.random
+        played = len(deal.log)           # the first four cards are the players' first cards
         suits = _belote_suits(deal)
         pairs = {}                       # the king-queen pairs of a belote suit each seat was dealt
         for seat, hand in hands.items():
@@ -209,17 +215,20 @@ def play_out(deal: Deal, rng: random.Random, stats: dict | None = None) -> Deal:
             seat = st.to_act
             legal = st.legal()
             if legal & (legal - 1):
-                options = cards_of(legal)
-                card = options[int(rand() * len(options))]
+                card = legal
+                for _ in range(int(rand() * legal.bit_count())):
+                    card &= card - 1
+                card = (card & -card).bit_length() - 1
             else:
                 card = legal.bit_length() - 1
-            melds = declarable_melds(rules, hands[seat]) or None if cards < 4 else None
+            melds = (declarable_melds(rules, hands[seat]) or None) if played < 4 else None
             say = None
             if pairs[seat] >> card & 1:
                 pair = 0x60 << (card & ~7)
                 say = "belote" if st.hand(seat) & pair == pair else "rebelote"
             deal = deal.apply_card(seat, card, melds, say)
             cards += 1
+            played += 1
     if stats is not None:
         stats["calls"] = stats.get("calls", 0) + calls
         stats["cards"] = stats.get("cards", 0) + cards

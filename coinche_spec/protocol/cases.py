@@ -444,19 +444,13 @@ def _run_deal(rules, case: dict) -> dict:
     return run_deal_case(rules, case["dealer"], hands, calls, plays)
 
 
-def _belote_points(rules, team: str | None) -> dict:
-    """The score case names the side holding a valid belote; scoring wants its points."""
-    points = {"NS": 0, "EW": 0}
-    if team is not None:
-        points[team] = rules.belote.points
-    return points
-
-
 def _run_score(rules, case: dict) -> dict:
     from ..engine.scoring import score_deal
     contract = parse_contract(case["contract"])
     result = score_deal(rules, contract, dict(case["trick_points"]), dict(case["tricks_won"]),
-                        case["last_trick"], dict(case["melds"]), _belote_points(rules, case["belote"]))
+                        case["last_trick"], dict(case["melds"]), case["belote"])
+    # scoring.belote_dict turns the team into points, and gives none where the rule set has no
+    # belote for this contract (belote not played, sans atout, tout atout without each_suit)
     return {"made": result.made, "card_points": dict(result.card_points), "score": dict(result.score)}
 
 

@@ -1,0 +1,907 @@
+"""One plain sentence per rule, written from the rule's value, for a printable rules page.
+
+A table writing down its house rules wants to read "An opponent of the
+highest bidder may coinche when it is his turn to speak", not
+``auction.coinche.when: in_turn``. Every leaf of the rule schema is covered
+by exactly one :class:`Template` (a template may cover a few leaves that read
+best as one sentence, such as a card-value table); ``uncovered`` lists the
+leaves nobody has written a sentence for, so a new parameter cannot reach a
+rules page silently.
+
+A rule that cannot matter under the other rules (the tout atout values when
+tout atout cannot be bid) is not hidden: its template says why it is unused,
+and the page still shows what the rule set records.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Callable
+
+from ..resources import variant_schema_path
+
+RANK_KEYS = ("J", "9", "A", "T", "K", "Q", "8", "7")          # as the schema lists them
+TRUMP_ORDER = ("J", "9", "A", "T", "K", "Q", "8", "7")        # strongest first
+PLAIN_ORDER = ("A", "T", "K", "Q", "J", "9", "8", "7")
+RANK_WORDS = {"J": "jack", "9": "nine", "A": "ace", "T": "ten", "K": "king", "Q": "queen",
+              "8": "eight", "7": "seven"}
+RANK_PLURALS = {"J": "jacks", "9": "nines", "A": "aces", "T": "tens", "K": "kings", "Q": "queens",
+                "8": "eights", "7": "sevens"}
+STRAIN_WORDS = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs",
+                "TA": "tout atout", "SA": "sans atout"}
+NUMBER_WORDS = {1: "one", 2: "two", 3: "three", 4: "four"}
+
+SECTIONS = (
+    ("table", "Table and deal"),
+    ("auction", "The auction"),
+    ("coinche", "Coinche and surcoinche"),
+    ("play", "Card play"),
+    ("values", "Card values"),
+    ("melds", "Melds (announcements)"),
+    ("belote", "Belote"),
+    ("contract", "The contract"),
+    ("scoring", "Scoring a deal"),
+    ("match", "The match"),
+)
+
+
+# --- the schema's leaves -------------------------------------------------------
+
+def schema_leaves(schema: dict | None = None) -> list[str]:
+    """Every leaf rule path of the schema, in schema order.
+
+    An award (``$ref`` to the award definition) and a rule that is null or an
+    object (``oneOf``, the capot award) are leaves: each reads as one value."""
+    if schema is None:
+        schema = json.loads(variant_schema_path().read_text(encoding="utf-8"))
+    out: list[str] = []
+
+    def walk(node: dict, path: str) -> None:
+        props = node.get("properties")
+        if "$ref" in node or "oneOf" in node or not props:
+            out.append(path)
+            return
+        for key, child in props.items():
+            walk(child, f"{path}.{key}" if path else key)
+
+    walk(schema["$defs"]["rules"], "")
+    return out
+
+
+# --- reading a rule set ----------------------------------------------------------
+
+class Ctx:
+    """The resolved rules plus the few facts many sentences need (who is "next", what can be bid)."""
+
+    def __init__(self, rules: dict):
+        self.r = rules
+        a = rules["auction"]
+        self.anticlockwise = rules["table"]["direction"] == "anticlockwise"
+        self.next_side = "right" if self.anticlockwise else "left"      # the next player's side
+        self.prev_side = "left" if self.anticlockwise else "right"
+        self.ta = a["strains"]["tout_atout"]
+        self.sa = a["strains"]["sans_atout"]
+        self.capot = a["capot"]["allowed"]
+        self.melds = rules["melds"]["enabled"]
+        self.belote = rules["belote"]["enabled"]
+        c = a["coinche"]
+        self.after_auction = c["when"] == "after_auction"
+        self.coinche_ends = c["effect"] == "ends_auction" and not self.after_auction
+        self.surcoinche = a["surcoinche"]["allowed"] and not self.coinche_ends
+        self.m_coinche = c["multiplier"]
+        self.m_surcoinche = a["surcoinche"]["multiplier"]
+
+    def get(self, path: str):
+        node = self.r
+        for key in path.split("."):
+            node = node[key]
+        return node
+
+    def neighbour(self, side: str) -> str:
+        """'the dealer's right-hand neighbour', with who that is in the order of play."""
+        role = "the player after the dealer" if side == self.next_side else "the player before the dealer"
+        return f"the dealer's {side}-hand neighbour ({role})"
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def _points(rank_values: dict, order: tuple) -> str:
+    return ", ".join(f"{RANK_WORDS[k]} {rank_values[k]}" for k in order)
+
+
+def strain_list(strains) -> str:
+    return ", ".join(STRAIN_WORDS[s] for s in strains)
+
+
+def suit_total(r: dict) -> int:
+    cv = r["card_values"]
+    return sum(cv["trump"].values()) + 3 * sum(cv["plain"].values())
+
+
+def multiplier_words(c: Ctx) -> str:
+    text = f"{c.m_coinche} when coinched"
+    if c.surcoinche:
+        text += f", {c.m_surcoinche} when surcoinched"
+    return text
+
+
+# --- awards in words ---------------------------------------------------------------
+
+def _base_words(c: Ctx, award: dict) -> str:
+    """The fixed amount of the ``base`` term, for a suit contract when it differs by contract."""
+    base = award.get("base")
+    return str(base["suit"] if isinstance(base, dict) else base)
+
+
+def _base_notes(c: Ctx, award: dict) -> list[str]:
+    """What replaces the base amount: in sans atout or tout atout (when biddable), or after a sweep."""
+    notes = []
+    base = award.get("base")
+    if "base" in award["terms"] and isinstance(base, dict):
+        for ok, key, words in ((c.sa, "sans_atout", "in sans atout"), (c.ta, "tout_atout", "in tout atout")):
+            if ok and base[key] != base["suit"]:
+                notes.append(f"{base[key]} in place of {base['suit']} {words}")
+    if "base" in award["terms"] and "base_on_sweep" in award:
+        notes.append(f"{award['base_on_sweep']} in place of {_base_words(c, award)} if they took every trick")
+    return notes
+
+
+def term_words(c: Ctx, award: dict, term: str) -> str | None:
+    """One term of an award as a player says it (None: a meld term where melds are not played)."""
+    if term == "card_points":
+        return "their card points"
+    if term == "bid":
+        return "the bid"
+    if term == "base":
+        return _base_words(c, award)
+    if term == "own_melds":
+        return "their melds" if c.melds else None
+    if term == "all_melds":
+        return "both sides' melds" if c.melds else None
+    if term == "sweep_bonus":
+        return f"{c.r['scoring']['sweep_bonus']} if they took every trick"
+    return term
+
+
+def award_words(c: Ctx, award: dict, multiplied: bool) -> str:
+    """An award's terms joined with +, and where the multiplier M applies when it can apply."""
+    pairs = [(t, term_words(c, award, t)) for t in award["terms"]]
+    pairs = [(t, w) for t, w in pairs if w]
+    if not pairs:
+        return "nothing"
+    words = [w for _, w in pairs]
+    how = award["multiplied"]
+    if not multiplied or how == "none":
+        text = " + ".join(words) + (" (not multiplied)" if multiplied and how == "none" else "")
+    elif how == "all":
+        text = f"({' + '.join(words)}) × M" if len(words) > 1 else f"{words[0]} × M"
+    else:   # only the bid is multiplied
+        text = " + ".join(f"{w} × M" if t == "bid" else w for t, w in pairs)
+    notes = _base_notes(c, award)
+    if notes:
+        text += ", with " + " and ".join(notes)
+    return text
+
+
+def _outcome_sentence(c: Ctx, outcome: str) -> str:
+    o = c.r["scoring"][outcome]
+    coinched = outcome.startswith("coinched")
+    lead = {
+        "made": "If the contract is made (not coinched)",
+        "failed": "If the contract fails (not coinched)",
+        "coinched_made": "If a coinched or surcoinched contract is made",
+        "coinched_failed": "If a coinched or surcoinched contract fails",
+    }[outcome]
+    return (f"{lead}, the takers score {award_words(c, o['takers'], coinched)}; "
+            f"the defenders score {award_words(c, o['defenders'], coinched)}.")
+
+
+def _capot_made(c: Ctx) -> str:
+    o = c.r["scoring"]["capot_made"]
+    value = c.r["auction"]["capot"]["value"]
+    if o is None:
+        return f"A capot bid that is made is scored like any made contract, the bid counting {value}."
+    mult = c.r["auction"]["capot"]["may_be_coinched"]
+    text = (f"A capot bid that is made is scored apart: the takers score {award_words(c, o['takers'], mult)}; "
+            f"the defenders score {award_words(c, o['defenders'], mult)}")
+    if mult:
+        text += " (M is 1 if the capot is not coinched)"
+    return text + "."
+
+
+def _sweep_bonus_uses(c: Ctx) -> dict[str, list[str]]:
+    """For the takers and the defenders, the outcomes whose award lists the sweep bonus."""
+    s = c.r["scoring"]
+    when: dict[str, list[str]] = {"takers": [], "defenders": []}
+    for outcome in ("made", "coinched_made", "capot_made", "failed", "coinched_failed"):
+        if s[outcome] is None:
+            continue
+        for role in when:
+            if "sweep_bonus" in s[outcome][role]["terms"]:
+                when[role].append(outcome)
+    return when
+
+
+def _sweep_bonus(c: Ctx) -> str:
+    s = c.r["scoring"]
+    labels = (("made", "made"), ("coinched_made", "made under a coinche"), ("capot_made", "a made capot bid"),
+              ("failed", "failed"), ("coinched_failed", "failed under a coinche"))
+    when = _sweep_bonus_uses(c)
+    if not when["takers"] and not when["defenders"]:
+        return f"The bonus for taking all eight tricks is {s['sweep_bonus']}."
+    parts = []
+    for role, outcomes in when.items():
+        if not outcomes:
+            continue
+        words = [label for outcome, label in labels if outcome in outcomes]
+        if "made" in outcomes and "coinched_made" in outcomes:
+            words = ["made (coinched or not)"] + [w for w in words if w not in ("made", "made under a coinche")]
+        if "failed" in outcomes and "coinched_failed" in outcomes:
+            words = [w for w in words if w not in ("failed", "failed under a coinche")] + ["failed (coinched or not)"]
+        parts.append(f"the {role}, when the contract is " + " or ".join(words))
+    return (f"A side that takes all eight tricks adds {s['sweep_bonus']} to its award: "
+            + "; ".join(parts) + ".")
+
+
+# --- the templates -------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Template:
+    """The sentence of one rule (or of a few leaves best said together) and when it is unused."""
+
+    key: str
+    section: str
+    title: str
+    paths: tuple[str, ...]
+    say: Callable[[Ctx], str]
+    unused: Callable[[Ctx], str | None] = lambda c: None
+
+
+def _table(group: str) -> tuple[str, ...]:
+    return tuple(f"{group}.{k}" for k in RANK_KEYS)
+
+
+def _value_key(value):
+    """Booleans are written as in the rule files (true/false) in the sentence tables."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return value
+
+
+def one(key, section, title, path, texts, unused=lambda c: None) -> Template:
+    """A template for one leaf: ``texts`` maps each value to a sentence (or a function of the context)."""
+    def say(c: Ctx) -> str:
+        t = texts[_value_key(c.get(path))] if isinstance(texts, dict) else texts
+        return t(c) if callable(t) else t
+    return Template(key, section, title, (path,), say, unused)
+
+
+def _not_ta(c):
+    return None if c.ta else "tout atout cannot be bid"
+
+
+def _not_sa(c):
+    return None if c.sa else "sans atout cannot be bid"
+
+
+def _no_capot(c):
+    return None if c.capot else "capot cannot be bid"
+
+
+def _no_melds(c):
+    return None if c.melds else "melds are not played"
+
+
+def _no_belote(c):
+    return None if c.belote else "belote is not played"
+
+
+def _no_surcoinche(c):
+    if c.coinche_ends:
+        return "a coinche ends the auction at once, so the takers never get to surcoinche"
+    return None if c.r["auction"]["surcoinche"]["allowed"] else "there is no surcoinche"
+
+
+def _cannot_overtrump_unused(c):
+    v = c.r["play"]["void_opponent_winning"]
+    if not v["must_trump"]:
+        return "a player who cannot follow suit is never obliged to trump"
+    if not v["must_overtrump"]:
+        return "a player never has to beat a trump already played, so any trump will do"
+    return None
+
+
+def _partner_rules_unused(c):
+    if c.r["play"]["void_partner_winning"]["may_discard"]:
+        return None
+    return "a player void in the led suit must trump even when his partner wins, as against an opponent"
+
+
+def _sweep(c: Ctx) -> str:
+    s = c.r["card_values"]["sweep"]
+    total = suit_total(c.r)
+    if s["kind"] == "last_trick_value":
+        return (f"When one side takes all eight tricks, the last trick is worth {s['value']} instead of "
+                f"{c.r['card_values']['last_trick']}: {total} + {s['value']} = {total + s['value']} "
+                "in a suit contract.")
+    if s["kind"] == "bonus":
+        return (f"When one side takes all eight tricks, it adds {s['value']} to its card points "
+                f"(after the last trick's {c.r['card_values']['last_trick']}).")
+    return (f"Taking all eight tricks changes nothing in the card count: the cards still make "
+            f"{total + c.r['card_values']['last_trick']} in a suit contract.")
+
+
+def _squares(c: Ctx) -> str:
+    sq = c.r["melds"]["squares"]
+    scoring = [k for k in PLAIN_ORDER if sq[k] > 0]
+    none = [k for k in PLAIN_ORDER if sq[k] <= 0]
+    by_value: dict[int, list[str]] = {}
+    for k in scoring:
+        by_value.setdefault(sq[k], []).append(k)
+    parts = []
+    for value in sorted(by_value, reverse=True):
+        ranks = by_value[value]
+        words = [RANK_PLURALS[k] for k in ranks]
+        names = words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
+        parts.append(f"{value} for four {names}")
+    text = "A square (four cards of one rank) scores " + "; ".join(parts) if parts else "No square scores"
+    if none:
+        text += "; four " + " or four ".join(RANK_PLURALS[k] for k in none) + " score nothing"
+    return text + "."
+
+
+def _runs(c: Ctx) -> str:
+    runs = c.r["melds"]["runs"]
+    return (f"A run (cards in sequence in one suit) scores {runs['3']} for three cards, "
+            f"{runs['4']} for four and {runs['5']} for five.")
+
+
+def _packets(c: Ctx) -> str:
+    p = c.r["deal"]["packets"]
+    shape = "-".join(str(x) for x in p)
+    return (f"Each player receives {sum(p)} cards, dealt in packets of {shape}: each round, every player in turn "
+            f"receives one packet, starting with {c.neighbour(c.next_side)}.")
+
+
+def _alt_packets(c: Ctx) -> str:
+    alts = c.r["deal"]["alternative_packets"]
+    if not alts:
+        return "No other packet order is allowed."
+    shapes = " or ".join("-".join(str(x) for x in p) for p in alts)
+    return f"The dealer may deal in packets of {shapes} instead."
+
+
+def _capital(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def _steps(c: Ctx) -> str:
+    low, step = c.r["auction"]["bids"]["minimum"], c.r["auction"]["bids"]["step"]
+    return f"Values go up in steps of {step} ({low}, {low + step}, {low + 2 * step} ...)."
+
+
+def _what_is_named(c: Ctx) -> str:
+    extra = [w for ok, w in ((c.ta, "tout atout"), (c.sa, "sans atout")) if ok]
+    if not extra:
+        return "a trump suit"
+    return "a trump suit, or " + " or ".join(extra)
+
+
+def _maximum(c: Ctx) -> str:
+    m = c.r["auction"]["bids"]["maximum"]
+    text = "There is no highest numeric bid." if m is None else f"The highest numeric bid is {m}."
+    if c.capot:
+        text += " A capot bid ranks above every number."
+    return text
+
+
+def _passes_to_end(c: Ctx) -> str:
+    n = c.r["auction"]["passes_to_end"]
+    extra = " (the bidder's own pass included)" if n == 4 else ""
+    return (f"After a bid, {NUMBER_WORDS.get(n, n)} passes in a row{extra} end the auction: the last bid is the "
+            f"contract, its bidder's side are the takers and the other side the defenders.")
+
+
+def _raise_unused(c):
+    if c.r["auction"]["passes_to_end"] < 4:
+        return ("with fewer than four passes ending the auction, a bidder's turn never comes back to him "
+                "before someone else has bid")
+    return None
+
+
+def _coinche_when(c: Ctx) -> dict:
+    return {
+        "in_turn": "An opponent of the highest bidder may coinche when it is his turn to speak.",
+        "after_auction": ("Nobody may coinche during the auction. Once it has ended, and before the first card "
+                          "is led, either defender may coinche, in any order; then either taker may surcoinche."),
+        "any_moment": ("An opponent of the highest bidder may coinche at any moment while the bidding is open, "
+                       "even out of turn (à la volée)."),
+    }
+
+
+def _passes_after(c: Ctx) -> str:
+    n = c.r["auction"]["coinche"]["passes_after"]
+    if n == 1:
+        return ("After a coinche only the next player, one of the takers, may still speak: his pass ends "
+                "the auction" + (", and so does a surcoinche." if c.surcoinche else "."))
+    return (f"After a coinche, {NUMBER_WORDS.get(n, n)} passes in a row end the auction"
+            + (" (unless the takers surcoinche first)." if c.surcoinche else "."))
+
+
+def _surcoinche_ends(c: Ctx) -> str:
+    if c.r["auction"]["surcoinche"]["ends_auction"]:
+        return "A surcoinche ends the auction at once."
+    n = c.r["auction"]["coinche"]["passes_after"]
+    return f"After a surcoinche, {NUMBER_WORDS.get(n, n)} passes in a row end the auction."
+
+
+def _surcoinche_ends_unused(c):
+    reason = _no_surcoinche(c)
+    if reason:
+        return reason
+    if c.after_auction:
+        return "a surcoinche comes after the auction and closes the coinche window before the first card"
+    return None
+
+
+def _first_leader(c: Ctx) -> dict:
+    return {
+        "next_to_dealer": f"{_capital(c.neighbour(c.next_side))} leads to the first trick.",
+        "first_bidder": "The player who made the first bid of the auction leads to the first trick.",
+        "taker": "The taker (the player who made the final bid) leads to the first trick.",
+    }
+
+
+def _card_table(group: str, title: str, lead: str, order: tuple, section: str,
+                unused=lambda c: None) -> Template:
+    def say(c: Ctx) -> str:
+        values = c.r["card_values"][group]
+        total = sum(values.values())
+        if group == "trump":
+            sums = f"{total} in the suit"
+        elif group == "plain":
+            sums = f"{total} in each"
+        else:
+            sums = f"{total} in each suit, {4 * total} in all"
+        return f"{lead}: {_points(values, order)} ({sums})."
+    return Template(f"values-{group}", section, title, _table(f"card_values.{group}"), say, unused)
+
+
+def _compare_equal(c: Ctx) -> dict:
+    return {
+        "cancel": "If the two sides' best melds are still equal, neither side scores any meld.",
+        "first_declared": ("If the two sides' best melds are still equal, the side whose player declared first, "
+                           "in the order of play from the first leader, wins."),
+    }
+
+
+def _belote_tout_atout(c: Ctx) -> dict:
+    return {
+        "none": "In tout atout there is no belote.",
+        "each_suit": "In tout atout, the king and queen of any one suit in one hand make a belote.",
+    }
+
+
+def _minimum_total(c: Ctx) -> str:
+    n = c.r["contract"]["minimum_total"]
+    low = c.r["auction"]["bids"]["minimum"]
+    if n <= low:
+        return "There is no other minimum: a total that reaches the bid is enough."
+    return f"The takers' total must also be at least {n}, so a bid of {low} needs {n}."
+
+
+def _rounding(c: Ctx) -> dict:
+    return {
+        "none": "Scores are not rounded.",
+        "nearest_10_half_up": ("Each side's award is rounded to the nearest 10, a 5 going up (85 becomes 90, "
+                               "84 becomes 80), only after the contract has been judged on the exact points."),
+        "nearest_10_half_down": ("Each side's award is rounded to the nearest 10, a 5 going down (85 becomes 80, "
+                                 "86 becomes 90), only after the contract has been judged on the exact points."),
+    }
+
+
+def _target(c: Ctx) -> str:
+    return f"The match is played to {c.r['match']['target']} points."
+
+
+def _reach(c: Ctx) -> dict:
+    t = c.r["match"]["target"]
+    return {
+        "reach": f"A side wins as soon as its total reaches {t} or more at the end of a deal.",
+        "exceed": f"A side wins only when its total is above {t} at the end of a deal; exactly {t} is not enough.",
+    }
+
+
+TEMPLATES: tuple[Template, ...] = (
+    # --- table and deal
+    one("direction", "table", "Direction of play", "table.direction", {
+        "anticlockwise": "The deal, the auction and the play go anticlockwise, to the right: North, West, South, East.",
+        "clockwise": "The deal, the auction and the play go clockwise, to the left: North, East, South, West.",
+    }),
+    one("first-dealer", "table", "First dealer", "table.first_dealer", {
+        "random": "The first dealer is drawn at random.",
+        "given": "The players agree who deals first.",
+    }),
+    one("next-dealer", "table", "Next dealer", "table.next_dealer", {
+        "next_seat": lambda c: f"After each deal, the deal passes to the dealer's {c.next_side}-hand neighbour.",
+    }),
+    one("dealer-after-throw-in", "table", "Dealer after a throw-in", "table.dealer_after_throw_in", {
+        "next_seat": "When the cards are thrown in (four passes), the deal still passes to the next player.",
+        "same_dealer": "When the cards are thrown in (four passes), the same dealer deals again.",
+    }),
+    one("shuffle", "table", "Shuffle", "deal.shuffle", {
+        "every_deal": "The dealer shuffles before every deal.",
+        "never": ("The cards are never shuffled: the tricks of the last deal are gathered up and the pack is "
+                  "only cut."),
+        "dealer_choice": "The dealer may shuffle or not, as he chooses.",
+    }),
+    one("cut-by", "table", "Who cuts", "deal.cut.by", {
+        "dealer_left": lambda c: f"The pack is cut by {c.neighbour('left')}.",
+        "dealer_right": lambda c: f"The pack is cut by {c.neighbour('right')}.",
+    }),
+    one("cut-minimum", "table", "Size of the cut", "deal.cut.minimum_packet",
+        lambda c: f"Each part of the cut must hold at least {_plural(c.r['deal']['cut']['minimum_packet'], 'card')}."),
+    one("cut-required", "table", "Cut required", "deal.cut.required", {
+        "true": "The pack must be cut.",
+        "false": "The player may decline to cut (no cut).",
+    }),
+    Template("packets", "table", "Packets", ("deal.packets",), _packets),
+    Template("alternative-packets", "table", "Other packets", ("deal.alternative_packets",), _alt_packets),
+
+    # --- auction
+    one("first-speaker", "auction", "First to speak", "auction.first_speaker", {
+        "next_to_dealer": lambda c: (f"{_capital(c.neighbour(c.next_side))} speaks first; then each player "
+                                     "in turn passes or bids."),
+    }),
+    one("bid-minimum", "auction", "Lowest bid", "auction.bids.minimum",
+        lambda c: f"A bid names a value and {_what_is_named(c)}; the lowest value is "
+                  f"{c.r['auction']['bids']['minimum']}."),
+    Template("bid-step", "auction", "Steps", ("auction.bids.step",), _steps),
+    Template("bid-maximum", "auction", "Highest bid", ("auction.bids.maximum",), _maximum),
+    one("sans-atout-bid", "auction", "Sans atout", "auction.strains.sans_atout", {
+        "true": "A player may bid sans atout (SA): no suit is trump.",
+        "false": "Sans atout (no trump) may not be bid.",
+    }),
+    one("tout-atout-bid", "auction", "Tout atout", "auction.strains.tout_atout", {
+        "true": "A player may bid tout atout (TA): every suit ranks as trump.",
+        "false": "Tout atout (every suit trump) may not be bid.",
+    }),
+    one("overcall", "auction", "What beats a bid", "auction.overcall", {
+        "higher_value": "Each bid must be higher in value than the last one; naming another trump is not enough.",
+        "higher_value_or_strain": ("A bid beats the last one with a higher value, or with the same value in a "
+                                   "higher strain (see the order of strains)."),
+    }),
+    one("strain-order", "auction", "Order of strains", "auction.strain_order",
+        lambda c: f"From lowest to highest, the strains rank: {strain_list(c.r['auction']['strain_order'])}.",
+        lambda c: None if c.r["auction"]["overcall"] == "higher_value_or_strain"
+        else "bids are compared by value only"),
+    one("capot-bid", "auction", "Capot bid", "auction.capot.allowed", {
+        "true": ("A player may bid capot with a trump (capot hearts): a promise that his side takes all eight "
+                 "tricks. Capot ranks above every numeric bid, and nothing ranks above it, not even a capot "
+                 "in another strain."),
+        "false": "Capot may not be bid.",
+    }),
+    one("capot-value", "auction", "Value of a capot bid", "auction.capot.value",
+        lambda c: f"Wherever the scoring adds the bid, a capot bid counts {c.r['auction']['capot']['value']}.",
+        _no_capot),
+    one("capot-ends", "auction", "Capot and the end of the auction", "auction.capot.ends_auction", {
+        "true": "A capot bid ends the auction at once.",
+        "false": "A capot bid does not end the auction: the usual passes end it.",
+    }, _no_capot),
+    one("capot-coinche", "auction", "Coinching a capot", "auction.capot.may_be_coinched", {
+        "true": "A capot contract may be coinched like any other.",
+        "false": "A capot contract cannot be coinched.",
+    }, _no_capot),
+    one("generale", "auction", "Générale", "auction.generale.allowed", {
+        "false": "There is no générale (one player alone promising every trick).",
+        "true": ("A player may bid générale with a trump: a promise that he alone takes every trick. It ranks "
+                 "above capot. (The reference engine does not play the générale.)"),
+    }),
+    one("generale-value", "auction", "Value of a générale", "auction.generale.value",
+        lambda c: f"A générale bid counts {c.r['auction']['generale']['value']}.",
+        lambda c: None if c.r["auction"]["generale"]["allowed"] else "the générale is not played"),
+    Template("passes-to-end", "auction", "End of the auction", ("auction.passes_to_end",), _passes_to_end),
+    one("all-pass", "auction", "Four passes", "auction.all_pass", {
+        "throw_in": "If all four players pass without a bid, the cards are thrown in and dealt again.",
+    }),
+    one("speak-after-pass", "auction", "Speaking after a pass", "auction.speak_after_pass", {
+        "true": "A player who has passed may still bid later in the same auction.",
+        "false": "A player who has passed may not bid again in this auction; he may only pass.",
+    }),
+    one("raise-own-bid", "auction", "Bidding over one's own bid", "auction.raise_own_bid", {
+        "never_without_intervening_bid": "A player may not bid over his own bid unless another bid came in between.",
+        "when_changing_strain": "A player may bid over his own bid only in another strain.",
+        "always": "A player may bid over his own bid.",
+    }, _raise_unused),
+
+    # --- coinche and surcoinche
+    one("coinche-by", "coinche", "Who may coinche", "auction.coinche.by", {
+        "opponents_of_bidder": ("Only an opponent of the highest bidder may coinche (double), and a contract is "
+                                "coinched only once."),
+    }),
+    one("coinche-when", "coinche", "When to coinche", "auction.coinche.when",
+        lambda c: _coinche_when(c)[c.r["auction"]["coinche"]["when"]]),
+    one("coinche-effect", "coinche", "After a coinche", "auction.coinche.effect", {
+        "freeze_then_passes": "After a coinche nobody may bid any more: the contract is frozen.",
+        "ends_auction": "A coinche ends the auction at once.",
+    }, lambda c: "a coinche comes only after the auction has ended" if c.after_auction else None),
+    Template("coinche-passes", "coinche", "Passes after a coinche", ("auction.coinche.passes_after",),
+             _passes_after,
+             lambda c: ("a coinche comes only after the auction has ended" if c.after_auction else
+                        "a coinche ends the auction at once" if c.coinche_ends else None)),
+    one("coinche-multiplier", "coinche", "Coinche multiplier", "auction.coinche.multiplier",
+        lambda c: (f"A coinche multiplies by {c.m_coinche} (what is multiplied: see Scoring a deal).")),
+    one("surcoinche", "coinche", "Surcoinche", "auction.surcoinche.allowed", {
+        "true": lambda c: ("The takers may answer a coinche with a surcoinche (redouble)"
+                           + (", either of them, before the first card." if c.after_auction
+                              else ", in their turn.")),
+        "false": "There is no surcoinche.",
+    }, lambda c: ("a coinche ends the auction at once, so the takers never get to surcoinche"
+                  if c.coinche_ends else None)),
+    Template("surcoinche-ends", "coinche", "After a surcoinche", ("auction.surcoinche.ends_auction",),
+             _surcoinche_ends, _surcoinche_ends_unused),
+    one("surcoinche-multiplier", "coinche", "Surcoinche multiplier", "auction.surcoinche.multiplier",
+        lambda c: f"A surcoinche raises the multiplier from {c.m_coinche} to {c.m_surcoinche}.",
+        _no_surcoinche),
+
+    # --- play
+    one("first-leader", "play", "First lead", "play.first_leader",
+        lambda c: _first_leader(c)[c.r["play"]["first_leader"]]),
+    one("trump-lead", "play", "Trump led", "play.trump_lead_must_overtrump", {
+        "true": ("When trump is led, each player must play a higher trump than the highest one in the trick "
+                 "if he can, even over his partner."),
+        "false": "When trump is led, a player must follow with a trump but need not beat the trumps already played.",
+    }),
+    one("partner-winning", "play", "Void, partner winning", "play.void_partner_winning.may_discard", {
+        "true": ("A player who cannot follow suit while his partner is winning the trick may play any card; "
+                 "he need not trump."),
+        "false": ("A player who cannot follow suit must trump even when his partner is winning the trick, "
+                  "as if an opponent were winning."),
+    }),
+    one("partner-winning-trump", "play", "Trumping over a winning partner",
+        "play.void_partner_winning.trump_must_overtrump", {
+            "true": "If he chooses to trump anyway, he must beat the highest trump in the trick when he can.",
+            "false": "If he chooses to trump anyway, any trump will do, even a lower one.",
+        }, _partner_rules_unused),
+    one("opponent-winning", "play", "Void, opponent winning", "play.void_opponent_winning.must_trump", {
+        "true": "A player who cannot follow suit while an opponent is winning must trump if he holds a trump.",
+        "false": "A player who cannot follow suit may play any card, even when an opponent is winning.",
+    }),
+    one("overtrump", "play", "Overtrumping", "play.void_opponent_winning.must_overtrump", {
+        "true": "When he trumps and a trump is already in the trick, he must beat it if he can.",
+        "false": "When he trumps, he need not beat a trump already in the trick.",
+    }),
+    one("cannot-overtrump", "play", "Unable to overtrump", "play.cannot_overtrump", {
+        "must_undertrump": "If he cannot beat an opponent's trump, he must still play a lower trump (undertrump).",
+        "may_discard": "If he cannot beat an opponent's trump, he may play a lower trump or any other card.",
+        "must_discard": ("If he cannot beat an opponent's trump, he must keep his trumps and play a card of "
+                         "another suit, if he holds one."),
+    }, _cannot_overtrump_unused),
+    one("partner-cut", "play", "Partner has trumped, only trumps in hand", "play.partner_cut_only_trumps", {
+        "free": ("If his partner has trumped and is winning, and he holds nothing but trumps, he may play any "
+                 "of them, even a lower one."),
+        "must_overtrump": ("If his partner has trumped and is winning, and he holds nothing but trumps, he must "
+                           "beat his partner's trump if he can."),
+    }, _partner_rules_unused),
+    one("ta-go-up", "play", "Going up in tout atout", "play.tout_atout_must_go_up", {
+        "true": "In tout atout, a player following suit must beat the highest card of the led suit if he can.",
+        "false": "In tout atout, a player following suit may play any card of that suit.",
+    }, _not_ta),
+    one("sa-go-up", "play", "Going up in sans atout", "play.sans_atout_must_go_up", {
+        "true": "In sans atout, a player following suit must beat the highest card of the led suit if he can.",
+        "false": "In sans atout, a player following suit may play any card of that suit.",
+    }, _not_sa),
+
+    # --- card values
+    _card_table("trump", "Trump values", "The trump suit counts", TRUMP_ORDER, "values"),
+    _card_table("plain", "Values in the other suits", "The other suits count", PLAIN_ORDER, "values"),
+    _card_table("sans_atout", "Sans atout values", "In sans atout every suit counts", PLAIN_ORDER, "values",
+                _not_sa),
+    _card_table("tout_atout", "Tout atout values", "In tout atout every suit counts", TRUMP_ORDER, "values",
+                _not_ta),
+    one("last-trick", "values", "Last trick", "card_values.last_trick",
+        lambda c: f"The side that takes the last trick adds {c.r['card_values']['last_trick']} (dix de der)."),
+    Template("sweep", "values", "All eight tricks", ("card_values.sweep.kind", "card_values.sweep.value"), _sweep),
+
+    # --- melds
+    one("melds", "melds", "Melds", "melds.enabled", {
+        "true": "Players may declare melds (announcements): squares and runs.",
+        "false": "There are no melds (announcements) in this game; only the belote is announced.",
+    }),
+    Template("runs", "melds", "Runs", tuple(f"melds.runs.{n}" for n in ("3", "4", "5")), _runs, _no_melds),
+    one("long-runs", "melds", "Longer runs", "melds.long_runs", {
+        "highest_five": lambda c: (f"A run of more than five cards counts as its highest five "
+                                   f"({c.r['melds']['runs']['5']}); its lower cards stay free for another meld."),
+        "count_as_five": lambda c: (f"A run of more than five cards counts as a run of five "
+                                    f"({c.r['melds']['runs']['5']}), all its cards included."),
+    }, _no_melds),
+    one("run-order", "melds", "Order for runs", "melds.run_order", {
+        "AKQJT987": "Runs follow the order A K Q J 10 9 8 7 in every suit, trumps included.",
+    }, _no_melds),
+    Template("squares", "melds", "Squares", _table("melds.squares"), _squares, _no_melds),
+    one("card-reuse", "melds", "One card, two melds", "melds.card_reuse", {
+        "forbidden": "A card may serve in one meld only.",
+        "allowed": "A card may serve in two melds (in a square and in a run).",
+    }, _no_melds),
+    one("trump-ties", "melds", "Equal runs", "melds.compare.trump_breaks_ties", {
+        "true": "Between runs of the same length and the same highest card, a run in trumps beats one that is not.",
+        "false": "Between runs of the same length and the same highest card, trumps give no preference.",
+    }, _no_melds),
+    one("meld-ties", "melds", "Equal best melds", "melds.compare.equal",
+        lambda c: _compare_equal(c)[c.r["melds"]["compare"]["equal"]], _no_melds),
+    one("winner-scores", "melds", "What the better side scores", "melds.winner_scores", {
+        "all": ("Only the side with the best meld scores, and it scores all its declared melds; the other side "
+                "scores none."),
+        "best": "Only the side with the best meld scores, and only that best meld; the other side scores none.",
+    }, _no_melds),
+    one("meld-timing", "melds", "Declaring and comparing", "melds.timing", {
+        "declared_with_first_card": ("Each player declares his melds as he plays his first card. After the first "
+                                     "card of the second trick the sides compare their best melds: a square beats "
+                                     "any run; squares go by value, then rank (A, 10, K, Q); runs by length (five "
+                                     "or more counting as five), then highest card."),
+    }, _no_melds),
+    one("melds-count", "melds", "Melds and the contract", "melds.count_towards_contract", {
+        "true": "Melds count towards each side's total when the contract is judged.",
+        "false": "Melds do not count towards the contract; they are only added to the score.",
+    }, _no_melds),
+
+    # --- belote
+    one("belote", "belote", "Belote", "belote.enabled", {
+        "true": "A player who holds the king and queen of trumps has a belote.",
+        "false": "There is no belote in this game.",
+    }),
+    one("belote-points", "belote", "Value", "belote.points",
+        lambda c: f"A belote is worth {c.r['belote']['points']} to its holder's side.", _no_belote),
+    one("belote-claim", "belote", "Saying it", "belote.claim", {
+        "said": ("He must say \"belote\" as he plays the first of the two cards and \"rebelote\" with the second, "
+                 "or the belote is lost."),
+        "automatic": "The belote is counted automatically; nothing needs to be said.",
+    }, _no_belote),
+    one("belote-in-run", "belote", "Belote and runs", "belote.in_run", {
+        "allowed": "The king and queen may also sit in a declared run; the belote still counts.",
+        "forbidden": "If the king and queen also sit in a run the same player declared, the belote does not count.",
+    }, lambda c: _no_belote(c) or _no_melds(c)),
+    one("belote-counts", "belote", "Belote and the contract", "belote.counts_towards_contract", {
+        "true": "The belote counts towards its side's total when the contract is judged.",
+        "false": "The belote does not count towards the contract; it is only added to the score.",
+    }, _no_belote),
+    one("belote-failure", "belote", "When the takers fail", "belote.on_failure", {
+        "holder": "When the contract fails, the takers keep their belote.",
+        "defenders": "When the contract fails, the takers' belote goes to the defenders.",
+        "lost": "When the contract fails, the takers' belote is lost.",
+    }, _no_belote),
+    one("belote-multiplied", "belote", "Belote under a coinche", "belote.multiplied", {
+        "never": "A coinche or surcoinche never multiplies the belote.",
+        "with_award": ("Under a coinche or surcoinche, the belote is multiplied with the award it joins when "
+                       "that whole award is multiplied."),
+    }, _no_belote),
+    one("belote-tout-atout", "belote", "Belote in tout atout", "belote.tout_atout",
+        lambda c: _belote_tout_atout(c)[c.r["belote"]["tout_atout"]]
+        + (" In sans atout there is none." if c.sa else ""),
+        lambda c: _no_belote(c) or _not_ta(c)),
+
+    # --- contract
+    one("versus-defenders", "contract", "Made or failed", "contract.versus_defenders", {
+        "strictly_more": ("The contract is made when the takers' total reaches the bid and is higher than the "
+                          "defenders' total; an equal total fails."),
+        "not_level": ("The contract is made when the takers' total reaches the bid and is not equal to the "
+                      "defenders' total."),
+        "ignore": "The contract is made when the takers' total reaches the bid, whatever the defenders take.",
+    }),
+    Template("minimum-total", "contract", "Least total", ("contract.minimum_total",), _minimum_total),
+
+    # --- scoring
+    Template("made", "scoring", "Contract made", ("scoring.made.takers", "scoring.made.defenders"),
+             lambda c: _outcome_sentence(c, "made")),
+    Template("failed", "scoring", "Contract failed", ("scoring.failed.takers", "scoring.failed.defenders"),
+             lambda c: _outcome_sentence(c, "failed")),
+    Template("coinched-made", "scoring", "Coinched, made",
+             ("scoring.coinched_made.takers", "scoring.coinched_made.defenders"),
+             lambda c: _outcome_sentence(c, "coinched_made")),
+    Template("coinched-failed", "scoring", "Coinched, failed",
+             ("scoring.coinched_failed.takers", "scoring.coinched_failed.defenders"),
+             lambda c: _outcome_sentence(c, "coinched_failed")),
+    Template("capot-made", "scoring", "Capot bid made", ("scoring.capot_made",), _capot_made, _no_capot),
+    Template("sweep-bonus", "scoring", "Sweep bonus", ("scoring.sweep_bonus",), _sweep_bonus,
+             lambda c: None if any(_sweep_bonus_uses(c).values()) else "no award counts it"),
+    one("sweep-melds", "scoring", "Melds on a sweep", "scoring.sweep_takes_melds", {
+        "never": "A side that takes every trick does not receive the other side's melds.",
+        "taker_sweep": "When the takers take every trick, the defenders' melds go to the takers.",
+        "any_sweep": "When one side takes every trick, the other side's melds go to it.",
+    }, _no_melds),
+    one("rounding", "scoring", "Rounding", "scoring.rounding",
+        lambda c: _rounding(c)[c.r["scoring"]["rounding"]]),
+
+    # --- match
+    Template("target", "match", "Target", ("match.target",), _target),
+    one("reach", "match", "Reaching the target", "match.reach",
+        lambda c: _reach(c)[c.r["match"]["reach"]]),
+    one("both-cross", "match", "Both sides cross in one deal", "match.both_cross", {
+        "higher_total": "If both sides reach the target in the same deal, the higher total wins.",
+        "deal_winner": ("If both sides reach the target in the same deal, the side that won that deal wins: "
+                        "the takers if they made their contract, else the defenders."),
+    }),
+    one("tie", "match", "Equal totals", "match.tie", {
+        "play_on": "If both reach it with equal totals, nobody has won yet: play goes on.",
+        "deal_winner": ("If both reach it with equal totals, the side that won that deal wins: the takers if "
+                        "they made their contract, else the defenders."),
+    }, lambda c: None if c.r["match"]["both_cross"] == "higher_total"
+        else "when both sides cross, the deal's winners win whatever the totals"),
+    one("belote-validation", "match", "Reaching the target through belote", "match.belote_validation", {
+        "true": ("A side that reaches the target only thanks to its belote, in a deal where it failed as takers "
+                 "or took no trick, has not yet won: it must first win a trick in a later deal."),
+        "false": "There is no further condition: points from a belote count like any others towards the target.",
+    }),
+)
+
+BY_KEY = {t.key: t for t in TEMPLATES}
+
+
+def uncovered(leaves: list[str] | None = None) -> list[str]:
+    """Schema leaves that no template speaks for (must be empty)."""
+    covered = {p for t in TEMPLATES for p in t.paths}
+    return [p for p in (schema_leaves() if leaves is None else leaves) if p not in covered]
+
+
+def template_for(path: str) -> Template | None:
+    """The template covering a rule path (a leaf, a part of a leaf, or a group holding one leaf)."""
+    for t in TEMPLATES:
+        for p in t.paths:
+            if path == p or path.startswith(p + ".") or p.startswith(path + "."):
+                return t
+    return None
+
+
+def covers(rule_paths, template: Template) -> bool:
+    """Whether a source's or a reading's rule paths speak of one of the template's leaves."""
+    for r in rule_paths:
+        for p in template.paths:
+            if p == r or p.startswith(r + ".") or r.startswith(p + "."):
+                return True
+    return False
+
+
+# --- section introductions (the fixed frame of the game, and sums worked from the values) ------
+
+def intro(section: str, c: Ctx) -> str | None:
+    """A few words before a section's rules: what no parameter changes, or a total worked out."""
+    r = c.r
+    if section == "table":
+        return ("Four players in two partnerships, partners facing each other (North–South against East–West), "
+                "with a 32-card pack from the seven to the ace.")
+    if section == "play":
+        return ("Everyone must follow the suit led when he can. The highest trump wins the trick, or the highest "
+                "card of the led suit if no trump was played; the winner leads to the next trick. In a suit "
+                "contract trumps rank J 9 A 10 K Q 8 7 and the other suits A 10 K Q J 9 8 7.")
+    if section == "values":
+        total = suit_total(r)
+        last = r["card_values"]["last_trick"]
+        text = (f"In a suit contract the cards are worth {total} in all (the trump suit and three others), "
+                f"{total + last} with the last trick.")
+        if c.sa:
+            sa = 4 * sum(r["card_values"]["sans_atout"].values())
+            text += f" In sans atout they are worth {sa}, {sa + last} with the last trick."
+        if c.ta:
+            ta = 4 * sum(r["card_values"]["tout_atout"].values())
+            text += f" In tout atout they are worth {ta}, {ta + last} with the last trick."
+        return text
+    if section == "contract":
+        parts = ["its card points"]
+        if c.melds and r["melds"]["count_towards_contract"]:
+            parts.append("its melds")
+        if c.belote and r["belote"]["counts_towards_contract"]:
+            parts.append("its belote")
+        total = " plus ".join(parts)
+        return (f"Each side's total is {total}. A capot bid is made only if the takers take all eight tricks. "
+                "The contract is always judged on the exact points, before any rounding.")
+    if section == "scoring":
+        text = (f"Each side records an award for the deal. \"The bid\" is the contract's value"
+                + (f" (a capot bid counts {r['auction']['capot']['value']})" if c.capot else "")
+                + f"; M is the multiplier: 1 if nobody coinched, {multiplier_words(c)}.")
+        if c.belote:
+            text += " A belote is then added to its holder's award, as the belote rules say."
+        return text
+    return None

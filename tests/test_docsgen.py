@@ -1,0 +1,316 @@
+"""The rules pages (`coinche-spec docs`): a sentence for every rule, the right values, the examples.
+
+Values checked on the pages are worked out by hand from the variant files and
+the seed text, with the arithmetic in a comment; they are never copied from
+the generated page or the engine.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from coinche_spec import cli
+from coinche_spec.docsgen import templates
+from coinche_spec.docsgen.page import render_page, rule_line
+from coinche_spec.resources import variant_schema_path
+from coinche_spec.variants import house_ids, load_variant, shipped_ids
+
+ROOT = Path(__file__).resolve().parent.parent
+RULES_DIR = ROOT / "docs" / "rules"
+ALL_IDS = shipped_ids() + house_ids()
+REGISTERED = dict(cli.COMMANDS)      # as the lead wrote it, before any test narrows it
+
+
+@pytest.fixture(scope="module")
+def pages() -> dict:
+    return {ident: render_page(load_variant(ident)) for ident in ALL_IDS}
+
+
+def changed(base: str, changes: dict):
+    """A copy of a shipped rule set with some rules replaced, through the real loader."""
+    doc = copy.deepcopy(load_variant(base).document)
+    doc["id"] = "custom-" + base
+    for path, value in changes.items():
+        node = doc["rules"]
+        keys = path.split(".")
+        for key in keys[:-1]:
+            node = node[key]
+        node[keys[-1]] = value
+    return load_variant(doc)
+
+
+def rule_block(page: str, title: str) -> str:
+    """The lines of one rule in section 2 of a page: its sentence and its sources, up to the next rule."""
+    start = page.index(f"- **{title}**", page.index("## 2. The rules"))
+    end = page.find("\n- **", start + 1)
+    return page[start:end if end != -1 else len(page)]
+
+
+def example_block(page: str, title_start: str) -> str:
+    """One worked example of section 3, found by the start of its title."""
+    found = re.search(r"^### 3\.\d+ " + re.escape(title_start), page, re.M)
+    assert found, f"no worked example titled {title_start!r}"
+    end = page.find("\n### ", found.end())
+    return page[found.start():end]
+
+
+# --- every rule has its sentence ------------------------------------------------------
+
+def test_every_leaf_of_the_schema_has_exactly_one_template():
+    leaves = templates.schema_leaves()
+    assert "auction.coinche.when" in leaves and "card_values.trump.J" in leaves and "scoring.made.takers" in leaves
+    assert templates.uncovered() == []
+    covered = [p for t in templates.TEMPLATES for p in t.paths]
+    assert sorted(covered) == sorted(leaves)      # nothing twice, nothing that is not a rule
+    assert len({t.key for t in templates.TEMPLATES}) == len(templates.TEMPLATES)
+    assert {t.section for t in templates.TEMPLATES} == {key for key, _ in templates.SECTIONS}
+
+
+def test_a_new_parameter_without_a_sentence_is_reported():
+    schema = json.loads(variant_schema_path().read_text(encoding="utf-8"))
+    bids = schema["$defs"]["rules"]["properties"]["auction"]["properties"]["bids"]
+    bids["properties"]["jump"] = {"type": "integer"}
+    assert templates.uncovered(templates.schema_leaves(schema)) == ["auction.bids.jump"]
+
+
+@pytest.mark.parametrize("ident", ALL_IDS)
+def test_the_page_has_a_sentence_for_every_rule_path(pages, ident):
+    page = pages[ident]
+    ctx = templates.Ctx(load_variant(ident).document["rules"])
+    for leaf in templates.schema_leaves():
+        t = templates.template_for(leaf)
+        line = rule_line(t, ctx)
+        assert line in page, f"{ident}: no sentence for {leaf}"
+        sentence = t.say(ctx)
+        assert len(sentence) > 20 and sentence.endswith("."), f"{ident}: {leaf}: {sentence!r}"
+
+
+@pytest.mark.parametrize("ident", ALL_IDS)
+def test_every_quote_and_reading_of_the_variant_is_on_its_page(pages, ident):
+    page = pages[ident]
+    doc = load_variant(ident).document
+    for source in doc["sources"]:
+        if "\n" not in source["quote"]:
+            assert source["quote"] in page, f"{ident}: quote missing: {source['quote']}"
+    for item in doc["interpretations"]:
+        assert item["question"] in page and " ".join(item["alternative"].split()) in page
+
+
+# --- the right values, checked by hand against the variant files -----------------------
+
+def test_federation_page(pages):
+    page = pages["federation"]
+    assert page.startswith("# Coinche, federation profile (to 2000, with melds)\n")
+    block = rule_block(page, "Target")
+    assert "The match is played to 2000 points." in block          # match.target: 2000
+    assert "“Agree a 2000-point target.”" in block                # seed 000, 01 / Deal and auction
+    assert "An opponent of the highest bidder may coinche when it is his turn to speak." in page   # in_turn
+    assert "anticlockwise, to the right: North, West, South, East" in page
+    assert "Each part of the cut must hold at least 3 cards." in page
+    # a sweep: the last trick worth 100 instead of 10, 152 + 100 = 252 (seed: "162 normally or 252 for capot")
+    assert "152 + 100 = 252" in rule_block(page, "All eight tricks")
+    assert ("the takers score their card points + their melds + the bid; "
+            "the defenders score their card points + their melds.") in page
+    assert ("the defenders score (160 + both sides' melds + the bid) × M.") in page
+    # tout atout cannot be bid: its rules are said to be unused, not hidden
+    assert "*Unused here: tout atout cannot be bid.*" in rule_block(page, "Tout atout values")
+    assert "*Unused here: sans atout cannot be bid.*" in rule_block(page, "Going up in sans atout")
+    assert "Unused here" not in rule_block(page, "Trump values")
+
+
+def test_federation_seed_05_example(pages):
+    block = example_block(pages["federation"], "Bid 90 hearts, take 89")
+    # 79 in tricks + 10 for the last trick = 89 < 90: failed; defenders 160 + 90 = 250, takers 0 (seed 000 §05)
+    assert "card points: NS 79 + last trick 10 = 89; EW 73" in block      # 152 - 79 = 73
+    assert "defenders EW: base 160 + bid 90 = 250" in block
+    assert "takers NS: nothing = 0" in block
+    assert "North–South score 0, East–West score 250." in block
+
+
+def test_federation_made_and_coinched_examples(pages):
+    page = pages["federation"]
+    made = example_block(page, "Bid 90 hearts, take 100 with a belote")
+    # 100 + 90 + belote 20 = 210; defenders 162 - 100 = 62, rounded half up to 60
+    assert "takers NS: card points 100 + bid 90 + belote 20 = 210" in made
+    assert "defenders EW: card points 62 = 62, rounded to 60" in made
+    coinched = example_block(page, "The same deal, coinched")
+    # (160 + 90) x 2 = 500, belote multiplied with the award: 20 x 2 = 40; 500 + 40 = 540
+    assert "North–South score 540, East–West score 0." in coinched
+    failed = example_block(page, "Bid 90 hearts, coinched, take 89")
+    assert "North–South score 0, East–West score 500." in failed            # (160 + 90) x 2 = 500
+    capot = example_block(page, "A capot bid made")
+    assert "North–South score 500, East–West score 0." in capot             # 252 + 250 = 502, rounded to 500
+
+
+def test_contree_page(pages):
+    page = pages["contree-701"]
+    assert "The match is played to 701 points." in page
+    # "Contre multiplies only the value of the bid, by 2; surcontre by 4."
+    assert "the takers score their card points + the bid × M" in page
+    assert "the deal, the auction and the play go clockwise".lower() in page.lower()
+    # the seed 001 example: 100 + 20 + 90 = 210, the opponents 62
+    made = example_block(page, "Bid 90 hearts, take 100 with a belote")
+    assert "takers NS: card points 100 + bid 90 + belote 20 = 210" in made
+    assert "North–South score 210, East–West score 62." in made
+    failed = example_block(page, "Bid 90 hearts, coinched, take 89")
+    assert "North–South score 0, East–West score 342." in failed            # 162 + 90 x 2 = 342
+    capot = example_block(page, "A capot bid made")
+    assert "North–South score 512, East–West score 0." in capot             # 252 + 260 = 512
+    assert "There are no melds (announcements) in this game" in page
+    assert "*Unused here: melds are not played.*" in rule_block(page, "Squares")
+
+
+def test_cafe_sans_tout_atout_page(pages):
+    page = pages["cafe-sans-tout-atout"]
+    assert "clubs, diamonds, hearts, spades, tout atout, sans atout" in page
+    assert "Nobody may coinche during the auction." in page
+    assert "*Unused here: a coinche comes only after the auction has ended.*" in rule_block(page, "After a coinche")
+    # match.both_cross: deal_winner, so equal totals need no rule
+    assert "*Unused here:" in rule_block(page, "Equal totals")
+    ta = example_block(page, "A tout atout contract failed")
+    assert "North–South score 0, East–West score 258." in ta                # 248 + 10 = 258
+    sweep = example_block(page, "All eight tricks without a capot bid")
+    assert "North–South score 180, East–West score 0." in sweep             # bid 90 + capot bonus 90 = 180
+
+
+def test_cafe_1000_page(pages):
+    page = pages["cafe-1000"]
+    assert "so a bid of 80 needs 82." in page                              # contract.minimum_total: 82
+    assert "A surcoinche raises the multiplier from 2 to 3." in page
+    assert "The cards are never shuffled" in page
+    assert "A capot contract cannot be coinched." in page
+
+
+def test_cafe_701_page(pages):
+    page = pages["cafe-701"]
+    assert "“Capot: 500 points (× the multiplier).”" in page
+    capot = example_block(page, "A capot bid made")
+    assert "North–South score 500, East–West score 0." in capot             # 500 x 1 = 500
+    assert "A coinche or surcoinche never multiplies the belote." in page
+
+
+# --- house rule sets name their parent and what they change ------------------------------
+
+def test_house_page_names_its_parent_and_changes(pages):
+    page = pages["federation-1500-x3"]
+    assert "Rule set `federation-1500-x3`, extends `federation`." in page
+    assert "They extend `federation`" in page and "change 2 of its rules" in page
+    assert "`match.target`: 2000 → 1500" in page
+    assert "`auction.surcoinche.multiplier`: 4 → 3" in page
+    target = rule_block(page, "Target")
+    assert "The match is played to 1500 points." in target
+    assert "house-target-1500" in target and "House rule: changed from `federation`" in target
+    assert "Source: “Agree a 2000-point target.”" not in target    # the parent's words no longer justify it
+    # an unchanged rule keeps the parent's quote
+    assert "“Choose the first dealer randomly; the deal, auction and play run anticlockwise.”" in page
+    sur = example_block(page, "Bid 90 hearts, coinched and surcoinched")
+    # (160 + 90) x 3 = 750, belote 20 x 3 = 60: 810
+    assert "North–South score 810, East–West score 0." in sur
+
+
+def test_rounded_house_page(pages):
+    page = pages["contree-701-rounded"]
+    assert "extends `contree-701`" in page and "change 1 of its rules" in page
+    made = example_block(page, "Bid 90 hearts, take 100 with a belote")
+    # 100 + 90 + 20 = 210 stays 210; the opponents' 62 rounds to 60 (the house reading says so)
+    assert "North–South score 210, East–West score 60." in made
+
+
+# --- the sentence follows the value -----------------------------------------------------
+
+def test_raise_own_bid_is_used_only_when_four_passes_end_the_auction():
+    t = templates.BY_KEY["raise-own-bid"]
+    three = templates.Ctx(load_variant("federation").document["rules"])
+    assert "Unused here" in rule_line(t, three)
+    four = templates.Ctx(changed("federation", {"auction.passes_to_end": 4}).document["rules"])
+    assert "Unused here" not in rule_line(t, four)
+    assert "(the bidder's own pass included)" in templates.BY_KEY["passes-to-end"].say(four)
+
+
+def test_a_changed_rule_changes_the_page():
+    variant = changed("federation", {"auction.coinche.when": "after_auction", "match.target": 1234})
+    page = render_page(variant)
+    assert "Nobody may coinche during the auction." in page
+    assert "An opponent of the highest bidder may coinche when it is his turn" not in page
+    assert "The match is played to 1234 points." in page
+    assert "*Unused here: a coinche comes only after the auction has ended.*" in rule_block(page, "After a coinche")
+
+
+# --- the command -------------------------------------------------------------------------
+
+@pytest.fixture(autouse=True)
+def only_docs_command(monkeypatch):
+    monkeypatch.setattr(cli, "COMMANDS", {"docs": "coinche_spec.docsgen.cli"})
+
+
+def run(capsys, *argv):
+    code = cli.main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_docs_command_is_registered_by_the_lead():
+    assert REGISTERED.get("docs") == "coinche_spec.docsgen.cli"
+
+
+def test_all_writes_one_page_per_shipped_and_house_variant(capsys, tmp_path, pages):
+    code, out, err = run(capsys, "docs", "--all", str(tmp_path / "rules"))
+    assert code == 0 and err == ""
+    written = sorted(p.name for p in (tmp_path / "rules").iterdir())
+    assert len(written) == 7                  # five seed variants + two house variants
+    assert written == sorted(f"{i}.md" for i in ALL_IDS)
+    assert (tmp_path / "rules" / "federation.md").read_text(encoding="utf-8") == pages["federation"]
+
+
+def test_one_page_to_stdout_and_to_a_file(capsys, tmp_path, pages):
+    code, out, err = run(capsys, "docs", "cafe-701")
+    assert code == 0 and out == pages["cafe-701"]
+    code, out, err = run(capsys, "docs", "cafe-701", "--output", str(tmp_path / "p.md"))
+    assert code == 0 and out == ""
+    assert (tmp_path / "p.md").read_text(encoding="utf-8") == pages["cafe-701"]
+
+
+def test_a_house_file_of_ones_own(capsys, tmp_path):
+    mine = tmp_path / "our-table.yaml"
+    mine.write_text("extends: contree-701\nid: our-table\nname: \"Our table\"\nstatus: house\n"
+                    "rules:\n  match: {target: 1001}\n", encoding="utf-8")
+    code, out, err = run(capsys, "docs", str(mine))
+    assert code == 0, err
+    assert out.startswith("# Our table\n")
+    assert "extends `contree-701`" in out and "`match.target`: 701 → 1001" in out
+    assert "The match is played to 1001 points." in out
+    assert "Generated by `coinche-spec docs` from `our-table.yaml`." in out
+
+
+@pytest.mark.parametrize("argv, words", [
+    (("docs", "federaton"), "unknown variant 'federaton'"),
+    (("docs", "nowhere/file.yaml"), "no such variant file"),
+    (("docs",), "name a variant"),
+    (("docs", "federation", "--all", "x"), "not both"),
+    (("docs", "tests/broken/bad-enum.yaml"), "rules.auction.coinche.when"),
+])
+def test_bad_input_is_one_line_and_exit_2(capsys, monkeypatch, argv, words):
+    monkeypatch.chdir(ROOT)
+    code, out, err = run(capsys, *argv)
+    assert code == 2 and out == ""
+    assert len(err.strip().splitlines()) == 1 and words in err and "Traceback" not in err
+
+
+# --- the committed pages are up to date ----------------------------------------------------
+
+def test_committed_pages_are_up_to_date(pages):
+    on_disk = sorted(p.name for p in RULES_DIR.glob("*.md"))
+    assert on_disk == sorted(f"{i}.md" for i in ALL_IDS), "run: coinche-spec docs --all docs/rules"
+    for ident in ALL_IDS:
+        text = (RULES_DIR / f"{ident}.md").read_text(encoding="utf-8")
+        assert text == pages[ident], f"docs/rules/{ident}.md is stale: run coinche-spec docs --all docs/rules"
+
+
+def test_pages_have_no_machine_paths(pages):
+    for page in pages.values():
+        assert not re.search(r"/(tmp|home|work)/", page)
