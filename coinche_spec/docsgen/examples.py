@@ -114,8 +114,11 @@ class _Deals:
             extras.append(f"{TEAM_NAMES[use_belote]} hold the belote"
                           + (" and say it" if self.c.r["belote"]["claim"] == "said" else ""))
         if not extras:
-            extras.append("nobody has " + ("a meld or " if self.c.melds else "") + "a belote")
-        parts.append(extras[0][0].upper() + extras[0][1:] + "".join(f"; {e}" for e in extras[1:]) + ".")
+            things = [w for ok, w in ((self.c.melds, "a meld"), (self.c.belote, "a belote")) if ok]
+            if things:
+                extras.append("nobody has " + " or ".join(things))
+        if extras:
+            parts.append(extras[0][0].upper() + extras[0][1:] + "".join(f"; {e}" for e in extras[1:]) + ".")
         if note:
             parts.append(note)
         ex = Example(title, " ".join(parts))
