@@ -119,7 +119,7 @@ def test_show_unknown_id_is_a_user_error_naming_the_known_ids(capsys):
 
 def test_show_missing_file_is_a_user_error(capsys):
     code, _, err = run(capsys, "variants", "show", "no/such.yaml")
-    assert code == 2 and err.strip() == "coinche-spec: no such file 'no/such.yaml'"
+    assert code == 2 and err.strip() == "coinche-spec: no such variant file 'no/such.yaml'"
 
 
 def test_show_an_invalid_file_prints_its_problems(capsys, monkeypatch):

@@ -40,21 +40,11 @@ def _variant_error(where: str, lines: list[str]):
 
 def load(ref: str):
     """The variant named on the command line: a file path, or a shipped or house id."""
-    from ..variants import loader
-    from ..variants.loader import SUFFIXES, VariantError
+    from ..variants.cli import variant_for
+    from ..variants.loader import VariantError
 
-    path = Path(ref)
     try:
-        if ref.endswith(SUFFIXES) or "/" in ref or path.is_file():
-            if not path.exists():
-                raise _user_error(f"no such variant file '{ref}'")
-            if not path.is_file():
-                raise _user_error(f"'{ref}' is not a file")
-            return loader.load_variant_file(path, ref)
-        known = loader.shipped_ids() + loader.house_ids()
-        if ref not in known:
-            raise _user_error(f"unknown variant '{ref}'; known variants: {', '.join(known)}")
-        return loader.load_variant(ref)
+        return variant_for(ref)
     except VariantError as exc:
         raise _variant_error(ref, exc.lines) from None
 

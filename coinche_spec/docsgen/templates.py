@@ -898,7 +898,7 @@ def intro(section: str, c: Ctx) -> str | None:
         return (f"Each side's total is {total}. A capot bid is made only if the takers take all eight tricks. "
                 "The contract is always judged on the exact points, before any rounding.")
     if section == "scoring":
-        text = (f"Each side records an award for the deal. \"The bid\" is the contract's value"
+        text = ("Each side records an award for the deal. \"The bid\" is the contract's value"
                 + (f" (a capot bid counts {r['auction']['capot']['value']})" if c.capot else "")
                 + f"; M is the multiplier: 1 if nobody coinched, {multiplier_words(c)}.")
         if c.belote:

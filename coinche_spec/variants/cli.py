@@ -83,11 +83,12 @@ def cmd_list(args) -> int:
     return status
 
 
-def _variant_for(ref: str) -> loader.Variant:
+def variant_for(ref: str) -> loader.Variant:
+    """The variant a command line names: a file path, or a shipped or house id (UserError if neither)."""
     path = Path(ref)
     if ref.endswith(SUFFIXES) or "/" in ref or path.is_file():
         if not path.exists():
-            raise _user_error(f"no such file '{ref}'")
+            raise _user_error(f"no such variant file '{ref}'")
         if not path.is_file():
             raise _user_error(f"'{ref}' is not a file")
         return loader.load_variant_file(path, ref)
@@ -100,7 +101,7 @@ def _variant_for(ref: str) -> loader.Variant:
 def cmd_show(args) -> int:
     """Print a variant; an invalid one prints its problems instead (exit 1)."""
     try:
-        variant = _variant_for(args.ref)
+        variant = variant_for(args.ref)
     except VariantError as exc:
         for line in exc.lines:
             print(line, file=sys.stderr)
@@ -148,7 +149,7 @@ def cmd_diff(args) -> int:
     """Exit 0 whether or not they differ: this is a reading aid, not a check."""
     from . import diff
 
-    left, right = _variant_for(args.left), _variant_for(args.right)
+    left, right = variant_for(args.left), variant_for(args.right)
     diffs = diff.differences(left.document, right.document)
     if args.format == "json":
         print(diff.render_json(left.id, right.id, diffs))
