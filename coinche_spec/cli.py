@@ -50,4 +50,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":  # pragma: no cover
-    sys.exit(main())
+    # `python -m coinche_spec.cli` runs this file as __main__, a second copy of the module:
+    # use the real one, so that the UserError the sub-commands raise is the one caught above.
+    from coinche_spec.cli import main as _main
+    sys.exit(_main())
