@@ -34,10 +34,11 @@ def run(args) -> int:
     from .cli import UserError
     from .engine.errors import EngineError
     from .engine.random_play import random_deal
-    from .variants import VariantError, load_variant
+    from .variants import VariantError
+    from .variants.cli import variant_for
 
     try:
-        variant = load_variant(args.variant)
+        variant = variant_for(args.variant)
     except VariantError as exc:
         raise UserError(exc.lines[0] if exc.lines else str(exc)) from None
     seed = args.seed if args.seed is not None else random.randrange(1 << 31)
