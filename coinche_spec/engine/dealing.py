@@ -8,13 +8,27 @@ use, a pack that is not the 32 cards) is a DealingRejected with the reason.
 
 from __future__ import annotations
 
-from ..notation import SEATS, NotationError, card_name, parse_card, parse_seat
+from ..notation import NotationError, card_name, parse_card, parse_seat
+from ..variants.rules import Rules
 from .errors import DealingRejected
 
 _SEAT_INDEX = {"N": 0, "E": 1, "S": 2, "W": 3}
+_PACK = frozenset(range(32))
+_INT_ONLY = {int}
 
 
 def _deck(deck) -> list[int]:
+    """The pack as card indices, top first; DealingRejected names the first bad position."""
+    # A shuffled list of the 32 card indices (every random deal) needs no card-by-card look:
+    # 32 items whose set is 0..31 are the 32 distinct cards, once no item is a bool or a float.
+    if (type(deck) is list or type(deck) is tuple) and len(deck) == 32 and set(deck) == _PACK \
+            and set(map(type, deck)) == _INT_ONLY:
+        return list(deck)
+    return _checked_deck(deck)
+
+
+def _checked_deck(deck) -> list[int]:
+    """The pack checked card by card: lenient names, and a clear message for the first bad card."""
     if not isinstance(deck, (list, tuple)):
         raise DealingRejected(f"deck: expected a list of the 32 cards, got {type(deck).__name__}")
     out = []
@@ -38,18 +52,50 @@ def _deck(deck) -> list[int]:
     return out
 
 
+class DealRules:
+    """The dealing rules of one rule set as plain values, read once per rule set."""
+
+    __slots__ = ("rules", "cut_required", "least", "own", "allowed", "step", "layouts")
+
+    def __init__(self, rules):
+        self.rules = rules
+        cut = rules.deal.cut
+        self.cut_required = cut.required
+        self.least = int(cut.minimum_packet)
+        self.own = [int(n) for n in rules.deal.packets]
+        self.allowed = [self.own] + [[int(n) for n in alt] for alt in rules.deal.alternative_packets]
+        self.step = 1 if rules.table.direction == "clockwise" else 3
+        self.layouts = {}   # (dealer, packet sizes) -> for each seat N E S W, its positions in the cut pack
+
+
+_CACHE: dict = {}
+
+
+def _compiled(rules) -> DealRules:
+    hit = _CACHE.get(id(rules))
+    if hit is not None and hit.rules is rules:
+        return hit
+    if len(_CACHE) > 64:
+        _CACHE.clear()
+    dr = _CACHE[id(rules)] = DealRules(rules)
+    return dr
+
+
 def check_cut(rules, cut) -> int:
     """The cut as an int if the variant allows it, else DealingRejected with the reason."""
-    rule = rules.deal.cut
+    return _check_cut(_compiled(rules), cut)
+
+
+def _check_cut(dr: DealRules, cut) -> int:
     if isinstance(cut, bool) or not isinstance(cut, int):
         raise DealingRejected(f"cut: expected a number of cards from 0 to 32, got {cut!r}")
     if not 0 <= cut <= 32:
         raise DealingRejected(f"cut: {cut} cards cannot be lifted from a pack of 32")
     if cut in (0, 32):
-        if rule.required:
+        if dr.cut_required:
             raise DealingRejected(f"cut: {cut} is no cut, and this variant requires the pack to be cut")
         return cut
-    least = int(rule.minimum_packet)
+    least = dr.least
     if cut < least or 32 - cut < least:
         raise DealingRejected(
             f"cut: {cut} leaves packets of {cut} and {32 - cut} cards; "
@@ -59,15 +105,18 @@ def check_cut(rules, cut) -> int:
 
 def check_packets(rules, packets) -> list[int]:
     """The packet sizes to deal: the variant's own, or one of its alternatives."""
-    own = [int(n) for n in rules.deal.packets]
+    return list(_check_packets(_compiled(rules), packets))
+
+
+def _check_packets(dr: DealRules, packets) -> list[int]:
     if packets is None:
-        chosen = own
+        chosen = dr.own
     else:
         if not isinstance(packets, (list, tuple)) or any(
                 isinstance(n, bool) or not isinstance(n, int) for n in packets):
             raise DealingRejected(f"packets: expected a list of packet sizes such as [3, 2, 3], got {packets!r}")
         chosen = list(packets)
-        allowed = [own] + [[int(n) for n in alt] for alt in rules.deal.alternative_packets]
+        allowed = dr.allowed
         if chosen not in allowed:
             shown = " or ".join("-".join(map(str, a)) for a in allowed)
             raise DealingRejected(
@@ -78,27 +127,38 @@ def check_packets(rules, packets) -> list[int]:
     return chosen
 
 
+def _layout(dr: DealRules, dealer: str, sizes: list[int]) -> tuple:
+    """Which positions of the cut pack each seat receives, in the order received (cached)."""
+    key = (dealer, tuple(sizes))
+    hit = dr.layouts.get(key)
+    if hit is None:
+        order = [(_SEAT_INDEX[dealer] + dr.step * k) & 3 for k in range(1, 5)]
+        positions = ([], [], [], [])
+        top = 0
+        for size in sizes:
+            for seat in order:
+                positions[seat].extend(range(top, top + size))
+                top += size
+        hit = dr.layouts[key] = tuple(tuple(p) for p in positions)
+    return hit
+
+
 def deal(rules, dealer: str, deck, cut: int, packets=None) -> dict:
     """Cut the pack, then deal it in packets starting with the seat next to the dealer.
 
     Returns seat -> the cards in the order received.
     """
-    if not hasattr(rules, "deal") and hasattr(rules, "rules"):
+    if type(rules) is not Rules and not hasattr(rules, "deal") and hasattr(rules, "rules"):
         rules = rules.rules  # a Variant was passed
     try:
         dealer = dealer if dealer in _SEAT_INDEX else parse_seat(dealer)
     except NotationError as exc:
         raise DealingRejected(f"dealer: {exc}") from None
+    dr = _compiled(rules)
     cards = _deck(deck)
-    cut = check_cut(rules, cut)
-    sizes = check_packets(rules, packets)
+    cut = _check_cut(dr, cut)
+    sizes = _check_packets(dr, packets)
     pack = cards[cut:] + cards[:cut]
-    step = 1 if rules.table.direction == "clockwise" else 3
-    order = [SEATS[(_SEAT_INDEX[dealer] + step * k) & 3] for k in range(1, 5)]
-    hands: dict = {seat: [] for seat in SEATS}
-    top = 0
-    for size in sizes:
-        for seat in order:
-            hands[seat].extend(pack[top:top + size])
-            top += size
-    return hands
+    n, e, s, w = _layout(dr, dealer, sizes)
+    return {"N": [pack[i] for i in n], "E": [pack[i] for i in e],
+            "S": [pack[i] for i in s], "W": [pack[i] for i in w]}

@@ -19,17 +19,20 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..notation import SEATS, Call, Contract, NotationError, card_name, parse_call, parse_card, team_of
+from ..variants.rules import Rules
 from . import belote as belote_mod
 from . import melds as melds_mod
 from . import scoring
 from .auction import Auction
 from .errors import BadInput, IllegalCall, IllegalPlay
 from .masks import cards_of
-from .play import PlayState, first_leader
+from .play import _SEAT_INDEX, PlayState, compiled, first_leader
 
 __all__ = ["Deal", "DealOutcome", "run_deal_case"]
 
 _FULL = (1 << 32) - 1
+_new_deal = object.__new__
+_SEAT_SET = frozenset(SEATS)
 
 
 @dataclass
@@ -37,7 +40,8 @@ class DealOutcome:
     """Everything the score of a finished deal rests on, with the arithmetic in words.
 
     ``lines`` is ScoreResult.lines: how the contract was judged and what each
-    side records, for a person reading the deal.
+    side records, for a person reading the deal. The numbers are worked out
+    when the deal ends; the sentences only when ``lines`` is first read.
     """
 
     trick_points: dict            # card values in each side's tricks, no bonus
@@ -50,13 +54,28 @@ class DealOutcome:
     belote: str | None            # the side holding the belote that counts (None: none, or one each)
     made: bool
     score: dict                   # what each side records for the deal
-    lines: list = field(default_factory=list)
     invalid_melds: list = field(default_factory=list)  # declarations that score nothing, as card lists
     score_result: scoring.ScoreResult | None = None
+
+    @property
+    def lines(self) -> list:
+        return self.score_result.lines if self.score_result is not None else []
 
 
 def _hand_masks(hands) -> dict:
     """The four hands as seat -> mask, checked: every seat, 8 distinct cards each, no card twice."""
+    if type(hands) is dict and hands.keys() == _SEAT_SET:
+        n, e, s, w = hands["N"], hands["E"], hands["S"], hands["W"]
+        # four int masks of 8 cards that together hold all 32 cannot overlap: a dealt pack
+        if (type(n) is int and type(e) is int and type(s) is int and type(w) is int
+                and n | e | s | w == _FULL
+                and n.bit_count() == e.bit_count() == s.bit_count() == w.bit_count() == 8):
+            return {"N": n, "E": e, "S": s, "W": w}
+    return _checked_hand_masks(hands)
+
+
+def _checked_hand_masks(hands) -> dict:
+    """_hand_masks seat by seat and card by card, naming the first thing wrong."""
     if not isinstance(hands, dict):
         raise BadInput(f"hands: expected an object with N, E, S, W, got {type(hands).__name__}")
     extra = [k for k in hands if k not in SEATS]
@@ -120,7 +139,9 @@ def _melds_given(melds, seat: str) -> tuple:
     for i, meld in enumerate(melds):
         if isinstance(meld, (str, bytes)) or not isinstance(meld, (list, tuple)):
             raise BadInput(f"melds of {seat}[{i}]: expected a list of cards, got {meld!r}")
-        out.append(tuple(_card(c, f"melds of {seat}[{i}]") for c in meld))
+        # card indices pass as they are; anything else goes through _card (names, or the error)
+        out.append(tuple(c if type(c) is int and 0 <= c < 32 else _card(c, f"melds of {seat}[{i}]")
+                         for c in meld))
     return tuple(out)
 
 
@@ -152,7 +173,7 @@ class Deal:
     @classmethod
     def start(cls, rules, dealer: str, hands: dict) -> "Deal":
         """The deal before the first call: ``hands`` maps each seat to its 8 cards (mask or list)."""
-        if not hasattr(rules, "auction") and hasattr(rules, "rules"):
+        if type(rules) is not Rules and not hasattr(rules, "auction") and hasattr(rules, "rules"):
             rules = rules.rules  # a Variant was passed
         if dealer not in SEATS:
             raise BadInput(f"dealer: bad seat {dealer!r}: expected one of N, E, S, W")
@@ -234,12 +255,25 @@ class Deal:
         state = auction.state
         if state == "contract":
             phase = "play"
-            if play is None:
-                play = PlayState.start(self.rules, auction.contract.strain, self._leader(auction), self.hands)
+            if play is None:   # the hands were checked by Deal.start
+                h = self.hands
+                play = PlayState._begin(compiled(self.rules, auction.contract.strain),
+                                        (h["N"], h["E"], h["S"], h["W"]), _SEAT_INDEX[self._leader(auction)])
         else:
             phase = "redeal" if state == "redeal" else "auction"
-        return Deal(self.rules, self.dealer, self.hands, auction, self.calls + ((seat, call),), play,
-                    (), self.declared, (), phase)
+        new = _new_deal(Deal)                # every slot set below, as __init__ would
+        new.rules = self.rules
+        new.dealer = self.dealer
+        new.hands = self.hands
+        new.auction = auction
+        new.calls = self.calls + ((seat, call),)
+        new.play = play
+        new.log = ()
+        new.declared = self.declared
+        new.late_melds = ()
+        new.phase = phase
+        new._outcome = None
+        return new
 
     def _leader(self, auction: Auction) -> str:
         """Who leads the first trick (P1): next to the dealer, the first bidder or the taker."""
@@ -260,7 +294,14 @@ class Deal:
             raise BadInput(f"say: expected \"belote\" or \"rebelote\", got {say!r}")
         play = self.play.apply(card, seat)   # IllegalPlay: wrong seat, card not held, not legal
         log = self.log
-        auction = self.auction if log else self.auction.close()
+        new = _new_deal(Deal)                # every slot set below, as __init__ would
+        new.rules = self.rules
+        new.dealer = self.dealer
+        new.hands = self.hands
+        new.auction = self.auction if log else self.auction.close()
+        new.calls = self.calls
+        new.play = play
+        new.log = log + ((seat, card, say),)
         declared, late = self.declared, self.late_melds
         if melds:
             given = _melds_given(melds, seat)
@@ -269,8 +310,11 @@ class Deal:
                 declared[seat] = given
             else:
                 late = late + given
-        return Deal(self.rules, self.dealer, self.hands, auction, self.calls, play,
-                    log + ((seat, card, say),), declared, late, "done" if play.done else "play")
+        new.declared = declared
+        new.late_melds = late
+        new.phase = "done" if play.done else "play"
+        new._outcome = None
+        return new
 
     # -- the outcome ---------------------------------------------------------
     def tricks(self) -> list:
@@ -311,9 +355,10 @@ class Deal:
         last = team_of(play.last_trick_winner)
         # declarations go as made (seat -> tuple of card tuples); compare reads lists or tuples
         meld_result = melds_mod.compare(rules, strain, self.declared, hands=self.hands,
-                                        leader=self.log[0][0], direction=rules.table.direction)
+                                        leader=self.log[0][0], direction=play.direction)
         belote = belote_mod.belote_points(rules, strain, self.hands, self.log, meld_result.valid)
-        result = scoring.score_deal(rules, contract, points, won, last, meld_result.points, belote)
+        result = scoring.score_deal(rules, contract, points, won, last, meld_result.points, belote,
+                                    explain=False)
         ns, ew = belote["NS"], belote["EW"]
         invalid = [list(m) for m in meld_result.invalid]
         if self.late_melds:
@@ -322,7 +367,7 @@ class Deal:
             trick_points=points, tricks_won=won, last_trick=last, card_points=result.card_points,
             melds=meld_result.points, meld_result=meld_result, belote_points=belote,
             belote=("NS" if ns else "EW" if ew else None) if not (ns and ew) else None,
-            made=result.made, score=result.score, lines=result.lines, invalid_melds=invalid,
+            made=result.made, score=result.score, invalid_melds=invalid,
             score_result=result)
         return out
 

@@ -74,6 +74,47 @@ class MeldResult:
         return out
 
 
+# --- the rules, read once ------------------------------------------------------
+
+class MeldRules:
+    """The meld rules of one rule set as plain values, with the melds already judged.
+
+    A declaration is judged the same way every time under one rule set, so
+    ``found`` keeps each declaration's Meld (or None) with its masks: most
+    deals declare the same few runs and squares again and again.
+    """
+
+    __slots__ = ("rules", "enabled", "squares", "runs", "highest_five", "reuse_forbidden",
+                 "trump_breaks_ties", "cancel", "winner_all", "direction", "found")
+
+    def __init__(self, rules):
+        m = rules.melds
+        self.rules = rules
+        self.enabled = m.enabled
+        self.squares = tuple(m.squares[RANKS[r]] for r in range(8))
+        self.runs = {n: m.runs[str(n)] for n in (3, 4, 5)}
+        self.highest_five = m.long_runs == "highest_five"
+        self.reuse_forbidden = m.card_reuse == "forbidden"
+        self.trump_breaks_ties = m.compare.trump_breaks_ties
+        self.cancel = m.compare.equal == "cancel"
+        self.winner_all = m.winner_scores == "all"
+        self.direction = rules.table.direction
+        self.found: dict = {}   # declaration (tuple of cards) -> (Meld or None, declaration mask, meld mask)
+
+
+_CACHE: dict = {}
+
+
+def _compiled(rules) -> MeldRules:
+    hit = _CACHE.get(id(rules))
+    if hit is not None and hit.rules is rules:
+        return hit
+    if len(_CACHE) > 64:
+        _CACHE.clear()
+    mr = _CACHE[id(rules)] = MeldRules(rules)
+    return mr
+
+
 # --- one declaration ---------------------------------------------------------
 
 def _check_cards(cards) -> list[int]:
@@ -93,16 +134,31 @@ def evaluate(rules, strain: str, cards) -> Meld | None:
     cards of one suit in A K Q J 10 9 8 7 order. ``strain`` does not change
     what is a meld; it is taken so every meld function has one signature.
     """
-    cards = _check_cards(cards)
-    m = rules.melds
-    if not m.enabled or len(cards) < 3 or len(set(cards)) != len(cards):
+    return _judged(_compiled(rules), _check_cards(cards))[0]
+
+
+def _judged(mr: MeldRules, cards: list[int]) -> tuple:
+    """(Meld or None, mask of the declared cards, mask of the meld's cards) for checked cards."""
+    key = tuple(cards)
+    hit = mr.found.get(key)
+    if hit is None:
+        meld = _evaluate(mr, cards)
+        hit = (meld, mask_of(cards), meld.mask if meld is not None else 0)
+        if len(mr.found) > 4096:
+            mr.found.clear()
+        mr.found[key] = hit
+    return hit
+
+
+def _evaluate(mr: MeldRules, cards: list[int]) -> Meld | None:
+    if not mr.enabled or len(cards) < 3 or len(set(cards)) != len(cards):
         return None
     declared = tuple(cards)
     ranks = {c & 7 for c in cards}
     suits = {c >> 3 for c in cards}
     if len(cards) == 4 and len(ranks) == 1:
         rank = cards[0] & 7
-        value = m.squares[RANKS[rank]]
+        value = mr.squares[rank]
         if value <= 0:
             return None
         ordered = tuple(sorted(cards))
@@ -115,29 +171,30 @@ def evaluate(rules, strain: str, cards) -> Meld | None:
         return None
     length = len(cards)
     if length <= 5:
-        return Meld("run", tuple(by_rank), declared, m.runs[str(length)], by_rank[0] >> 3, top, length)
-    if m.long_runs == "highest_five":
+        return Meld("run", tuple(by_rank), declared, mr.runs[length], by_rank[0] >> 3, top, length)
+    if mr.highest_five:
         meld_cards = tuple(by_rank[:5])        # the lower cards stay free for another meld
     else:                                      # count_as_five: the whole run, scored as five
         meld_cards = tuple(by_rank)
-    return Meld("run", meld_cards, declared, m.runs["5"], by_rank[0] >> 3, top, length)
+    return Meld("run", meld_cards, declared, mr.runs[5], by_rank[0] >> 3, top, length)
 
 
 # --- comparing the sides ---------------------------------------------------------
 
-def _key(rules, strain: str, meld: Meld) -> tuple:
+_TRUMP_SUIT = {"S": 0, "H": 1, "D": 2, "C": 3}
+
+
+def _key(meld: Meld, trump: int) -> tuple:
     """Sort key of a meld in the comparison: higher is better.
 
     Squares beat runs; squares go by value, then rank (A > 10 > K > Q > J > 9);
     runs by length (longer than five counts as five), then highest card, then,
-    if the variant says so, a run in the trump suit beats one that is not.
+    if the variant says so, a run in the trump suit beats one that is not
+    (``trump`` is the trump suit's index then, else -1).
     """
     if meld.kind == "square":
         return (1, meld.points, PLAIN_RANK_ORDER[meld.rank], 0)
-    trump = 0
-    if rules.melds.compare.trump_breaks_ties and strain in SUITS and meld.suit == SUITS.index(strain):
-        trump = 1
-    return (0, min(meld.length, 5), meld.rank, trump)
+    return (0, min(meld.length, 5), meld.rank, 1 if meld.suit == trump else 0)
 
 
 def _play_order(leader: str, direction: str) -> list[str]:
@@ -163,50 +220,58 @@ def compare(rules, strain: str, declared: dict, hands: dict | None = None,
         if seat not in SEATS:
             raise MeldInputError(f"bad melds: unknown seat {seat!r} in 'declared' (expected N, E, S, W)")
     valid: dict[str, list[Meld]] = {s: [] for s in SEATS}
+    if not any(declared.values()):   # nobody declared anything (most deals): nothing to judge
+        return MeldResult(None, {"NS": 0, "EW": 0}, [], valid, {"NS": None, "EW": None},
+                          "no valid meld was declared")
+    mr = _compiled(rules)
+    trump = _TRUMP_SUIT.get(strain, -1) if mr.trump_breaks_ties else -1
     invalid: list[list[int]] = []
-    reuse_forbidden = rules.melds.card_reuse == "forbidden"
+    reuse_forbidden = mr.reuse_forbidden
+    best_seat_key: dict[str, tuple] = {}
+    best: dict[str, Meld | None] = {"NS": None, "EW": None}
+    best_key: dict[str, tuple | None] = {"NS": None, "EW": None}
     for seat in SEATS:
         decls = declared.get(seat) or []
         if not isinstance(decls, (list, tuple)):
             raise MeldInputError(f"bad melds for {seat}: expected a list of melds, got {type(decls).__name__}")
         used = 0                     # cards already in this player's valid melds
         held = None if hands is None else hands.get(seat, 0)
+        mine = valid[seat]
         for decl in decls:
             cards = _check_cards(decl)
-            meld = evaluate(rules, strain, cards)
-            decl_mask = mask_of(cards)
+            meld, decl_mask, meld_mask = _judged(mr, cards)
             if meld is None or (held is not None and decl_mask & ~held):
                 invalid.append(cards)
                 continue
-            if reuse_forbidden and meld.mask & used:
+            if reuse_forbidden and meld_mask & used:
                 invalid.append(cards)
                 continue
-            used |= meld.mask
-            valid[seat].append(meld)
-
-    best_seat_key: dict[str, tuple] = {}
-    for seat in SEATS:
-        if valid[seat]:
-            best_seat_key[seat] = max(_key(rules, strain, mm) for mm in valid[seat])
-    best: dict[str, Meld | None] = {}
-    best_key: dict[str, tuple | None] = {}
-    for team in TEAMS:
-        team_melds = [mm for s in SEATS if team_of(s) == team for mm in valid[s]]
-        if team_melds:
-            top = max(team_melds, key=lambda mm: _key(rules, strain, mm))
-            best[team], best_key[team] = top, _key(rules, strain, top)
-        else:
-            best[team], best_key[team] = None, None
+            used |= meld_mask
+            mine.append(meld)
+        if mine:
+            # the seat's best, and its side's best (the first of equals, in seat then declaration order)
+            team = team_of(seat)
+            top = best_key[team]
+            seat_top = None
+            for mm in mine:
+                k = _key(mm, trump)
+                if seat_top is None or k > seat_top:
+                    seat_top = k
+                if top is None or k > top:
+                    top = k
+                    best[team], best_key[team] = mm, k
+            best_seat_key[seat] = seat_top
 
     points = {"NS": 0, "EW": 0}
     winner: str | None
-    if best_key["NS"] is None and best_key["EW"] is None:
+    ns, ew = best_key["NS"], best_key["EW"]
+    if ns is None and ew is None:
         return MeldResult(None, points, invalid, valid, best, "no valid meld was declared")
-    if best_key["EW"] is None or (best_key["NS"] is not None and best_key["NS"] > best_key["EW"]):
+    if ew is None or (ns is not None and ns > ew):
         winner, reason = "NS", "NS hold the best meld"
-    elif best_key["NS"] is None or best_key["EW"] > best_key["NS"]:
+    elif ns is None or ew > ns:
         winner, reason = "EW", "EW hold the best meld"
-    elif rules.melds.compare.equal == "cancel":
+    elif mr.cancel:
         return MeldResult(None, points, invalid, valid, best, "the best melds are equal: both sides' melds cancel")
     else:                                      # first_declared: first in play order among the tied holders
         if leader is None:
@@ -214,14 +279,12 @@ def compare(rules, strain: str, declared: dict, hands: dict | None = None,
                                  "the case must name the leader of the first trick")
         if leader not in SEATS:
             raise MeldInputError(f"bad leader {leader!r}: expected N, E, S or W")
-        tied = best_key["NS"]
-        order = _play_order(leader, direction or rules.table.direction)
-        first = next(s for s in order if best_seat_key.get(s) == tied)
+        order = _play_order(leader, direction or mr.direction)
+        first = next(s for s in order if best_seat_key.get(s) == ns)
         winner, reason = team_of(first), f"the best melds are equal: {first} declared first"
 
-    won = [mm for s in SEATS if team_of(s) == winner for mm in valid[s]]
-    if rules.melds.winner_scores == "all":
-        points[winner] = sum(mm.points for mm in won)
+    if mr.winner_all:
+        points[winner] = sum(mm.points for s in SEATS if team_of(s) == winner for mm in valid[s])
     else:
         points[winner] = best[winner].points
     return MeldResult(winner, points, invalid, valid, best, reason)

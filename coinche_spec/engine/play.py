@@ -24,6 +24,9 @@ _RANK_KEYS = ("7", "8", "9", "T", "J", "Q", "K", "A")
 _UNDERTRUMP, _MAY_DISCARD, _MUST_DISCARD = 0, 1, 2
 _CANNOT = {"must_undertrump": _UNDERTRUMP, "may_discard": _MAY_DISCARD, "must_discard": _MUST_DISCARD}
 
+_FULL = 0xFFFFFFFF          # one hand's 32 bits inside PlayState's four-hand int
+_new_state = object.__new__  # PlayState.apply sets every slot itself
+
 
 def _strain(strain: object) -> str:
     if strain in TRUMP_SUIT:
@@ -289,7 +292,7 @@ def trick_points(rules, strain: str, cards) -> int:
 
 def first_leader(rules, dealer: str, first_bidder: str | None = None, declarer: str | None = None) -> str:
     """Who leads the first trick (P1): next to the dealer, the first bidder, or the taker."""
-    how = rules.play.first_leader
+    how, step = _lead_rules(rules)
     dealer = _seat(dealer, "dealer")
     if how == "first_bidder":
         if first_bidder is None:
@@ -299,8 +302,22 @@ def first_leader(rules, dealer: str, first_bidder: str | None = None, declarer: 
         if declarer is None:
             raise BadInput("first leader: the variant has the taker lead, but there is no contract")
         return _seat(declarer, "declarer")
-    step = 1 if rules.table.direction == "clockwise" else 3
     return SEATS[(_SEAT_INDEX[dealer] + step) & 3]
+
+
+_LEAD: dict = {}
+
+
+def _lead_rules(rules) -> tuple:
+    """(play.first_leader, seat step of the direction) of ``rules``, read once per rule set."""
+    hit = _LEAD.get(id(rules))
+    if hit is not None and hit[0] is rules:
+        return hit[1]
+    if len(_LEAD) > 64:
+        _LEAD.clear()
+    value = (rules.play.first_leader, 1 if rules.table.direction == "clockwise" else 3)
+    _LEAD[id(rules)] = (rules, value)
+    return value
 
 
 def _check_hands(hands, equal: bool = True) -> list[int]:
@@ -342,6 +359,8 @@ class PlayState:
 
     Immutable in use: ``apply`` returns a new state, so a search or a replay
     can keep old positions. Hands are masks; ``hands`` gives them by seat.
+    Inside, the four hands are one int, 32 bits per seat (N lowest), so
+    playing a card is one ``^`` and "all eight tricks played" is ``== 0``.
     """
 
     __slots__ = ("_sr", "_hands", "_trick", "_tricks", "_leader", "_to_act",
@@ -351,12 +370,18 @@ class PlayState:
     def start(cls, rules, strain: str, leader: str, hands) -> "PlayState":
         """The position before the first card of a trick led by ``leader`` (hands of equal size)."""
         sr = compiled(rules, _strain(strain))
+        masks = tuple(_check_hands(hands))
+        return cls._begin(sr, masks, _SEAT_INDEX[_seat(leader, "leader")])
+
+    @classmethod
+    def _begin(cls, sr: StrainRules, hands: tuple, leader: int) -> "PlayState":
+        """``start`` for hands already checked (N E S W masks): a Deal checked them when dealt."""
         st = cls.__new__(cls)
         st._sr = sr
-        st._hands = tuple(_check_hands(hands))
-        st._trick = ()
+        st._hands = hands[0] | hands[1] << 32 | hands[2] << 64 | hands[3] << 96
+        st._trick = ()          # the cards of the trick in progress, in play order
         st._tricks = ()
-        st._leader = st._to_act = _SEAT_INDEX[_seat(leader, "leader")]
+        st._leader = st._to_act = leader
         st._win = -1
         st._win_seat = -1
         st._points = (0, 0)
@@ -380,10 +405,10 @@ class PlayState:
     @property
     def hands(self) -> dict:
         h = self._hands
-        return {"N": h[0], "E": h[1], "S": h[2], "W": h[3]}
+        return {"N": h & _FULL, "E": h >> 32 & _FULL, "S": h >> 64 & _FULL, "W": h >> 96}
 
     def hand(self, seat: str) -> int:
-        return self._hands[_SEAT_INDEX[seat]]
+        return self._hands >> (_SEAT_INDEX[seat] << 5) & _FULL
 
     @property
     def leader(self) -> str:
@@ -392,12 +417,13 @@ class PlayState:
 
     @property
     def to_act(self) -> str | None:
-        return None if self.done else SEATS[self._to_act]
+        return SEATS[self._to_act] if self._hands else None
 
     @property
     def trick(self) -> list[tuple[str, int]]:
         """The cards already played to the current trick, as (seat, card)."""
-        return [(SEATS[s], c) for s, c in self._trick]
+        lead, step = self._leader, self._sr.step
+        return [(SEATS[(lead + step * i) & 3], c) for i, c in enumerate(self._trick)]
 
     @property
     def tricks(self) -> list[tuple[str, str, list[int]]]:
@@ -406,8 +432,8 @@ class PlayState:
 
     @property
     def done(self) -> bool:
-        # between tricks every hand holds as many cards, so the leader's hand tells
-        return not self._trick and not self._hands[self._to_act]
+        # hands start equal, so they are all empty exactly when the last trick is complete
+        return not self._hands
 
     @property
     def cards_played(self) -> int:
@@ -434,47 +460,49 @@ class PlayState:
         """The mask of cards the player to act may play."""
         lg = self._legal
         if lg is None:
-            hand = self._hands[self._to_act]
-            if not self._trick:
+            s = self._to_act
+            hand = self._hands >> (s << 5) & _FULL
+            trick = self._trick
+            if not trick:
                 lg = hand
             else:
-                lg = self._sr.legal(hand, self._trick[0][1] >> 3, self._win,
-                                    self._win_seat == self._to_act ^ 2)
+                lg = self._sr.legal(hand, trick[0] >> 3, self._win, self._win_seat == s ^ 2)
             self._legal = lg
         return lg
 
     def why_illegal(self, card: int) -> str | None:
         """None if the player to act may play ``card``, else the reason in the game's words."""
-        if self.done:
+        if not self._hands:
             return "the deal is over: all eight tricks have been played"
         s = self._to_act
         b = 1 << card
-        if not self._hands[s] & b:
+        if not self._hands >> (s << 5) & b:
             return f"{SEATS[s]} does not hold {card_name(card)}"
         legal = self.legal()
         if legal & b:
             return None
-        return _reason(self._sr, SEATS[s], card, legal, self._trick[0][1] >> 3, self._win)
+        return _reason(self._sr, SEATS[s], card, legal, self._trick[0] >> 3, self._win)
 
     def apply(self, card, seat: str | None = None) -> "PlayState":
         """The position after the player to act plays ``card``; IllegalPlay says why it cannot."""
-        if not isinstance(card, int) or isinstance(card, bool) or not 0 <= card < 32:
+        if type(card) is not int or not 0 <= card < 32:
             card = _card(card)
         s = self._to_act
         if seat is not None and seat != SEATS[s]:
-            if self.done:
+            if not self._hands:
                 raise IllegalPlay(f"{seat} cannot play {card_name(card)}: the deal is over")
             raise IllegalPlay(f"{seat} cannot play {card_name(card)}: it is {SEATS[s]}'s turn")
         b = 1 << card
-        if not self.legal() & b:
+        legal = self._legal
+        if legal is None:
+            legal = self.legal()
+        if not legal & b:
             reason = self.why_illegal(card)
             raise IllegalPlay(f"{card_name(card)} is not a legal card: {reason}")
         sr = self._sr
-        new = PlayState.__new__(PlayState)
+        new = _new_state(PlayState)
         new._sr = sr
-        h = list(self._hands)
-        h[s] ^= b
-        new._hands = tuple(h)
+        new._hands = self._hands ^ (b << (s << 5))
         new._legal = None
         trick = self._trick
         if not trick:
@@ -484,13 +512,16 @@ class PlayState:
         else:
             win, win_seat = self._win, self._win_seat
         if len(trick) == 3:
-            cards = (trick[0][1], trick[1][1], trick[2][1], card)
-            team = win_seat & 1
+            cards = trick + (card,)
             v = sr.value
             pts = v[cards[0]] + v[cards[1]] + v[cards[2]] + v[card]
             p, w = self._points, self._won
-            new._points = (p[0] + pts, p[1]) if team == 0 else (p[0], p[1] + pts)
-            new._won = (w[0] + 1, w[1]) if team == 0 else (w[0], w[1] + 1)
+            if win_seat & 1:
+                new._points = (p[0], p[1] + pts)
+                new._won = (w[0], w[1] + 1)
+            else:
+                new._points = (p[0] + pts, p[1])
+                new._won = (w[0] + 1, w[1])
             new._tricks = self._tricks + ((self._leader, win_seat, cards),)
             new._trick = ()
             new._leader = new._to_act = win_seat
@@ -500,7 +531,7 @@ class PlayState:
             new._points = self._points
             new._won = self._won
             new._tricks = self._tricks
-            new._trick = trick + ((s, card),)
+            new._trick = trick + (card,)
             new._leader = self._leader
             new._to_act = (s + sr.step) & 3
             new._win = win
@@ -509,7 +540,7 @@ class PlayState:
 
     def __repr__(self) -> str:
         return (f"PlayState({self.strain}, tricks={len(self._tricks)}, "
-                f"trick={[card_name(c) for _, c in self._trick]}, to_act={self.to_act})")
+                f"trick={[card_name(c) for c in self._trick]}, to_act={self.to_act})")
 
 
 def _reason(sr: StrainRules, seat: str, card: int, legal: int, led: int, win: int) -> str:

@@ -18,6 +18,7 @@ from __future__ import annotations
 import random
 
 from ..notation import RANKS, SEATS, next_seat
+from ..variants.rules import Rules
 from .belote import belote_suits
 from .dealing import deal as deal_pack
 from .game import Deal
@@ -48,9 +49,45 @@ def _runs_of_byte(byte: int) -> tuple:
 
 # For each possible holding in one suit, its runs (A K Q J T 9 8 7 is rank index 7 down to 0).
 _RUNS = tuple(_runs_of_byte(b) for b in range(256))
+# The same per suit, as (mask, cards highest first): _SUIT_RUNS[suit][holding].
+_SUIT_RUNS = tuple(
+    tuple(tuple((sum(1 << (s * 8 + r) for r in run), tuple(s * 8 + r for r in run)) for run in runs)
+          for runs in _RUNS)
+    for s in range(4))
 _SQUARE_MASKS = tuple(sum(1 << (s * 8 + r) for s in range(4)) for r in range(8))
 # Squares are looked for strongest first (J 9 A T K Q 8 7) so a hand with two keeps the better one.
 _SQUARE_ORDER = (4, 2, 7, 3, 6, 5, 1, 0)
+
+
+class _PlayerRules:
+    """What the random player reads from a rule set, read once (a rule read is a slow lookup)."""
+
+    __slots__ = ("rules", "cut_least", "melds_enabled", "squares", "belote_suits", "redeal_next", "direction")
+
+    def __init__(self, rules):
+        self.rules = rules
+        self.cut_least = max(1, int(rules.deal.cut.minimum_packet))
+        m = rules.melds
+        self.melds_enabled = m.enabled
+        # the squares the variant values, strongest first: (mask, cards in suit order)
+        self.squares = tuple((_SQUARE_MASKS[r], tuple(s * 8 + r for s in range(4)))
+                             for r in _SQUARE_ORDER if m.squares[RANKS[r]] > 0)
+        self.belote_suits: dict = {}   # strain -> suits whose K and Q make a belote
+        self.redeal_next = rules.table.dealer_after_throw_in == "next_seat"
+        self.direction = rules.table.direction
+
+
+_PLAYER_RULES: dict = {}
+
+
+def _player_rules(rules) -> _PlayerRules:
+    hit = _PLAYER_RULES.get(id(rules))
+    if hit is not None and hit.rules is rules:
+        return hit
+    if len(_PLAYER_RULES) > 64:
+        _PLAYER_RULES.clear()
+    pr = _PLAYER_RULES[id(rules)] = _PlayerRules(rules)
+    return pr
 
 
 def declarable_melds(rules, hand: int) -> list[list[int]]:
@@ -59,25 +96,19 @@ def declarable_melds(rules, hand: int) -> list[list[int]]:
     Only squares the variant values are listed; a run is listed whole (a run
     longer than five is judged by the variant's long-run rule).
     """
-    m = rules.melds
-    if not m.enabled:
+    pr = _player_rules(rules)
+    if not pr.melds_enabled:
         return []
     found = []
     used = 0
-    squares = m.squares
-    for r in _SQUARE_ORDER:
-        sq = _SQUARE_MASKS[r]
-        if hand & sq == sq and squares[RANKS[r]] > 0:
-            found.append([s * 8 + r for s in range(4)])
+    for sq, cards in pr.squares:
+        if hand & sq == sq:
+            found.append(list(cards))
             used |= sq
     for s in range(4):
-        for run in _RUNS[(hand >> (8 * s)) & 0xFF]:
-            cards = [s * 8 + r for r in run]
-            mask = 0
-            for c in cards:
-                mask |= 1 << c
+        for mask, cards in _SUIT_RUNS[s][(hand >> (8 * s)) & 0xFF]:
             if not mask & used:
-                found.append(cards)
+                found.append(list(cards))
                 used |= mask
     return found
 
@@ -93,8 +124,7 @@ def random_hands(rules, rng: random.Random, dealer: str) -> dict:
     """Shuffle, cut and deal a pack the variant's way; returns seat -> mask."""
     pack = list(range(32))
     rng.shuffle(pack)
-    cut_rule = rules.deal.cut
-    least = max(1, int(cut_rule.minimum_packet))
+    least = _player_rules(rules).cut_least
     cut = rng.randint(least, 32 - least)
     hands = deal_pack(rules, dealer, pack, cut)
     out = {}
@@ -116,7 +146,8 @@ def choose_call(deal: Deal, rng: random.Random):
     options = deal.legal_calls()
     if not options:
         return None
-    seat = deal.auction.to_act
+    auction = deal.auction
+    seat = auction.to_act
     r = rng.random()
     if seat is None:  # after the auction: a defender may coinche, then a taker surcoinche
         return rng.choice(options) if r < COINCHE else None
@@ -124,7 +155,7 @@ def choose_call(deal: Deal, rng: random.Random):
         doubles = [p for p in options if p[1].kind in ("coinche", "surcoinche")]
         if doubles:
             return rng.choice(doubles)
-    if r < (OPENING_BID if deal.auction.high_bid is None else OVERCALL):
+    if r < (OPENING_BID if auction.bidder is None else OVERCALL):   # no bidder: no bid yet
         cheap = []
         top = None
         for pair in options:
@@ -170,19 +201,14 @@ def choose_card(deal: Deal, rng: random.Random) -> tuple:
     return card, melds, say
 
 
-_BELOTE_SUITS: dict = {}
-
-
 def _belote_suits(deal: Deal) -> tuple:
+    """The suits whose king and queen make a belote in this deal's contract (read once per strain)."""
     strain = deal.play.strain
-    key = (id(deal.rules), strain)
-    hit = _BELOTE_SUITS.get(key)
-    if hit is None or hit[0] is not deal.rules:
-        if len(_BELOTE_SUITS) > 64:
-            _BELOTE_SUITS.clear()
-        hit = (deal.rules, tuple(belote_suits(deal.rules, strain)))
-        _BELOTE_SUITS[key] = hit
-    return hit[1]
+    known = _player_rules(deal.rules).belote_suits
+    hit = known.get(strain)
+    if hit is None:
+        hit = known[strain] = tuple(belote_suits(deal.rules, strain))
+    return hit
 
 
 def play_out(deal: Deal, rng: random.Random, stats: dict | None = None) -> Deal:
@@ -243,14 +269,15 @@ def random_deal(rules, rng: random.Random, dealer: str | None = None, max_redeal
     the variant names (``table.dealer_after_throw_in``), up to ``max_redeals``
     times; the last thrown-in deal is returned if every one was.
     """
-    if not hasattr(rules, "auction") and hasattr(rules, "rules"):
+    if type(rules) is not Rules and not hasattr(rules, "auction") and hasattr(rules, "rules"):
         rules = rules.rules
+    pr = _player_rules(rules)
     dealer = dealer or SEATS[rng.randrange(4)]
     deal = None
     for _ in range(max(1, max_redeals)):
         deal = play_out(Deal.start(rules, dealer, random_hands(rules, rng, dealer)), rng, stats)
         if deal.phase != "redeal":
             return deal
-        if rules.table.dealer_after_throw_in == "next_seat":
-            dealer = next_seat(dealer, rules.table.direction)
+        if pr.redeal_next:
+            dealer = next_seat(dealer, pr.direction)
     return deal

@@ -9,42 +9,142 @@ or the sweep), then the made/failed judgement on unrounded totals, then the
 sweep's transfer of melds, the awards from the variant's terms and
 multiplier, the belote, and only then the rounding. ``ScoreResult.lines``
 says the same arithmetic in words for a person reading a deal.
+
+Every deal of a game ends here, so the rules are read once per rule set into
+a small ``ScoreRules`` object (as ``play.compiled`` does for the play), and
+the words are written only when somebody reads them: ``score_deal(...,
+explain=False)`` works out the same numbers along the same path, skipping
+the sentences, and its ``lines`` are written on first reading.
 """
 
 from __future__ import annotations
-
-from dataclasses import dataclass, field
 
 from ..notation import SUITS, Contract
 from .errors import EngineError
 
 TEAMS = ("NS", "EW")
 STRAINS = SUITS + ("TA", "SA")
+_OUTCOMES = ("made", "failed", "coinched_made", "coinched_failed", "capot_made")
 
 
 class ScoreInputError(EngineError, ValueError):
     """A score request that does not describe a deal (tricks that do not add up to eight, a bad team)."""
 
 
-@dataclass
 class ScoreResult:
-    """The deal's outcome: made or not, card points, each side's award and the arithmetic."""
+    """The deal's outcome: made or not, card points, each side's award and the arithmetic.
 
-    made: bool
-    card_points: dict
-    score: dict
-    lines: list = field(default_factory=list)
-    outcome: str = ""                            # made, failed, coinched_made, coinched_failed, capot_made
-    totals: dict = field(default_factory=dict)   # what each side counted when the contract was judged
+    ``lines`` (the arithmetic in words) is written when first read if the
+    deal was scored with ``explain=False``.
+    """
+
+    __slots__ = ("made", "card_points", "score", "outcome", "totals", "_lines", "_explain")
+
+    def __init__(self, made: bool, card_points: dict, score: dict, lines: list | None = None,
+                 outcome: str = "", totals: dict | None = None):
+        self.made = made
+        self.card_points = card_points
+        self.score = score
+        self.outcome = outcome                              # made, failed, coinched_made, ...
+        self.totals = {} if totals is None else totals      # what each side counted when judged
+        self._lines = lines
+        self._explain = None                                # the inputs, to write the words later
+
+    @property
+    def lines(self) -> list:
+        """How the contract was judged and what each side records, in words."""
+        if self._lines is None:
+            args = self._explain
+            self._lines = _score(*args, True).lines if args is not None else []
+            self._explain = None
+        return self._lines
+
+    @lines.setter
+    def lines(self, value: list) -> None:
+        self._lines = value
+        self._explain = None
 
     def to_json(self) -> dict:
         """The protocol's ``score`` result."""
         return {"made": self.made, "card_points": dict(self.card_points), "score": dict(self.score)}
 
+    def __eq__(self, other) -> bool:
+        if not isinstance(other, ScoreResult):
+            return NotImplemented
+        return ((self.made, self.card_points, self.score, self.lines, self.outcome, self.totals)
+                == (other.made, other.card_points, other.score, other.lines, other.outcome, other.totals))
+
+    __hash__ = None
+
+    def __repr__(self) -> str:
+        return (f"ScoreResult(made={self.made!r}, card_points={self.card_points!r}, score={self.score!r}, "
+                f"lines={self.lines!r}, outcome={self.outcome!r}, totals={self.totals!r})")
+
+
+# --- the rules, read once -----------------------------------------------------
+
+class ScoreRules:
+    """The scoring rules of one rule set as plain values, so a deal's score reads no rule tree."""
+
+    __slots__ = ("rules", "last_trick", "sweep_kind", "sweep_value", "count_melds", "count_belote",
+                 "minimum_total", "versus", "capot_scored", "capot_value", "sweep_takes_melds",
+                 "sweep_bonus", "rounding", "belote_enabled", "belote_points", "belote_tout_atout",
+                 "belote_on_failure", "belote_multiplied", "awards")
+
+    def __init__(self, rules):
+        self.rules = rules
+        cv = rules.card_values
+        self.last_trick = cv.last_trick
+        self.sweep_kind = cv.sweep.kind
+        self.sweep_value = cv.sweep.value
+        self.count_melds = rules.melds.count_towards_contract
+        self.count_belote = rules.belote.counts_towards_contract
+        c = rules.contract
+        self.minimum_total = c.minimum_total
+        self.versus = c.versus_defenders
+        sc = rules.scoring
+        self.capot_scored = sc.capot_made is not None
+        self.capot_value = rules.auction.capot.value
+        self.sweep_takes_melds = sc.sweep_takes_melds
+        self.sweep_bonus = sc.sweep_bonus
+        self.rounding = sc.rounding
+        b = rules.belote
+        self.belote_enabled = b.enabled
+        self.belote_points = b.points
+        self.belote_tout_atout = b.tout_atout
+        self.belote_on_failure = b.on_failure
+        self.belote_multiplied = b.multiplied
+        # outcome -> (takers' award, defenders' award), each (terms, multiplied, base, base_on_sweep)
+        self.awards = {}
+        for name in _OUTCOMES:
+            block = sc[name]
+            if block is not None:
+                self.awards[name] = tuple(
+                    (tuple(spec.terms), spec.multiplied, spec.get("base"), spec.get("base_on_sweep"))
+                    for spec in (block.takers, block.defenders))
+
+
+_CACHE: dict = {}
+
+
+def compiled(rules) -> ScoreRules:
+    """The ScoreRules of ``rules``, built once and cached (keyed by id, holding the rules alive)."""
+    hit = _CACHE.get(id(rules))
+    if hit is not None and hit.rules is rules:
+        return hit
+    if len(_CACHE) > 64:
+        _CACHE.clear()
+    sr = _CACHE[id(rules)] = ScoreRules(rules)
+    return sr
+
 
 # --- input checks -----------------------------------------------------------
 
 def _team_numbers(obj, what: str, allow_none: bool = False) -> dict:
+    if type(obj) is dict and len(obj) == 2:   # the usual {"NS": n, "EW": n}, checked in one go
+        ns, ew = obj.get("NS"), obj.get("EW")
+        if type(ns) is int and type(ew) is int and ns >= 0 and ew >= 0:
+            return {"NS": ns, "EW": ew}
     if obj is None and allow_none:
         return {"NS": 0, "EW": 0}
     if not isinstance(obj, dict):
@@ -79,51 +179,58 @@ def _check_tricks(tricks_won, last_trick) -> tuple[dict, str]:
     return won, last
 
 
-def belote_dict(rules, strain: str, belote) -> dict:
-    """Accept the belote as points per side, or as the protocol's team name (or null)."""
+def _belote_dict(sr: ScoreRules, strain: str, belote) -> dict:
     if belote is None:
         return {"NS": 0, "EW": 0}
     if isinstance(belote, str):
         team = _check_team(belote, "belote")
-        b = rules.belote
-        allowed = b.enabled and strain != "SA" and (strain != "TA" or b.tout_atout == "each_suit")
+        allowed = sr.belote_enabled and strain != "SA" and (strain != "TA" or sr.belote_tout_atout == "each_suit")
         out = {"NS": 0, "EW": 0}
-        out[team] = b.points if allowed else 0
+        out[team] = sr.belote_points if allowed else 0
         return out
     return _team_numbers(belote, "belote")
 
 
+def belote_dict(rules, strain: str, belote) -> dict:
+    """Accept the belote as points per side, or as the protocol's team name (or null)."""
+    return _belote_dict(compiled(rules), strain, belote)
+
+
 # --- card points ------------------------------------------------------------
 
-def _card_points(rules, strain, trick_points, tricks_won, last_trick):
+def _card_points(sr: ScoreRules, strain, trick_points, tricks_won, last_trick, explain: bool):
+    """Card points per side, with the checked tricks; ``words`` (None unless ``explain``) say the sum."""
     if strain not in STRAINS:
         raise ScoreInputError(f"bad strain {strain!r}: expected S, H, D, C, TA or SA")
     tp = _team_numbers(trick_points, "trick_points")
     won, last = _check_tricks(tricks_won, last_trick)
-    cv = rules.card_values
     points = dict(tp)
-    words = {t: str(tp[t]) for t in TEAMS}
-    sweeper = next((t for t in TEAMS if won[t] == 8), None)
-    kind = cv.sweep.kind
+    words = {t: str(tp[t]) for t in TEAMS} if explain else None
+    sweeper = "NS" if won["NS"] == 8 else "EW" if won["EW"] == 8 else None
+    kind = sr.sweep_kind
     if sweeper is not None and kind == "last_trick_value":
-        points[sweeper] += cv.sweep.value
-        words[sweeper] += f" + last trick worth {cv.sweep.value} on a sweep"
+        points[sweeper] += sr.sweep_value
+        if explain:
+            words[sweeper] += f" + last trick worth {sr.sweep_value} on a sweep"
     else:
-        if cv.last_trick:
-            points[last] += cv.last_trick
-            words[last] += f" + last trick {cv.last_trick}"
-        if sweeper is not None and kind == "bonus" and cv.sweep.value:
-            points[sweeper] += cv.sweep.value
-            words[sweeper] += f" + sweep {cv.sweep.value}"
-    for t in TEAMS:
-        if words[t] != str(points[t]):
-            words[t] += f" = {points[t]}"
-    return points, won, last, words
+        if sr.last_trick:
+            points[last] += sr.last_trick
+            if explain:
+                words[last] += f" + last trick {sr.last_trick}"
+        if sweeper is not None and kind == "bonus" and sr.sweep_value:
+            points[sweeper] += sr.sweep_value
+            if explain:
+                words[sweeper] += f" + sweep {sr.sweep_value}"
+    if explain:
+        for t in TEAMS:
+            if words[t] != str(points[t]):
+                words[t] += f" = {points[t]}"
+    return tp, points, won, last, words
 
 
 def card_points(rules, strain: str, trick_points: dict, tricks_won: dict, last_trick: str) -> dict:
     """Each side's card points: its trick values, plus the last trick (or the sweep's value)."""
-    return _card_points(rules, strain, trick_points, tricks_won, last_trick)[0]
+    return _card_points(compiled(rules), strain, trick_points, tricks_won, last_trick, False)[1]
 
 
 # --- rounding ---------------------------------------------------------------
@@ -139,80 +246,103 @@ def round_award(mode: str, value: int) -> int:
 
 # --- the contract and the award ---------------------------------------------
 
-def _kind_of(strain: str) -> str:
-    return {"TA": "tout_atout", "SA": "sans_atout"}.get(strain, "suit")
+_KIND = {"TA": "tout_atout", "SA": "sans_atout"}
 
 
-def _judge(rules, contract: Contract, cp, won, melds, belote):
-    """Made or failed, on the unrounded totals; returns (made, totals, totals in words, the reason)."""
-    takers, defenders = contract.takers, contract.defenders
-    count_melds = rules.melds.count_towards_contract
-    count_belote = rules.belote.counts_towards_contract
-    totals, words = {}, {}
+def _judge(sr: ScoreRules, contract: Contract, takers: str, defenders: str, cp, won, melds, belote,
+           explain: bool):
+    """Made or failed, on the unrounded totals; returns (made, totals, totals in words, the reason).
+
+    The words and the reason are None unless ``explain``.
+    """
+    count_melds, count_belote = sr.count_melds, sr.count_belote
+    totals = {}
+    words = {} if explain else None
     for t in TEAMS:
-        parts = [f"card points {cp[t]}"]
         total = cp[t]
         if count_melds and melds[t]:
             total += melds[t]
-            parts.append(f"melds {melds[t]}")
         if count_belote and belote[t]:
             total += belote[t]
-            parts.append(f"belote {belote[t]}")
         totals[t] = total
-        words[t] = " + ".join(parts) + (f" = {total}" if len(parts) > 1 else "")
+        if explain:
+            parts = [f"card points {cp[t]}"]
+            if count_melds and melds[t]:
+                parts.append(f"melds {melds[t]}")
+            if count_belote and belote[t]:
+                parts.append(f"belote {belote[t]}")
+            words[t] = " + ".join(parts) + (f" = {total}" if len(parts) > 1 else "")
     mine, theirs = totals[takers], totals[defenders]
-    if contract.is_capot:
+    if contract.value == "capot":
         made = won[takers] == 8
-        why = (f"the capot bid is made: {takers} took all eight tricks" if made else
-               f"the capot bid fails: {takers} took {won[takers]} of the eight tricks")
+        why = None
+        if explain:
+            why = (f"the capot bid is made: {takers} took all eight tricks" if made else
+                   f"the capot bid fails: {takers} took {won[takers]} of the eight tricks")
         return made, totals, words, why
     bid = contract.value
-    c = rules.contract
+    least, versus = sr.minimum_total, sr.versus
     if mine < bid:
-        return False, totals, words, f"failed: {mine} is below the bid {bid}"
-    if mine < c.minimum_total:
-        return False, totals, words, f"failed: {mine} is below the least total {c.minimum_total} that makes a contract"
-    if c.versus_defenders == "strictly_more" and mine <= theirs:
-        return False, totals, words, f"failed: {mine} does not exceed the defenders' {theirs}"
-    if c.versus_defenders == "not_level" and mine == theirs:
-        return False, totals, words, f"failed: {mine} is level with the defenders' {theirs}"
-    why = f"made: {mine} reaches the bid {bid}"
-    if c.minimum_total > bid:
-        why += f" and the least total {c.minimum_total}"
-    if c.versus_defenders == "strictly_more":
-        why += f" and exceeds the defenders' {theirs}"
-    elif c.versus_defenders == "not_level":
-        why += f" and is not level with the defenders' {theirs}"
-    return True, totals, words, why
+        failed = "bid"
+    elif mine < least:
+        failed = "least"
+    elif versus == "strictly_more" and mine <= theirs:
+        failed = "not_more"
+    elif versus == "not_level" and mine == theirs:
+        failed = "level"
+    else:
+        failed = None
+    if not explain:
+        return failed is None, totals, None, None
+    if failed == "bid":
+        why = f"failed: {mine} is below the bid {bid}"
+    elif failed == "least":
+        why = f"failed: {mine} is below the least total {least} that makes a contract"
+    elif failed == "not_more":
+        why = f"failed: {mine} does not exceed the defenders' {theirs}"
+    elif failed == "level":
+        why = f"failed: {mine} is level with the defenders' {theirs}"
+    else:
+        why = f"made: {mine} reaches the bid {bid}"
+        if least > bid:
+            why += f" and the least total {least}"
+        if versus == "strictly_more":
+            why += f" and exceeds the defenders' {theirs}"
+        elif versus == "not_level":
+            why += f" and is not level with the defenders' {theirs}"
+    return failed is None, totals, words, why
 
 
-def _outcome(rules, contract: Contract, made: bool) -> str:
-    if made and contract.is_capot and rules.scoring.capot_made is not None:
+def _outcome(sr: ScoreRules, contract: Contract, made: bool) -> str:
+    if made and contract.value == "capot" and sr.capot_scored:
         return "capot_made"
     name = "made" if made else "failed"
     return ("coinched_" + name) if contract.multiplier > 1 else name
 
 
-def _award_parts(rules, spec, where: str, side: str, strain: str, bid: int, bid_label: str,
-                 cp, won, melds) -> list[tuple[str, str, int]]:
-    """The award's terms for one side as (term, label, amount), in the order the variant lists them."""
+def _award(sr: ScoreRules, spec: tuple, where: tuple, side: str, strain: str, bid: int, bid_label: str,
+           cp, won, melds, m: int, explain: bool) -> tuple[int, str | None]:
+    """One side's award: its terms in the order the variant lists them, then the multiplier.
+
+    ``where`` is (outcome, role), to name the award in a message about broken
+    rules. Returns the award and, if ``explain``, its arithmetic in words.
+    """
+    terms, multiplied, base, base_on_sweep = spec
     swept = won[side] == 8
-    parts = []
-    for term in spec.terms:
+    parts = []      # (term, label, amount)
+    for term in terms:
         if term == "card_points":
             parts.append((term, "card points", cp[side]))
         elif term == "bid":
             parts.append((term, bid_label, bid))
         elif term == "base":
-            on_sweep = spec.get("base_on_sweep")
-            if swept and on_sweep is not None:
-                parts.append((term, "base for a sweep", on_sweep))
+            if swept and base_on_sweep is not None:
+                parts.append((term, "base for a sweep", base_on_sweep))
                 continue
-            base = spec.get("base")
             if base is None:
-                raise ScoreInputError(f"bad rules: {where} lists the term 'base' but gives no base amount")
-            amount = base if isinstance(base, int) else base[_kind_of(strain)]
-            parts.append((term, "base", amount))
+                raise ScoreInputError(f"bad rules: rules.scoring.{where[0]}.{where[1]} lists the term 'base' "
+                                      "but gives no base amount")
+            parts.append((term, "base", base if isinstance(base, int) else base[_KIND.get(strain, "suit")]))
         elif term == "own_melds":
             if melds[side]:
                 parts.append((term, "melds", melds[side]))
@@ -220,119 +350,135 @@ def _award_parts(rules, spec, where: str, side: str, strain: str, bid: int, bid_
             if melds["NS"] or melds["EW"]:
                 parts.append((term, "melds of both sides", melds["NS"] + melds["EW"]))
         elif term == "sweep_bonus":
-            if swept and rules.scoring.sweep_bonus:
-                parts.append((term, "sweep bonus", rules.scoring.sweep_bonus))
+            if swept and sr.sweep_bonus:
+                parts.append((term, "sweep bonus", sr.sweep_bonus))
         else:   # the schema allows no other term
-            raise ScoreInputError(f"bad rules: {where} has an unknown term {term!r}")
-    return parts
-
-
-def _apply_multiplier(spec, parts, m: int) -> tuple[int, str]:
-    """The award after the contract's multiplier, and its arithmetic in words."""
-    words = [f"{label} {amount}" for _, label, amount in parts]
+            raise ScoreInputError(f"bad rules: rules.scoring.{where[0]}.{where[1]} has an unknown term {term!r}")
     plain = sum(amount for _, _, amount in parts)
-    if m == 1 or spec.multiplied == "none" or not parts:
-        return plain, " + ".join(words)
-    if spec.multiplied == "all":
+    words = [f"{label} {amount}" for _, label, amount in parts] if explain else None
+    if m == 1 or multiplied == "none" or not parts:
+        return plain, (" + ".join(words) if explain else None)
+    if multiplied == "all":
+        if not explain:
+            return plain * m, None
         text = " + ".join(words)
         return plain * m, (f"({text}) × {m}" if len(words) > 1 else f"{text} × {m}")
     # "bid": only the bid term is multiplied
     value, out = 0, []
-    for (term, label, amount), word in zip(parts, words):
+    for i, (term, label, amount) in enumerate(parts):
         if term == "bid":
             value += amount * m
-            out.append(f"{word} × {m}")
+            if explain:
+                out.append(f"{words[i]} × {m}")
         else:
             value += amount
-            out.append(word)
-    return value, " + ".join(out)
+            if explain:
+                out.append(words[i])
+    return value, (" + ".join(out) if explain else None)
 
 
 def score_deal(rules, contract: Contract, trick_points: dict, tricks_won: dict, last_trick: str,
-               melds: dict | None, belote) -> ScoreResult:
+               melds: dict | None, belote, explain: bool = True) -> ScoreResult:
     """Judge the contract and give each side its award for the deal.
 
     ``trick_points`` are the card values in each side's tricks (no bonus);
     ``melds`` the ordinary melds that score after the comparison;
     ``belote`` each side's belote points (or the protocol's team name / null).
+    With ``explain=False`` the same numbers come without writing the
+    sentences; ``lines`` is then written when first read.
     """
     if not isinstance(contract, Contract):
         raise ScoreInputError(f"bad contract {contract!r}: expected a Contract")
-    if contract.value != "capot" and (isinstance(contract.value, bool) or not isinstance(contract.value, int)):
-        raise ScoreInputError(f"bad contract value {contract.value!r}: expected a number or \"capot\"")
-    if isinstance(contract.multiplier, bool) or not isinstance(contract.multiplier, int) or contract.multiplier < 1:
-        raise ScoreInputError(f"bad contract multiplier {contract.multiplier!r}: expected 1 or more")
+    value, mult = contract.value, contract.multiplier
+    if value != "capot" and (isinstance(value, bool) or not isinstance(value, int)):
+        raise ScoreInputError(f"bad contract value {value!r}: expected a number or \"capot\"")
+    if isinstance(mult, bool) or not isinstance(mult, int) or mult < 1:
+        raise ScoreInputError(f"bad contract multiplier {mult!r}: expected 1 or more")
+    sr = compiled(rules)
     strain = contract.strain
-    cp, won, last, cp_words = _card_points(rules, strain, trick_points, tricks_won, last_trick)
+    tp, cp, won, last, cp_words = _card_points(sr, strain, trick_points, tricks_won, last_trick, explain)
     melds = _team_numbers(melds, "melds", allow_none=True)
-    belote = belote_dict(rules, strain, belote)
-    takers, defenders = contract.takers, contract.defenders
-    m = contract.multiplier
-    lines = [f"card points: NS {cp_words['NS']}; EW {cp_words['EW']}"]
+    belote = _belote_dict(sr, strain, belote)
+    return _score(sr, contract, tp, won, last, melds, belote, explain, cp, cp_words)
 
-    made, totals, total_words, why = _judge(rules, contract, cp, won, melds, belote)
-    bid_text = f"{contract.value}{strain}"
-    lines.append(f"contract {bid_text} by {contract.declarer}"
-                 + (f" × {m}" if m > 1 else "")
-                 + f": takers {takers} count {total_words[takers]}, defenders {defenders} count {total_words[defenders]}")
-    lines.append(why)
-    outcome = _outcome(rules, contract, made)
+
+def _score(sr: ScoreRules, contract: Contract, tp: dict, won: dict, last: str, melds: dict, belote: dict,
+           explain: bool, cp: dict | None = None, cp_words: dict | None = None) -> ScoreResult:
+    """score_deal on checked inputs (tp, won, melds and belote are the checked copies, never changed)."""
+    strain = contract.strain
+    if cp is None or (explain and cp_words is None):
+        _, cp, won, last, cp_words = _card_points(sr, strain, tp, won, last, explain)
+    takers = contract.takers
+    defenders = "EW" if takers == "NS" else "NS"
+    m = contract.multiplier
+    lines = [f"card points: NS {cp_words['NS']}; EW {cp_words['EW']}"] if explain else None
+
+    made, totals, total_words, why = _judge(sr, contract, takers, defenders, cp, won, melds, belote, explain)
+    if explain:
+        lines.append(f"contract {contract.value}{strain} by {contract.declarer}"
+                     + (f" × {m}" if m > 1 else "")
+                     + f": takers {takers} count {total_words[takers]}, "
+                       f"defenders {defenders} count {total_words[defenders]}")
+        lines.append(why)
+    outcome = _outcome(sr, contract, made)
 
     # A sweep may carry the swept side's melds over to the side that took every trick.
-    scoring = rules.scoring
-    eff = dict(melds)
-    sweeper = next((t for t in TEAMS if won[t] == 8), None)
-    move = scoring.sweep_takes_melds
+    eff = melds
+    sweeper = "NS" if won["NS"] == 8 else "EW" if won["EW"] == 8 else None
+    move = sr.sweep_takes_melds
     if sweeper is not None and (move == "any_sweep" or (move == "taker_sweep" and sweeper == takers)):
         swept = defenders if sweeper == takers else takers
-        if eff[swept]:
-            lines.append(f"{sweeper} took every trick: {swept}'s melds {eff[swept]} go to {sweeper}")
+        if melds[swept]:
+            if explain:
+                lines.append(f"{sweeper} took every trick: {swept}'s melds {melds[swept]} go to {sweeper}")
+            eff = dict(melds)
             eff[sweeper] += eff[swept]
             eff[swept] = 0
 
-    if contract.is_capot:
-        bid, bid_label = rules.auction.capot.value, "capot bid"
+    if contract.value == "capot":
+        bid, bid_label = sr.capot_value, "capot bid"
     else:
         bid, bid_label = contract.value, "bid"
-    specs = {takers: scoring[outcome].takers, defenders: scoring[outcome].defenders}
+    taker_spec, defender_spec = sr.awards[outcome]
+    specs = {takers: taker_spec, defenders: defender_spec}
     roles = {takers: "takers", defenders: "defenders"}
     awards, words = {}, {}
     for side in TEAMS:
-        where = f"rules.scoring.{outcome}.{roles[side]}"
-        parts = _award_parts(rules, specs[side], where, side, strain, bid, bid_label, cp, won, eff)
-        awards[side], words[side] = _apply_multiplier(specs[side], parts, m)
+        awards[side], words[side] = _award(sr, specs[side], (outcome, roles[side]), side,
+                                           strain, bid, bid_label, cp, won, eff, m, explain)
 
     # The belote joins its holder's award (a failing takers' belote goes where the variant says).
-    b = rules.belote
     for holder in TEAMS:
         amount = belote[holder]
         if not amount:
             continue
         dest = holder
         if holder == takers and not made:
-            if b.on_failure == "lost":
-                lines.append(f"the takers' belote {amount} is lost with the contract")
+            if sr.belote_on_failure == "lost":
+                if explain:
+                    lines.append(f"the takers' belote {amount} is lost with the contract")
                 continue
-            if b.on_failure == "defenders":
+            if sr.belote_on_failure == "defenders":
                 dest = defenders
-        label = "belote" if dest == holder else f"{holder}'s belote"
-        if b.multiplied == "with_award" and specs[dest].multiplied == "all" and m > 1:
-            awards[dest] += amount * m
-            text = f"{label} {amount} × {m}"
-        else:
-            awards[dest] += amount
-            text = f"{label} {amount}"
-        words[dest] = f"{words[dest]} + {text}" if words[dest] else text
+        times = m if sr.belote_multiplied == "with_award" and specs[dest][1] == "all" and m > 1 else 1
+        awards[dest] += amount * times
+        if explain:
+            label = "belote" if dest == holder else f"{holder}'s belote"
+            text = f"{label} {amount} × {m}" if times > 1 else f"{label} {amount}"
+            words[dest] = f"{words[dest]} + {text}" if words[dest] else text
 
-    score = {}
-    for side in TEAMS:
-        text = words[side] or "nothing"
-        line = f"{roles[side]} {side}: {text} = {awards[side]}"
-        score[side] = round_award(scoring.rounding, awards[side])
-        if score[side] != awards[side]:
-            line += f", rounded to {score[side]}"
-        lines.append(line)
-    # takers first, as a person tells it
-    if takers == "EW":
-        lines[-2], lines[-1] = lines[-1], lines[-2]
-    return ScoreResult(made, cp, score, lines, outcome, totals)
+    rounding = sr.rounding
+    score = {"NS": round_award(rounding, awards["NS"]), "EW": round_award(rounding, awards["EW"])}
+    if explain:
+        for side in TEAMS:
+            line = f"{roles[side]} {side}: {words[side] or 'nothing'} = {awards[side]}"
+            if score[side] != awards[side]:
+                line += f", rounded to {score[side]}"
+            lines.append(line)
+        # takers first, as a person tells it
+        if takers == "EW":
+            lines[-2], lines[-1] = lines[-1], lines[-2]
+    result = ScoreResult(made, cp, score, lines, outcome, totals)
+    if not explain:
+        result._explain = (sr, contract, tp, won, last, melds, belote)
+    return result
