@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..notation import SEATS, Call, Contract, NotationError, card_name, parse_call, parse_card, team_of
+from ..notation import SEATS, Call, Contract, NotationError, card_name, parse_call, team_of
 from ..variants.rules import Rules
 from . import belote as belote_mod
 from . import melds as melds_mod
@@ -27,6 +27,7 @@ from .auction import Auction
 from .errors import BadInput, IllegalCall, IllegalPlay
 from .masks import cards_of
 from .play import _SEAT_INDEX, PlayState, compiled, first_leader
+from .play import _card  # the same card check and message everywhere
 
 __all__ = ["Deal", "DealOutcome", "run_deal_case"]
 
@@ -109,17 +110,6 @@ def _checked_hand_masks(hands) -> dict:
         seen |= mask
         out[seat] = mask
     return out
-
-
-def _card(card, what: str = "card") -> int:
-    if isinstance(card, int) and not isinstance(card, bool):
-        if 0 <= card < 32:
-            return card
-        raise BadInput(f"{what}: card index {card} is outside 0..31")
-    try:
-        return parse_card(card)
-    except NotationError as exc:
-        raise BadInput(f"{what}: {exc}") from None
 
 
 def _call(call) -> Call:
