@@ -143,7 +143,7 @@ def test_check_valid_files(capsys, tmp_path):
     p.write_text(HOUSE, encoding="utf-8")
     files = [str(variants_dir() / f"{i}.yaml") for i in loader.shipped_ids()] + [str(p)]
     code, out, err = run(capsys, "variants", "check", *files)
-    assert (code, out, err) == (0, f"{len(files)} files valid\n", "")
+    assert (code, out, err) == (0, f"{len(files)} file{'s' if len(files) != 1 else ''} valid\n", "")
 
 
 def test_check_a_folder_stands_for_its_yaml_files(capsys):
@@ -179,3 +179,34 @@ def test_check_the_whole_catalogue_fails_with_one_line_per_expectation(capsys, m
 def test_variants_without_an_action_shows_help(capsys):
     code, _, err = run(capsys, "variants")
     assert code == 2 and "list" in err and "check" in err
+
+
+TABLE_TEMPLATE = """\
+extends: federation
+id: {id}
+name: "A table"
+status: house
+rules:
+  match: {{target: 1500}}
+"""
+
+
+def test_check_refuses_an_id_that_is_a_shipped_rule_sets(capsys, tmp_path):
+    (tmp_path / "mine.yaml").write_text(TABLE_TEMPLATE.format(id="federation"))
+    code, out, _ = run(capsys, "variants", "check", str(tmp_path / "mine.yaml"))
+    assert code == 1
+    assert out.startswith(f"{tmp_path / 'mine.yaml'}:2:5: id: 'federation' is already the id of the shipped rule set")
+
+
+def test_check_refuses_two_files_with_one_id_but_not_one_file_named_twice(capsys, tmp_path):
+    for name in ("a.yaml", "b.yaml"):
+        (tmp_path / name).write_text(TABLE_TEMPLATE.format(id="our-table"))
+    a, b = str(tmp_path / "a.yaml"), str(tmp_path / "b.yaml")
+    assert run(capsys, "variants", "check", a, a)[:2] == (0, "2 files valid\n")  # the same file twice: no clash
+    code, out, _ = run(capsys, "variants", "check", a, b)
+    assert code == 1 and out == f"{b}:2:5: id: 'our-table' is also the id of {a}\n"
+
+
+def test_check_an_empty_folder_is_an_error(capsys, tmp_path):
+    code, out, err = run(capsys, "variants", "check", str(tmp_path))
+    assert code == 2 and out == "" and "holds no .yaml file" in err

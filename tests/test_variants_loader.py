@@ -83,6 +83,20 @@ def test_every_house_variant_loads_and_is_its_parent_plus_its_changes():
     assert not set(loader.house_ids()) & set(loader.shipped_ids()), "a house id shadows a seed id"
 
 
+def still_speaking(entries: list, child_entries: list, changed: list[str]) -> list:
+    """The documented rule: a parent's entry loses the rule paths the child sets anew (and is
+    dropped when none is left), and an interpretation the child restates by id replaces it."""
+    redefined = {e.get("id") for e in child_entries}
+    out = []
+    for e in entries:
+        if e.get("id") in redefined and e.get("id") is not None:
+            continue
+        rules = [p for p in e["rules"] if not any(p == c or p.startswith(c + ".") for c in changed)]
+        if rules:
+            out.append({**e, "rules": rules})
+    return out
+
+
 def assert_merged(resolved: dict, parent: dict, child: dict) -> None:
     """Every child leaf wins, every other parent leaf survives, provenance is appended."""
     child_rules = child.get("rules", {})
@@ -94,8 +108,9 @@ def assert_merged(resolved: dict, parent: dict, child: dict) -> None:
         written = any(c[:len(leaf)] == leaf or leaf[:len(c)] == c for c in child_leaves)
         if not written:
             assert get(resolved["rules"], leaf) == get(parent["rules"], leaf), leaf
+    changed = [".".join(leaf) for leaf in child_leaves]
     for key in ("sources", "interpretations"):
-        assert resolved[key] == parent[key] + child.get(key, [])
+        assert resolved[key] == still_speaking(parent[key], child.get(key, []), changed) + child.get(key, [])
     for key in ("id", "name", "status"):
         assert resolved[key] == child.get(key, parent[key])
 
@@ -142,10 +157,15 @@ def test_extends_merges_mappings_and_replaces_lists_and_scalars(tmp_path):
     assert r["scoring"]["capot_made"]["takers"] == {"terms": ["base"], "base": 500, "multiplied": "all"}
     # top-level: id/name/status replace, sources appended after the parent's
     assert (v.id, v.document["name"], v.document["status"]) == ("table-x3", "Our table", "house")
-    assert v.document["sources"] == fed["sources"] + [
-        {"seed": "house", "section": "our rules", "quote": "A surcoinche triples.",
-         "rules": ["auction.surcoinche.multiplier"]}]
-    assert v.document["interpretations"] == fed["interpretations"]
+    # the parent's words no longer speak for the rules the child sets anew: "Agree a 2000-point
+    # target." justified only match.target, so it goes; the surcoinche sentence keeps its other rules
+    quotes = {src["quote"]: src["rules"] for src in v.document["sources"]}
+    assert "Agree a 2000-point target." not in quotes
+    assert quotes["The next 3 passes end the auction unless the bidders surcoinche, which ends it immediately "
+                  "and makes the multiplier 4."] == [
+        "auction.coinche.passes_after", "auction.surcoinche.allowed", "auction.surcoinche.ends_auction"]
+    assert v.document["sources"][-1] == {"seed": "house", "section": "our rules", "quote": "A surcoinche triples.",
+                                         "rules": ["auction.surcoinche.multiplier"]}
     assert v.document.get("description") == fed.get("description")  # not written: inherited
     assert "extends" not in v.document and v.written["extends"] == "federation"
     assert v.chain == (tmp_path / "table.yaml", variants_dir() / "federation.yaml")
@@ -568,3 +588,26 @@ def test_schema_messages(change, line):
     with pytest.raises(VariantError) as exc:
         load_variant(doc)
     assert exc.value.lines == [line]
+
+
+def test_a_child_restating_an_interpretation_by_id_replaces_it(tmp_path):
+    # federation reads the takers' belote as multiplied with a doubled success; our table says not.
+    path = write(tmp_path, "ours.yaml", """\
+extends: federation
+id: ours
+name: "Ours"
+status: house
+interpretations:
+  - id: belote-in-doubled-success
+    question: "Is the takers' belote multiplied?"
+    reading: "Never: it is protected."
+    alternative: "Multiplied with the award, as the federation reads it."
+    rules: [belote.multiplied]
+rules:
+  belote: {multiplied: never}
+""")
+    v = load_variant_file(path)
+    same = [i for i in v.document["interpretations"] if i["id"] == "belote-in-doubled-success"]
+    assert len(same) == 1 and same[0]["reading"] == "Never: it is protected."
+    assert v.document["interpretations"][-1] is not None and v.document["interpretations"][-1]["id"] == same[0]["id"]
+    assert v.rules.belote.multiplied == "never"

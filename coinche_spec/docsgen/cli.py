@@ -50,9 +50,10 @@ def load(ref: str):
 
 
 def _write(path: Path, text: str) -> None:
+    # Only ever create what was asked for: a missing folder is the user's typo more often than a wish.
+    if not path.parent.is_dir():
+        raise _user_error(f"cannot write '{path}': the folder '{path.parent}' does not exist")
     try:
-        if path.parent and not path.parent.exists():
-            path.parent.mkdir(parents=True)
         path.write_text(text, encoding="utf-8")
     except OSError as exc:
         raise _user_error(f"cannot write '{path}': {exc.strerror or exc}") from None
@@ -84,6 +85,10 @@ def run(args) -> int:
         folder = Path(args.all_dir)
         if folder.exists() and not folder.is_dir():
             raise _user_error(f"--all: '{folder}' is not a folder")
+        if not folder.exists():
+            if not folder.parent.is_dir():
+                raise _user_error(f"--all: cannot create '{folder}': the folder '{folder.parent}' does not exist")
+            folder.mkdir()
         written = write_all(folder)
         print(f"wrote {len(written)} rules pages to {folder}")
         return 0

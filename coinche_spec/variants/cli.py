@@ -22,7 +22,7 @@ from .loader import SUFFIXES, VariantError
 
 def register(subparsers) -> None:
     parser = subparsers.add_parser(
-        "variants", help="list, show and check rule sets (variants)",
+        "variants", help="list, show, compare and check rule sets (variants)",
         description="List, show and check Coinche rule sets (variant files).")
     actions = parser.add_subparsers(dest="variants_action", metavar="ACTION")
     parser.set_defaults(func=lambda args: _no_action(parser))
@@ -136,12 +136,14 @@ def _expand(files: list[str]) -> list[str]:
 def cmd_check(args) -> int:
     """Exit 0 and say how many files are valid, or 1 with one line per problem."""
     files = _expand(args.files)
+    if not files:
+        raise _user_error("no variant file to check: " + ", ".join(args.files) + " holds no .yaml file")
     lines = loader.check_files(files)
     if lines:
         for line in lines:
             print(line)
         return 1
-    print(f"{len(files)} files valid")
+    print(f"{len(files)} file{'s' if len(files) != 1 else ''} valid")
     return 0
 
 

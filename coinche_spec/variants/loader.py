@@ -251,6 +251,67 @@ def _merge_value(old: Any, new: Any, path: tuple, child: _Layer, origins: _Origi
 _MISSING = object()
 
 
+def _written_rule_paths(rules: Any, prefix: str = "") -> set[str]:
+    """The dotted rule paths whose value a child file sets (mappings merge, so recurse into them)."""
+    out: set[str] = set()
+    if not isinstance(rules, dict):
+        return out
+    for key, value in rules.items():
+        path = f"{prefix}.{key}" if prefix else str(key)
+        if isinstance(value, dict) and value:
+            out |= _written_rule_paths(value, path)
+        else:
+            out.add(path)
+    return out
+
+
+def _inherited_entries(entries: list, child_entries: Any, changed: set[str]) -> tuple[list, list]:
+    """The parent's sources or interpretations that still describe the child, and their old indexes.
+
+    A parent's entry stops speaking for a rule the child sets anew (the same path, or a path
+    inside a group the child rewrites whole): that path leaves its ``rules``; an entry left
+    with no rule is dropped. An interpretation the child gives again by ``id`` replaces the
+    parent's. A path the child only partly changes (a group, some of whose rules it sets)
+    keeps its entry: it still describes the rest of the group.
+    """
+    redefined = {e.get("id") for e in child_entries or [] if isinstance(e, dict) and e.get("id")}
+    kept, indexes = [], []
+    for i, entry in enumerate(entries):
+        if not isinstance(entry, dict):
+            kept.append(entry)
+            indexes.append(i)
+            continue
+        if entry.get("id") is not None and entry.get("id") in redefined:
+            continue
+        paths = entry.get("rules")
+        if isinstance(paths, list) and changed:
+            still = [p for p in paths
+                     if not (isinstance(p, str) and any(p == c or p.startswith(c + ".") for c in changed))]
+            if not still:
+                continue
+            if len(still) != len(paths):
+                entry = dict(entry, rules=still)
+        kept.append(entry)
+        indexes.append(i)
+    return kept, indexes
+
+
+def _move_entries(origins: _Origins, key: str, indexes: list[int]) -> None:
+    """Re-point the recorded positions of ``key``'s entries after some were dropped."""
+    moved_where, moved_written = {}, {}
+    for new, old in enumerate(indexes):
+        prefix = (key, old)
+        for path in [p for p in origins.where if p[:2] == prefix]:
+            moved_where[(key, new) + path[2:]] = origins.where[path]
+            if path in origins.written:
+                moved_written[(key, new) + path[2:]] = origins.written[path]
+    for path in [p for p in origins.where if len(p) >= 2 and p[0] == key and isinstance(p[1], int)]:
+        del origins.where[path]
+        origins.written.pop(path, None)
+    origins.where.update(moved_where)
+    origins.written.update(moved_written)
+
+
 def _merge(layers: list[_Layer]) -> tuple[dict, _Origins]:
     """Fold the chain from the first ancestor down to the child."""
     base = layers[-1]
@@ -259,17 +320,24 @@ def _merge(layers: list[_Layer]) -> tuple[dict, _Origins]:
     origins.take(base)
     origins.drop(("extends",))
     for child in reversed(layers[:-1]):
+        changed = _written_rule_paths(child.data.get("rules"))
         for key, value in child.data.items():
             if key == "extends":
                 continue
             old = document.get(key, _MISSING)
             if key in APPENDED and isinstance(old, list) and isinstance(value, list):
+                old, indexes = _inherited_entries(old, value, changed)
+                _move_entries(origins, key, indexes)
                 offset = len(old)
                 document[key] = old + copy.deepcopy(value)
                 for i in range(len(value)):
                     origins.take(child, (key, i), (key, i + offset))
                 continue
             document[key] = _merge_value(old, value, (key,), child, origins)
+        for key in APPENDED:  # a child that writes no list of its own still overrides rules
+            if key not in child.data and isinstance(document.get(key), list):
+                document[key], indexes = _inherited_entries(document[key], [], changed)
+                _move_entries(origins, key, indexes)
         origins.where[()] = (child.display, child.positions.get(()), None)
         origins.written[()] = ()
     return document, origins
@@ -413,12 +481,35 @@ def resolve(ref) -> dict:
 def check_files(paths: Iterable[str | os.PathLike]) -> list[str]:
     """One line per problem in the given files (empty when every file is a valid variant)."""
     lines: list[str] = []
+    seen: dict[str, tuple[str, Path]] = {}
     for path in paths:
         try:
-            load_variant_file(path)
+            v = load_variant_file(path)
         except VariantError as exc:
             lines.extend(exc.lines)
+            continue
+        shown = str(path)
+        # an id names one rule set: a file may not take a shipped one's id, nor another checked file's
+        shipped = _file_for_id(v.id)
+        if shipped is not None and Path(path).resolve() != shipped.resolve():
+            lines.append(f"{shown}:{_id_line(v)}: id: '{v.id}' is already the id of the shipped rule set "
+                         f"{_display(shipped)}; give this rule set its own id")
+        elif v.id in seen and seen[v.id][1] != Path(path).resolve():
+            lines.append(f"{shown}:{_id_line(v)}: id: '{v.id}' is also the id of {seen[v.id][0]}")
+        seen.setdefault(v.id, (shown, Path(path).resolve()))
     return lines
+
+
+def _id_line(v: Variant) -> str:
+    """LINE:COL of the file's `id` (for a one-line message), or "1:1"."""
+    try:
+        _, positions = yamlstrict.load_file(v.path, str(v.path))
+        pos = positions.get(("id",))
+        if pos:
+            return f"{pos[0]}:{pos[1]}"
+    except Exception:  # noqa: BLE001 - the file loaded a moment ago; a position is a nicety
+        pass
+    return "1:1"
 
 
 __all__ = ["Variant", "VariantError", "load_variant", "load_variant_file", "resolve", "check_files",
