@@ -45,3 +45,31 @@ def test_cli_unknown_variant_is_one_line(capsys):
     assert main(["variants", "diff", "federation", "no-such-rules"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "unknown variant 'no-such-rules'" in err
+
+
+def test_cli_text_shows_both_values_and_the_house_reading(capsys):
+    assert main(["variants", "diff", "federation", "federation-1500-x3"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("2 rules differ between federation and federation-1500-x3:")
+    # federation's target rests on its seed; the house's on its own reading, not on the parent's sentence
+    target = out[out.index("match.target"):]
+    assert "  federation: 2000" in target and '"Agree a 2000-point target."' in target
+    house = target[target.index("  federation-1500-x3: 1500"):]
+    assert "reading [house-target-1500]" in house and "Agree a 2000-point target" not in house
+
+
+def test_cli_markdown_and_brief(capsys):
+    assert main(["variants", "diff", "contree-701", "contree-701-rounded", "--format", "markdown"]) == 0
+    assert capsys.readouterr().out.splitlines() == [
+        "| rule | contree-701 | contree-701-rounded |", "|---|---|---|",
+        '| `scoring.rounding` | "none" | "nearest_10_half_up" |']
+    assert main(["variants", "diff", "cafe-701", "cafe-701", "--brief"]) == 0
+    assert capsys.readouterr().out == "cafe-701 and cafe-701 have the same rules.\n"
+
+
+def test_awards_are_shown_as_a_reader_reads_them(capsys):
+    assert main(["variants", "diff", "contree-701", "cafe-701", "--brief"]) == 0
+    out = capsys.readouterr().out
+    # contree-701 multiplies only the bid of a failed contract's award, cafe-701 the whole award
+    assert "  contree-701: base + bid (base 162, multiplied: bid)" in out
+    assert "  cafe-701: base + bid (base 162, multiplied: all)" in out
