@@ -87,8 +87,13 @@ SITUATIONS = [
     ("p3-trump-lead-overtake", "H", "JH 8H AS", "9H",
      {v: {"JH"} for v in ALL5}),
     # P3 "even over your partner" (seed 001): N led 9H and wins; S must still
-    # overtake with JH.
+    # overtake with JH. Seed 002 frees a player whose partner is winning
+    # (trump_lead_overtrump_partner false): any trump, JH or 8H.
     ("p3-overtake-partner", "H", "JH 8H AS", "9H 7H",
+     {FED: {"JH"}, C701: {"JH"}, STA: {"JH", "8H"}, C1000: {"JH"}, CAFE701: {"JH"}}),
+    # P3 over an opponent's trump the duty holds everywhere: N led 7H, E (an
+    # opponent of S) played 9H and wins; S must overtake with JH.
+    ("p3-overtake-opponent", "H", "JH 8H AS", "7H 9H",
      {v: {"JH"} for v in ALL5}),
     # P3: the jack of trump led cannot be beaten: any trump (8H, 7H), not AS.
     ("p3-cannot-overtake", "H", "8H 7H AS", "JH",

@@ -655,6 +655,11 @@ TEMPLATES: tuple[Template, ...] = (
                  "if he can, even over his partner."),
         "false": "When trump is led, a player must follow with a trump but need not beat the trumps already played.",
     }),
+    one("trump-lead-partner", "play", "Trump led, partner winning", "play.trump_lead_overtrump_partner", {
+        "true": "The duty to go up holds even when the player's partner has the highest trump of the trick.",
+        "false": ("When the player's partner has the highest trump of the trick, he may follow with any trump; "
+                  "he must go up only over an opponent's trump."),
+    }, lambda c: None if c.get("play.trump_lead_must_overtrump") else "nobody need go up on a trump lead"),
     one("partner-winning", "play", "Void, partner winning", "play.void_partner_winning.may_discard", {
         "true": ("A player who cannot follow suit while his partner is winning the trick may play any card; "
                  "he need not trump."),

@@ -80,7 +80,7 @@ class StrainRules:
     """The play rules of one rule set for one strain, as plain values for the hot path."""
 
     __slots__ = ("strain", "trump", "trump_mask", "beat", "value", "step", "direction",
-                 "trump_lead_must_overtrump", "partner_may_discard", "partner_trump_must_overtrump",
+                 "trump_lead_must_overtrump", "trump_lead_overtrump_partner", "partner_may_discard", "partner_trump_must_overtrump",
                  "must_trump", "must_overtrump", "cannot_overtrump", "only_trumps_must_overtrump",
                  "must_go_up", "last_trick")
 
@@ -94,6 +94,7 @@ class StrainRules:
         self.direction = rules.table.direction
         self.step = 1 if self.direction == "clockwise" else 3  # (i + step) & 3 is the next seat
         self.trump_lead_must_overtrump = bool(play.trump_lead_must_overtrump)
+        self.trump_lead_overtrump_partner = bool(play.trump_lead_overtrump_partner)
         self.partner_may_discard = bool(play.void_partner_winning.may_discard)
         self.partner_trump_must_overtrump = bool(play.void_partner_winning.trump_must_overtrump)
         self.must_trump = bool(play.void_opponent_winning.must_trump)
@@ -133,7 +134,7 @@ class StrainRules:
         if led == trump:
             if not trumps:
                 return hand
-            if self.trump_lead_must_overtrump:
+            if self.trump_lead_must_overtrump and (self.trump_lead_overtrump_partner or not partner_wins):
                 return (trumps & self.beat[win]) or trumps
             return trumps
         if follow:
