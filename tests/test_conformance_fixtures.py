@@ -219,3 +219,34 @@ def test_the_shipped_retired_list_is_readable():
     from coinche_spec.resources import corpus_dir
     retired = read_retired(corpus_dir())
     assert all(re.match(r"^[a-z0-9]+(-[a-z0-9]+)*$", x) for x in retired)
+
+
+def test_select_with_several_keywords_takes_any_match(tmp_path):
+    write(tmp_path, "scoring.yaml", GOOD_SCORING)
+    write(tmp_path, "dealing.yaml", GOOD_DEALING)
+    fixtures = load_corpus(tmp_path)
+    assert sorted(f.id for f in select(fixtures, ["worked-example", "cut-one"])) == ["dealing-cut-one-card",
+                                                                                     "score-089-on-090"]
+    assert [f.id for f in select(fixtures, ["zzz", "CUT"])] == ["dealing-cut-one-card"]
+    assert select(fixtures, ["zzz", "yyy"]) == []
+    assert len(select(fixtures, [])) == 2
+
+
+def test_an_expectation_the_rule_set_cannot_be_asked_is_refused(tmp_path):
+    # A tout atout trick: only cafe-sans-tout-atout lets tout atout be bid; the others must say not_applicable.
+    write(tmp_path, "play.yaml", textwrap.dedent("""\
+        area: play
+        fixtures:
+          - id: play-ta-follow-up
+            title: "Tout atout: must go up in the led suit"
+            case: {kind: legal_cards, strain: TA, seat: S, hand: [JH, 7H], trick: [{seat: W, card: 9H}]}
+            expect:
+              cafe-sans-tout-atout: {legal: [JH]}      # J above 9 in trump order; 7 below
+              federation, contree-701, cafe-1000: {not_applicable: "no tout atout bid"}
+              cafe-701: {legal: [JH]}
+        """))
+    lines = problems_of(tmp_path)
+    assert len(lines) == 1
+    assert lines[0].startswith("play.yaml:9:7: fixtures[0].expect.cafe-701: cafe-701: case.strain: this rule set "
+                               "has no tout atout contract")
+    assert lines[0].endswith("; mark this rule set not_applicable")

@@ -3,6 +3,7 @@
 import json
 import subprocess
 import sys
+import time
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -202,3 +203,156 @@ def test_our_server_as_a_separate_program(corpus, capsys, monkeypatch):
     assert last_lines(out) == ["0 errors, 0 timeouts, 0 n/a", "10 passed, 0 failed"]
     assert code == 0
     assert "coinche-spec reference engine" in out.splitlines()[0]
+
+
+# --- a run that plays nothing, repeated -k, rule sets the corpus does not know -------------
+
+def test_a_keyword_matching_nothing_exits_2_with_one_line(corpus, capsys):
+    code, out, err = run(capsys, "--corpus", str(corpus), "-k", "zzzzz")
+    assert code == 2 and out == ""
+    assert err.splitlines() == ["coinche-spec: no fixture matches -k zzzzz"]
+    code, out, err = run(capsys, "--corpus", str(corpus), "-k", "zzzzz", "-k", "yyy")
+    assert code == 2 and err.splitlines() == ["coinche-spec: no fixture matches -k zzzzz -k yyy"]
+
+
+def test_an_empty_corpus_exits_2(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "empty").mkdir()
+    code, out, err = run(capsys, "--corpus", "empty")
+    assert code == 2 and out == ""
+    assert err.splitlines() == ["coinche-spec: no fixture in empty: nothing to run"]
+
+
+def test_fixtures_all_n_a_under_the_chosen_rule_set_exit_2(corpus, capsys):
+    text = GOOD_SCORING.replace('''      cafe-sans-tout-atout:
+        made: false                     # 89 < 90
+        score: {NS: 0, EW: 162}         # 162 + both sides' melds 0 = 162, no bid term''',
+                                '''      cafe-sans-tout-atout: {not_applicable: "for the test"}''')
+    (corpus / "scoring.yaml").write_text(text)
+    code, out, err = run(capsys, "--corpus", str(corpus), "-k", "089", "--variant", "cafe-sans-tout-atout")
+    assert code == 2 and out == ""
+    assert err.splitlines() == ["coinche-spec: nothing to run: the 1 fixture matching -k 089 is not applicable "
+                                "under cafe-sans-tout-atout"]
+
+
+def test_k_may_be_repeated_and_takes_any_match(corpus, capsys):
+    # "089" matches the scoring fixture's id, "cut-one" the dealing one: both, under one rule set
+    code, out, err = run(capsys, "--corpus", str(corpus), "-k", "089", "-k", "cut-one", "--variant", "federation")
+    assert code == 0 and last_lines(out) == ["0 errors, 0 timeouts, 0 n/a", "2 passed, 0 failed"]
+    assert out.splitlines()[0].endswith(" 2 fixtures, 1 rule set, " + out.splitlines()[0].split(", ")[-1])
+    code, out, err = run(capsys, "--corpus", str(corpus), "-k", "089", "-k", "zzzzz", "--variant", "federation")
+    assert code == 0 and last_lines(out, 1) == ["1 passed, 0 failed"]
+    assert " 1 fixture, 1 rule set, " in out.splitlines()[0]
+
+
+def test_help_says_k_is_repeatable(capsys):
+    with pytest.raises(SystemExit):
+        main(["conformance", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert "repeat it to take the fixtures matching any of them: -k belote -k score" in text
+
+
+def test_house_rule_sets_and_files_are_not_in_the_corpus(corpus, capsys, tmp_path):
+    code, out, err = run(capsys, "--corpus", str(corpus), "--variant", "federation-1500-x3")
+    assert code == 2 and out == "" and len(err.splitlines()) == 1
+    assert err.startswith("coinche-spec: --variant federation-1500-x3: a house rule set; the corpus has "
+                          "expectations only for the shipped seed rule sets: " + ", ".join(SHIPPED))
+    mine = tmp_path / "mine.yaml"
+    mine.write_text("extends: federation\nid: mine\n")
+    code, out, err = run(capsys, "--corpus", str(corpus), "--variant", str(mine))
+    assert code == 2 and len(err.splitlines()) == 1
+    assert f"--variant {mine}: a rule-set file; the corpus has expectations only for" in err
+    code, out, err = run(capsys, "--corpus", str(corpus), "--variant", "belote-classic")
+    assert code == 2 and "belote-classic: not a shipped rule set; the corpus has expectations only" in err
+
+
+# --- an implementation that cannot start fails fast ----------------------------------------
+
+def fake_program(tmp_path, name, body):
+    path = tmp_path / name
+    path.write_text(body)
+    return f"{sys.executable} {path}"
+
+
+@pytest.mark.parametrize("name,body,words", [
+    ("dies.py", "import sys\nsys.stderr.write('loading...\\nImportError: no module named mine\\n')\nsys.exit(3)\n",
+     ["exited with status 3", "stderr: loading... | ImportError: no module named mine"]),
+    ("old.py", "import json, sys\nsys.stdin.readline()\nsys.stderr.write('I speak protocol 2\\n')\n"
+               "print(json.dumps({'protocol': 2, 'kinds': []}), flush=True)\nsys.stdin.readline()\n",
+     ["start: protocol 2, expected 1", "stderr: I speak protocol 2"]),
+    ("chatty.py", "import sys\nsys.stdin.readline()\nprint('hello there', flush=True)\nsys.stdin.readline()\n",
+     ["the reply is not JSON: 'hello there'"]),
+])
+def test_an_implementation_that_cannot_start_fails_fast(corpus, capsys, tmp_path, name, body, words):
+    command = fake_program(tmp_path, name, body)
+    started = time.monotonic()
+    code, out, err = run(capsys, "--corpus", str(corpus), "--impl", command)
+    assert time.monotonic() - started < 15  # one start, not one per case
+    assert code == 2 and out == ""
+    [line] = err.splitlines()
+    assert line.startswith(f'coinche-spec: --impl "{command}": the implementation did not start: ')
+    for w in words:
+        assert w in line, line
+
+
+def test_a_command_that_does_not_exist_fails_fast(corpus, capsys, tmp_path):
+    code, out, err = run(capsys, "--corpus", str(corpus), "--impl", str(tmp_path / "no-such-engine") + " --stdio")
+    assert code == 2 and out == ""
+    assert err.splitlines() == [f'coinche-spec: --impl "{tmp_path / "no-such-engine"} --stdio": the implementation '
+                                f"did not start: cannot start: command not found: {tmp_path / 'no-such-engine'}"]
+
+
+PROXY = """
+import json, sys
+from coinche_spec.protocol.server import Session
+
+# Our engine, but claiming the score kind only, and skipping any case whose seq says skipme.
+session = Session()
+for line in sys.stdin:
+    request = json.loads(line)
+    if request.get("cmd") == "stop":
+        break
+    if request.get("cmd") == "run" and "skipme" in str(request.get("seq")):
+        reply = {"seq": request["seq"], "skipped": True, "reason": "not today"}
+    else:
+        reply = session.handle(request)[0]
+        if request.get("cmd") == "start":
+            reply["kinds"] = ["score"]
+    print(json.dumps(reply), flush=True)
+"""
+
+
+def test_the_matrix_shows_skipped_cases_apart(corpus, capsys, tmp_path, monkeypatch):
+    # A second scoring fixture, the same summary under another id that the proxy skips.
+    body = GOOD_SCORING.split("fixtures:\n", 1)[1].replace("id: score-089-on-090", "id: score-skipme-089")
+    (corpus / "scoring.yaml").write_text(GOOD_SCORING + body)
+    monkeypatch.setenv("PYTHONPATH", str(ROOT))
+    md = tmp_path / "r.md"
+    code, out, err = run(capsys, "--corpus", str(corpus), "--impl", fake_program(tmp_path, "proxy.py", PROXY),
+                         "--markdown", str(md))
+    # Per rule set: score-089-on-090 passes; score-skipme-089 skipped (a skipped reply); the dealing
+    # fixture skipped (kind not claimed). 5 rule sets: 5 passed, 5 x 2 = 10 skipped; nothing failed.
+    assert code == 0
+    assert last_lines(out) == ["0 errors, 0 timeouts, 0 n/a", "5 passed, 0 failed, 10 skipped"]
+    lines = out.splitlines()
+    scoring = next(line for line in lines if line.startswith("scoring"))
+    dealing = next(line for line in lines if line.startswith("dealing"))
+    total = next(line for line in lines if line.startswith("all"))
+    # scoring: 1 played and passed, 1 skipped; dealing: nothing played, 1 skipped; all: 1/1, 1 + 1 = 2 skipped
+    assert scoring.split("  ")[0] == "scoring" and scoring.count("1/1 (+1 skip)") == 5
+    assert dealing.count("0/0 (+1 skip)") == 5
+    assert total.count("1/1 (+2 skip)") == 5
+    assert any(line.startswith("Each cell: passed/applicable") for line in lines)
+    text = md.read_text()
+    assert "| scoring | " + " | ".join(["1/1 (+1 skip)"] * 5) + " |" in text
+    assert "| dealing | " + " | ".join(["0/0 (+1 skip)"] * 5) + " |" in text
+    assert "+N skip" in text
+
+
+def test_a_run_where_everything_was_skipped_says_so(corpus, capsys, tmp_path, monkeypatch):
+    monkeypatch.setenv("PYTHONPATH", str(ROOT))
+    code, out, err = run(capsys, "--corpus", str(corpus), "-k", "cut-one", "--impl",
+                         fake_program(tmp_path, "proxy.py", PROXY))
+    # the proxy claims score only: the dealing fixture is skipped under all 5 rule sets
+    assert last_lines(out, 1) == ["0 passed, 0 failed, 5 skipped"]
+    assert "warning: no case was played: the implementation skipped all 5" in err

@@ -208,3 +208,111 @@ def test_deal_stopped_early_reports_the_next_legal_cards():
     assert result["made"] is None and result["score"] is None
     # S plays next (anticlockwise after W); S holds only diamonds, no club, no trump: any card.
     assert sorted(result["legal_next"]) == sorted(r + "D" for r in "789TJQKA")
+
+
+# --- what a case may ask of the configured rule set ------------------------------
+
+from support import changed_rules  # noqa: E402
+
+
+def score_case(**changes):
+    case = copy.deepcopy(GOOD["score"])
+    for key, value in changes.items():
+        if key in ("value", "strain", "multiplier", "declarer"):
+            case["contract"][key] = value
+        else:
+            case[key] = value
+    return case
+
+
+def no_capot():
+    return changed_rules("federation", {"auction.capot.allowed": False})
+
+
+def no_surcoinche():
+    return changed_rules("federation", {"auction.surcoinche.allowed": False})
+
+
+RULES_BAD = [
+    # (rules, case, path, words): each refused with the field's path and one line
+    ("federation", lambda: score_case(strain="TA", trick_points={"NS": 175, "EW": 73}), "case.contract.strain",
+     "this rule set has no tout atout contract"),
+    ("contree-701", lambda: score_case(strain="SA"), "case.contract.strain", "this rule set has no sans atout contract"),
+    (no_capot, lambda: score_case(value="capot"), "case.contract.value", "this rule set has no capot bid"),
+    # federation: 80, 90, 100 ... with no ceiling; 85 is between two steps
+    ("federation", lambda: score_case(value=85), "case.contract.value",
+     "85 is not a bid of this rule set (bids go from 80 in steps of 10, with no highest bid)"),
+    ("federation", lambda: score_case(value=70), "case.contract.value", "70 is not a bid of this rule set"),
+    # contree-701: at most 160
+    ("contree-701", lambda: score_case(value=170), "case.contract.value",
+     "170 is not a bid of this rule set (bids go from 80 in steps of 10, up to 160)"),
+    # federation: coinche x2, surcoinche x4: 3 is neither
+    ("federation", lambda: score_case(multiplier=3), "case.contract.multiplier",
+     "3 is not a multiplier of this rule set (1 not doubled, 2 coinched, 4 surcoinched)"),
+    # cafe-1000: surcoinche x3, so 4 is not one of its multipliers
+    ("cafe-1000", lambda: score_case(multiplier=4), "case.contract.multiplier",
+     "4 is not a multiplier of this rule set (1 not doubled, 2 coinched, 3 surcoinched)"),
+    (no_surcoinche, lambda: score_case(multiplier=4), "case.contract.multiplier",
+     "4 is not a multiplier of this rule set (1 not doubled, 2 coinched)"),
+    # cafe-1000: a capot bid may not be coinched
+    ("cafe-1000", lambda: score_case(value="capot", multiplier=2, tricks_won={"NS": 8, "EW": 0},
+                                     trick_points={"NS": 152, "EW": 0}),
+     "case.contract.multiplier", "a capot bid may not be coinched in this rule set"),
+    # 79 + 70 = 149, not the 152 the cards are worth at hearts (62 trump + 3 x 30 plain)
+    ("federation", lambda: score_case(trick_points={"NS": 79, "EW": 70}), "case.trick_points",
+     "79 + 70 = 149, but the cards of a hearts contract are worth 152 in this rule set"),
+    # tout atout: 4 x 62 = 248, so 152 does not add up
+    ("cafe-sans-tout-atout", lambda: score_case(strain="TA"), "case.trick_points",
+     "79 + 73 = 152, but the cards of a tout atout contract are worth 248 in this rule set"),
+    # sans atout: 4 x 38 = 152 (ace 19), so 248 does not add up
+    ("cafe-sans-tout-atout", lambda: score_case(strain="SA", trick_points={"NS": 175, "EW": 73}), "case.trick_points",
+     "175 + 73 = 248, but the cards of a sans atout contract are worth 152 in this rule set"),
+    # NS took all eight tricks: EW, with none, cannot have 2 points
+    ("federation", lambda: score_case(tricks_won={"NS": 8, "EW": 0}, trick_points={"NS": 150, "EW": 2}),
+     "case.trick_points.EW", "EW took no trick, so it has no trick points, got 2"),
+    ("federation", lambda: score_case(melds={"NS": 20, "EW": 50}), "case.melds",
+     "both sides score melds (NS 20, EW 50); after the comparison only one side can"),
+    ("contree-701", lambda: score_case(melds={"NS": 0, "EW": 20}), "case.melds.EW",
+     "20: this rule set has no melds (melds.enabled is false)"),
+    # strains in the other kinds
+    ("federation", lambda: dict(GOOD["legal_cards"], strain="TA"), "case.strain",
+     "this rule set has no tout atout contract (auction.strains.tout_atout is false)"),
+    ("cafe-701", lambda: dict(GOOD["perft"], strain="SA"), "case.strain",
+     "this rule set has no sans atout contract (auction.strains.sans_atout is false)"),
+    ("federation", lambda: dict(GOOD["melds"], strain="SA"), "case.strain", "this rule set has no sans atout contract"),
+]
+
+
+@pytest.mark.parametrize("vid,make,path,words", RULES_BAD, ids=[f"{i}-{b[2]}" for i, b in enumerate(RULES_BAD)])
+def test_a_case_the_rule_set_cannot_answer_is_refused(vid, make, path, words):
+    rule_set = rules(vid) if isinstance(vid, str) else vid()
+    with pytest.raises(CaseError) as info:
+        run_case(rule_set, make())
+    text = str(info.value)
+    assert text.startswith(path + ": "), text
+    assert words in text, text
+    assert "\n" not in text
+
+
+def test_what_the_rule_set_has_is_accepted():
+    # cafe-1000: surcoinche x3 is one of its multipliers; 160 is its highest bid
+    result = run_case(rules("cafe-1000"), score_case(multiplier=3, value=160))
+    assert set(result) == {"made", "card_points", "score"}
+    # cafe-sans-tout-atout: tout atout trick points add up to 248 (4 x 62), sans atout to 152 (4 x 38)
+    assert "made" in run_case(rules("cafe-sans-tout-atout"), score_case(strain="TA", trick_points={"NS": 175, "EW": 73}))
+    assert "made" in run_case(rules("cafe-sans-tout-atout"), score_case(strain="SA"))
+    assert "legal" in run_case(rules("cafe-sans-tout-atout"), dict(GOOD["legal_cards"], strain="TA"))
+    # federation: a capot bid may be coinched; NS took every trick, so all 152 points are theirs
+    assert "made" in run_case(rules("federation"), score_case(value="capot", multiplier=2, tricks_won={"NS": 8, "EW": 0},
+                                                              trick_points={"NS": 152, "EW": 0}))
+    # a side may take tricks worth nothing (sevens and eights): 1 trick, 0 points is a real deal
+    assert "made" in run_case(rules("federation"), score_case(tricks_won={"NS": 7, "EW": 1},
+                                                              trick_points={"NS": 152, "EW": 0}))
+
+
+def test_a_bid_the_rule_set_has_not_is_an_illegal_call_not_bad_input():
+    # federation has no sans atout (rules-model §2): W, first to speak after dealer N (anticlockwise),
+    # bids 100SA; the call is refused, so nothing is accepted and W is still to act.
+    case = {"kind": "auction", "dealer": "N", "calls": [{"seat": "W", "call": "100SA"}]}
+    result = run_case(rules("federation"), case)
+    assert (result["accepted"], result["state"], result["to_act"], result["contract"]) == (0, "open", "W", None)

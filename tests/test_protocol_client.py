@@ -152,3 +152,28 @@ def test_in_process_goes_through_the_json_protocol():
     assert impl.run(2, PERFT) == {"seq": 2, "result": {"count": 16}}
     assert impl.run({"a": [1]}, PERFT)["seq"] == {"a": [1]}  # any JSON seq is echoed
     impl.stop()
+
+
+def test_a_missing_command_is_named(tmp_path):
+    impl = Subprocess([str(tmp_path / "no-such-program"), "--stdio"], timeout=1)
+    with pytest.raises(ImplementationError) as info:
+        impl.start()
+    assert info.value.message == f"cannot start: command not found: {tmp_path / 'no-such-program'}"
+
+
+def test_a_bad_start_reply_brings_the_end_of_stderr(tmp_path):
+    # The program answers start with protocol 2 and says why on stderr, then waits: it is killed.
+    script = ("import json, sys\nsys.stdin.readline()\nsys.stderr.write('one\\ntwo\\n')\nsys.stderr.flush()\n"
+              "print(json.dumps({'protocol': 2, 'kinds': []}), flush=True)\nsys.stdin.readline()\n")
+    impl = Subprocess([sys.executable, "-c", script], timeout=1, start_timeout=20)
+    with pytest.raises(ImplementationError) as info:
+        impl.start()
+    assert info.value.message == "start: protocol 2, expected 1; stderr: one | two"
+    assert impl.returncode is None  # nothing left running
+
+
+def test_a_silent_start_is_a_timeout_on_start(tmp_path):
+    impl = Subprocess([sys.executable, "-c", "import time; time.sleep(60)"], timeout=0.5, start_timeout=0.5)
+    with pytest.raises(ImplementationError) as info:
+        impl.start()
+    assert info.value.kind == "timeout" and info.value.message == "no reply to start within 0.5 s"

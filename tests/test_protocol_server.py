@@ -220,3 +220,26 @@ def test_a_rule_the_engine_does_not_play_is_skipped(monkeypatch):
                                         "belote": None, "tricks_won": {"NS": 8, "EW": 0}}]}
     reply, _ = session.handle({"cmd": "run", "seq": 2, "case": case})
     assert reply == {"seq": 2, "skipped": True, "reason": "générale is not played here"}
+
+
+def test_configure_by_house_id_like_every_other_command():
+    from coinche_spec.protocol.server import Session
+
+    session = Session()
+    assert session.handle({"cmd": "configure", "variant": "federation-1500-x3"})[0] == {"ok": True}
+    # federation-1500-x3 surcoinches x3. N's 100 hearts surcoinched: NS 100 + 10 (last trick) = 110
+    # >= 100 and > EW's 52: made; takers (160 + 0 melds + 100) x 3 = 780, defenders nothing.
+    case = dict(SCORE_CASE, contract={"value": 100, "strain": "H", "declarer": "N", "multiplier": 3},
+                trick_points={"NS": 100, "EW": 52}, tricks_won={"NS": 5, "EW": 3})
+    reply, _ = session.handle({"cmd": "run", "seq": 1, "case": case})
+    assert reply == {"seq": 1, "result": {"made": True, "card_points": {"NS": 110, "EW": 52},
+                                          "score": {"NS": 780, "EW": 0}}}
+    # the same case under federation, where a surcoinche is x4: refused, one line, no traceback
+    assert session.handle({"cmd": "configure", "variant": "federation"})[0] == {"ok": True}
+    reply, _ = session.handle({"cmd": "run", "seq": 2, "case": case})
+    assert reply == {"seq": 2, "errored": True, "message": "case.contract.multiplier: 3 is not a multiplier of "
+                                                         "this rule set (1 not doubled, 2 coinched, 4 surcoinched)"}
+    reply, _ = session.handle({"cmd": "configure", "variant": "federation-1500"})
+    assert reply["ok"] is False
+    assert "shipped ids are cafe-1000, cafe-701, cafe-sans-tout-atout, contree-701, federation" in reply["message"]
+    assert "house ids are " in reply["message"] and "federation-1500-x3" in reply["message"]

@@ -4,8 +4,9 @@ By default our own engine, in-process, under every shipped rule set. With
 ``--impl "python3 my_engine.py"`` any program speaking the protocol
 (docs/protocol.md) on its standard input and output. Exit status: 0 when
 nothing failed, 1 when a case failed, errored or timed out, 2 when the
-fixture files themselves are wrong (one line per problem) or the command
-line is.
+fixture files themselves are wrong (one line per problem), the command line
+is, the selection leaves no case to play, or the implementation cannot even
+start: a run that played nothing never looks like one that passed.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ import time
 
 from . import reports
 from .fixtures import CorpusError, load_corpus, select
-from .runner import failed_to_start, run as run_corpus
+from .runner import playable_count, run as run_corpus
 
 
 def register(subparsers) -> None:
@@ -26,9 +27,11 @@ def register(subparsers) -> None:
                     "Prints a matrix (area x rule set), the cases that went wrong with their differences, and "
                     "closes with 'N passed, N failed'.")
     p.add_argument("--variant", action="append", metavar="ID", default=None,
-                   help="a shipped rule set id (repeat for several; default: all shipped)")
-    p.add_argument("-k", dest="keyword", metavar="TEXT", default=None,
-                   help="only fixtures whose id, title, area, kind or a tag contains TEXT")
+                   help="a shipped seed rule set id (repeat for several; default: all shipped). The corpus "
+                        "has expectations for these only, not for house rule sets or other files")
+    p.add_argument("-k", dest="keyword", action="append", metavar="TEXT", default=None,
+                   help="only fixtures whose id, title, area, kind or a tag contains TEXT (case-insensitive); "
+                        "repeat it to take the fixtures matching any of them: -k belote -k score")
     p.add_argument("--impl", metavar="COMMAND", default=None,
                    help="command line of an implementation speaking the protocol over stdin/stdout "
                         "(default: the reference engine in-process)")
@@ -52,6 +55,26 @@ def _usage(text: str) -> int:
     return 2
 
 
+def _not_in_corpus(ref: str, shipped: list[str]) -> str:
+    """Why --variant REF cannot be run: the fixtures answer for the shipped seed rule sets only."""
+    from pathlib import Path
+
+    from ..variants import house_ids
+
+    if ref in house_ids():
+        what = "a house rule set"
+    elif Path(ref).is_file() or ref.endswith((".yaml", ".yml", ".json")):
+        what = "a rule-set file"
+    else:
+        what = "not a shipped rule set"
+    return (f"--variant {ref}: {what}; the corpus has expectations only for the shipped seed rule sets: "
+            f"{', '.join(shipped)}")
+
+
+def _keywords(keywords: list[str] | None) -> str:
+    return " ".join(f"-k {k}" for k in keywords or ())
+
+
 def main(args) -> int:
     from ..protocol.client import ImplementationError, open_implementation
     from ..variants import shipped_ids
@@ -62,7 +85,7 @@ def main(args) -> int:
     variants = args.variant or shipped
     for v in variants:
         if v not in shipped:
-            return _usage(f"--variant {v}: not a shipped rule set (shipped: {', '.join(shipped)})")
+            return _usage(_not_in_corpus(v, shipped))
     variants = list(dict.fromkeys(variants))
 
     try:
@@ -70,16 +93,29 @@ def main(args) -> int:
     except CorpusError as exc:
         for problem in exc.problems:
             _err(str(problem))
-        _err(f"coinche-spec: {len(exc.problems)} problem(s) in the fixture files; nothing was run")
+        _err(f"coinche-spec: {reports.plural(len(exc.problems), 'problem')} in the fixture files; nothing was run")
         return 2
+    # A run that plays nothing must not look like a run that passed.
+    if not fixtures:
+        return _usage(f"no fixture in {args.corpus or 'the corpus'}: nothing to run")
     fixtures = select(fixtures, args.keyword)
     if not fixtures:
-        _err("coinche-spec: no fixture to run" + (f" matches -k {args.keyword!r}" if args.keyword else ""))
+        return _usage(f"no fixture matches {_keywords(args.keyword)}")
+    if playable_count(fixtures, variants) == 0:
+        chosen = f" matching {_keywords(args.keyword)}" if args.keyword else ""
+        return _usage(f"nothing to run: the {reports.plural(len(fixtures), 'fixture')}{chosen} "
+                      f"{'is' if len(fixtures) == 1 else 'are'} not applicable under {', '.join(variants)}")
 
     try:
         impl = open_implementation(args.impl, args.timeout)
     except ValueError as exc:
         return _usage(f"--impl: {exc}")
+    try:
+        impl.start()
+    except ImplementationError as exc:
+        # fail fast: a program that cannot start would turn every case into the same error
+        impl.stop()
+        return _usage(f"--impl \"{args.impl}\": the implementation did not start: {exc.message}")
     chatty = args.impl is not None  # a separate program may be slow: say where we are
     last_note = [time.monotonic()]
 
@@ -91,16 +127,15 @@ def main(args) -> int:
             _err(f"[conformance] {done}/{total} cases ({outcome.variant})")
 
     try:
-        try:
-            impl.start()
-        except ImplementationError as exc:
-            report = failed_to_start(fixtures, variants, impl.label, f"the implementation did not start: {exc.message}")
-        else:
-            report = run_corpus(impl, fixtures, variants, on_outcome)
+        report = run_corpus(impl, fixtures, variants, on_outcome)
     finally:
         impl.stop()
 
     print(reports.console(report, verbose=args.verbose), flush=True)
+    counts = report.counts()
+    if counts["skip"] and not any(counts[k] for k in ("pass", "fail", "error", "timeout")):
+        _err(f"coinche-spec: warning: no case was played: the implementation skipped all {counts['skip']} "
+             "(check the kinds and variants it lists in its start reply)")
     for path, write in ((args.report_jsonl, reports.write_jsonl), (args.junit, reports.write_junit),
                         (args.markdown, reports.write_markdown)):
         if path:

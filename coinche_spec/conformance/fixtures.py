@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from .. import yamlstrict
-from ..protocol.cases import CaseError, canonicalise
+from ..protocol.cases import CaseError, canonicalise, check_for_rules
 from ..protocol.cases import check_cards as _cards
 from ..protocol.cases import check_contract as _contract
 from ..protocol.cases import check_int as _int
@@ -218,7 +218,8 @@ def _split_ids(key: str) -> list[str]:
 
 class _FileLoader:
     def __init__(self, display: str, positions, known_variants: list[str], known_paths: set,
-                 retired: set, seen_ids: dict):
+                 retired: set, seen_ids: dict, rule_sets: dict | None = None):
+        self.rule_sets = rule_sets if rule_sets is not None else _known_rule_sets()
         self.display = display
         self.positions = positions
         self.known_variants = known_variants
@@ -226,6 +227,16 @@ class _FileLoader:
         self.retired = retired
         self.seen_ids = seen_ids
         self.problems: list = []
+
+    def answerable(self, case: dict, epath: tuple, vid: str) -> bool:
+        """An expectation for a case the rule set cannot even be asked (a tout atout trick where tout
+        atout may not be bid) would only ever meet an errored reply: say so, and how to mark it."""
+        try:
+            check_for_rules(self.rule_sets[vid], case)
+        except CaseError as exc:
+            self.problem(epath, f"{vid}: {exc}; mark this rule set not_applicable")
+            return False
+        return True
 
     def where(self, path: tuple, prefer_key: bool = True) -> tuple:
         pos = self.positions.nearest(path, prefer_key) if self.positions is not None else None
@@ -287,6 +298,8 @@ class _FileLoader:
                 expectation = Expectation(fields=fields)
             for vid in ids:
                 if vid in self.known_variants and vid not in expect:
+                    if expectation.applicable and not self.answerable(case, epath, vid):
+                        continue
                     expect[vid] = expectation
         missing = [v for v in self.known_variants if v not in named]
         if missing:
@@ -304,6 +317,12 @@ def _schema_validator():
     import jsonschema
     schema = json.loads(fixture_schema_path().read_text(encoding="utf-8"))
     return jsonschema.Draft202012Validator(schema)
+
+
+def _known_rule_sets() -> dict:
+    """Shipped id -> its rules, read once per corpus load."""
+    from ..variants import load_variant, shipped_ids
+    return {vid: load_variant(vid).rules for vid in shipped_ids()}
 
 
 def _known_rules() -> tuple[list[str], set]:
@@ -325,6 +344,7 @@ def load_corpus(directory: Path | str | None = None) -> list[Fixture]:
     if not directory.is_dir():
         raise CorpusError([f"{directory}: the corpus directory does not exist"])
     known_variants, known_paths = _known_rules()
+    rule_sets = _known_rule_sets()
     retired = read_retired(directory)
     validator = _schema_validator()
     seen_ids: dict = {}
@@ -337,7 +357,7 @@ def load_corpus(directory: Path | str | None = None) -> list[Fixture]:
         except yamlstrict.YamlStrictError as exc:
             problems.extend(exc.problems)
             continue
-        loader = _FileLoader(display, positions, known_variants, known_paths, retired, seen_ids)
+        loader = _FileLoader(display, positions, known_variants, known_paths, retired, seen_ids, rule_sets)
 
         def locate(p, prefer_key, _loader=loader):
             line, col = _loader.where(tuple(p), prefer_key)
@@ -366,14 +386,21 @@ def load_corpus(directory: Path | str | None = None) -> list[Fixture]:
     return fixtures
 
 
-def select(fixtures: list[Fixture], keyword: str | None) -> list[Fixture]:
-    """Fixtures whose id, title, area, kind or a tag contains ``keyword`` (case-insensitive)."""
-    if not keyword:
+def select(fixtures: list[Fixture], keyword: str | list[str] | tuple | None) -> list[Fixture]:
+    """Fixtures whose id, title, area, kind or a tag contains the keyword (case-insensitive).
+
+    Several keywords (``-k belote -k score``) select the fixtures matching any of them."""
+    if isinstance(keyword, str):
+        keyword = [keyword]
+    words = [k.lower() for k in keyword or () if k]
+    if not words:
         return list(fixtures)
-    k = keyword.lower()
-    return [f for f in fixtures
-            if k in f.id.lower() or k in f.title.lower() or k in f.area or k in f.kind
-            or any(k in t.lower() for t in f.tags)]
+
+    def matches(f: Fixture, k: str) -> bool:
+        return (k in f.id.lower() or k in f.title.lower() or k in f.area or k in f.kind
+                or any(k in t.lower() for t in f.tags))
+
+    return [f for f in fixtures if any(matches(f, k) for k in words)]
 
 
 def normalised(fields: dict) -> Any:

@@ -1,6 +1,7 @@
 """What a conformance run tells people and machines.
 
-The console gets the matrix (area x rule set, passed/applicable), then every
+The console gets the matrix (area x rule set, passed/applicable, with the
+cases the implementation skipped counted apart as ``+N skip``), then every
 case that went wrong with its differences, then the counts; the closing line
 is always ``N passed, N failed`` (``, N skipped`` when some were skipped), so
 a script can read it. The same outcomes can be written as JSON Lines (one
@@ -26,28 +27,48 @@ def _areas(report: Report) -> list[str]:
     return [a for a in AREAS if a in present] + sorted(present - set(AREAS))
 
 
+def plural(n: int, word: str, many: str | None = None) -> str:
+    """``1 rule set``, ``5 rule sets``: the plural only when the count needs it."""
+    return f"{n} {word if n == 1 else (many or word + 's')}"
+
+
+LEGEND = ("Each cell: passed/applicable (n/a cases left out); +N skip: cases skipped, not counted "
+          "(kinds or rule sets the implementation did not claim).")
+
+
 def matrix(report: Report) -> dict:
-    """(area, variant) -> (passed, applicable); n/a cases are not applicable."""
+    """(area, variant) -> (passed, applicable, skipped).
+
+    A skipped case is not applicable: the implementation never claimed it, so
+    it is neither passed nor failed. n/a cases are not counted at all."""
     cells: dict = {}
     for o in report.outcomes:
         if o.outcome == "n/a":
             continue
-        passed, applicable = cells.get((o.fixture.area, o.variant), (0, 0))
-        cells[(o.fixture.area, o.variant)] = (passed + (o.outcome == "pass"), applicable + 1)
+        passed, applicable, skipped = cells.get((o.fixture.area, o.variant), (0, 0, 0))
+        if o.outcome == "skip":
+            skipped += 1
+        else:
+            passed += o.outcome == "pass"
+            applicable += 1
+        cells[(o.fixture.area, o.variant)] = (passed, applicable, skipped)
     return cells
 
 
-def _cell(cells: dict, key) -> str:
-    if key not in cells:
+def cell_text(passed: int, applicable: int, skipped: int) -> str:
+    """``8/8``, ``8/8 (+2 skip)``, ``0/0 (+7 skip)``; ``-`` when every case there is n/a."""
+    if not applicable and not skipped:
         return "-"
-    passed, applicable = cells[key]
-    return f"{passed}/{applicable}"
+    return f"{passed}/{applicable}" + (f" (+{skipped} skip)" if skipped else "")
+
+
+def _cell(cells: dict, key) -> str:
+    return cell_text(*cells[key]) if key in cells else "-"
 
 
 def _totals(cells: dict, variant: str, areas: list[str]) -> str:
-    passed = sum(cells[(a, variant)][0] for a in areas if (a, variant) in cells)
-    applicable = sum(cells[(a, variant)][1] for a in areas if (a, variant) in cells)
-    return f"{passed}/{applicable}" if applicable else "-"
+    mine = [cells[(a, variant)] for a in areas if (a, variant) in cells]
+    return cell_text(*(sum(c[i] for c in mine) for i in range(3)))
 
 
 def matrix_rows(report: Report) -> list[list[str]]:
@@ -66,7 +87,7 @@ def closing_lines(report: Report) -> list[str]:
     closing = f"{c['pass']} passed, {c['fail']} failed"
     if c["skip"]:
         closing += f", {c['skip']} skipped"
-    return [f"{c['error']} errors, {c['timeout']} timeouts, {c['n/a']} n/a", closing]
+    return [f"{plural(c['error'], 'error')}, {plural(c['timeout'], 'timeout')}, {c['n/a']} n/a", closing]
 
 
 def describe_problem(o: Outcome, indent: str = "  ") -> list[str]:
@@ -81,12 +102,14 @@ def describe_problem(o: Outcome, indent: str = "  ") -> list[str]:
 
 
 def console(report: Report, verbose: bool = False) -> str:
-    lines = [f"Conformance of {report.implementation}: {len({o.fixture.id for o in report.outcomes})} fixtures, "
-             f"{len(report.variants)} rule sets, {report.seconds:.2f} s", ""]
+    fixtures = len({o.fixture.id for o in report.outcomes})
+    lines = [f"Conformance of {report.implementation}: {plural(fixtures, 'fixture')}, "
+             f"{plural(len(report.variants), 'rule set')}, {report.seconds:.2f} s", ""]
     rows = matrix_rows(report)
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
     for r in rows:
         lines.append("  ".join(cell.ljust(w) for cell, w in zip(r, widths)).rstrip())
+    lines.append(LEGEND)
     if verbose:
         skipped = [o for o in report.outcomes if o.outcome == "skip"]
         if skipped:
@@ -158,7 +181,7 @@ def markdown(report: Report) -> str:
     rows = matrix_rows(report)
     out = ["# Conformance report", "",
            f"Implementation: {_md(report.implementation)}", "",
-           "Each cell: cases passed / cases that apply to the rule set (n/a cases are not counted).", "",
+           _md(LEGEND), "",
            "| " + " | ".join(_md(c) for c in rows[0]) + " |",
            "|" + "---|" * len(rows[0])]
     for r in rows[1:]:

@@ -145,16 +145,6 @@ def run(impl: Implementation, fixtures: list[Fixture], variants: list[str],
     return report
 
 
-def failed_to_start(fixtures: list[Fixture], variants: list[str], label: str, message: str) -> Report:
-    """Every applicable case is an error when the implementation cannot even start."""
-    report = Report(implementation=label, variants=list(variants))
-    for variant in variants:
-        for fixture in fixtures:
-            if variant not in fixture.expect:
-                continue
-            exp = fixture.expect[variant]
-            if exp.applicable:
-                report.outcomes.append(Outcome(fixture, variant, "error", message=message))
-            else:
-                report.outcomes.append(Outcome(fixture, variant, "n/a", message=exp.not_applicable))
-    return report
+def playable_count(fixtures: list[Fixture], variants: list[str]) -> int:
+    """How many (fixture, rule set) pairs are real tests: those not marked not_applicable."""
+    return sum(1 for v in variants for f in fixtures if v in f.expect and f.expect[v].applicable)

@@ -494,10 +494,106 @@ _RUN = {"legal_cards": _run_legal_cards, "auction": _run_auction, "deal": _run_d
 def run_case(rules, case: Any) -> dict:
     """Check the case, then answer it with the engine under ``rules``; results use canonical notation.
 
-    Raises CaseError for a malformed case; an engine failure propagates (the
-    server turns it into an ``errored`` reply)."""
+    Raises CaseError for a malformed case, or one that names something the
+    rule set does not have (see ``check_for_rules``); an engine failure
+    propagates (the server turns it into an ``errored`` reply)."""
     canonical = canonicalise(case)
+    check_for_rules(rules, canonical)
     return _RUN[canonical["kind"]](rules, canonical)
+
+
+# --- what the case may ask of this rule set -------------------------------------
+# ``canonicalise`` knows nothing of the rule set. These checks refuse a case the
+# engine could only answer by guessing: a tout atout trick where nobody may bid
+# tout atout, a score summary whose trick points do not add up to the pack.
+# Breaking the rules during the auction or the play (a 100SA bid where sans atout
+# may not be bid, a revoke) is still not bad input: it is the result's business.
+
+STRAIN_WORDS = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs", "TA": "tout atout",
+                "SA": "sans atout"}
+
+
+def check_strain_for_rules(rules, strain: str, path: tuple) -> None:
+    """A sans atout or tout atout contract only where the rule set lets it be bid."""
+    strains = rules.auction.strains
+    if strain == "TA" and not strains.tout_atout:
+        raise CaseError(path, "this rule set has no tout atout contract (auction.strains.tout_atout is false)")
+    if strain == "SA" and not strains.sans_atout:
+        raise CaseError(path, "this rule set has no sans atout contract (auction.strains.sans_atout is false)")
+
+
+def card_total(rules, strain: str) -> int:
+    """What the 32 cards are worth in tricks, before the last-trick bonus: 152 with the usual tables."""
+    values = rules.card_values
+    if strain == "TA":
+        return 4 * sum(values.tout_atout.values())
+    if strain == "SA":
+        return 4 * sum(values.sans_atout.values())
+    return sum(values.trump.values()) + 3 * sum(values.plain.values())
+
+
+def _bids_in_words(bids) -> str:
+    top = f"up to {bids.maximum}" if bids.maximum is not None else "with no highest bid"
+    return f"from {bids.minimum} in steps of {bids.step}, {top}"
+
+
+def _check_contract_for_rules(rules, contract: dict, path: tuple) -> None:
+    auction = rules.auction
+    strain = contract["strain"]
+    check_strain_for_rules(rules, strain, path + ("strain",))
+    value = contract["value"]
+    if value == "capot":
+        if not auction.capot.allowed:
+            raise CaseError(path + ("value",), "this rule set has no capot bid (auction.capot.allowed is false)")
+    else:
+        bids = auction.bids
+        if (value < bids.minimum or (value - bids.minimum) % bids.step
+                or (bids.maximum is not None and value > bids.maximum)):
+            raise CaseError(path + ("value",), f"{value} is not a bid of this rule set (bids go "
+                                               f"{_bids_in_words(bids)})")
+    multiplier = contract["multiplier"]
+    allowed = {1: "not doubled", auction.coinche.multiplier: "coinched"}
+    if auction.surcoinche.allowed:
+        allowed.setdefault(auction.surcoinche.multiplier, "surcoinched")
+    if multiplier not in allowed:
+        said = ", ".join(f"{m} {why}" for m, why in sorted(allowed.items()))
+        raise CaseError(path + ("multiplier",), f"{multiplier} is not a multiplier of this rule set ({said})")
+    if value == "capot" and multiplier != 1 and not auction.capot.may_be_coinched:
+        raise CaseError(path + ("multiplier",), f"{multiplier}: a capot bid may not be coinched in this rule set "
+                                                "(auction.capot.may_be_coinched is false)")
+
+
+def _check_score_for_rules(rules, case: dict, path: tuple) -> None:
+    contract = case["contract"]
+    _check_contract_for_rules(rules, contract, path + ("contract",))
+    points, won = case["trick_points"], case["tricks_won"]
+    for team in TEAMS:
+        if won[team] == 0 and points[team] != 0:
+            raise CaseError(path + ("trick_points", team), f"{team} took no trick, so it has no trick points, "
+                                                           f"got {points[team]}")
+    total = card_total(rules, contract["strain"])
+    if points["NS"] + points["EW"] != total:
+        raise CaseError(path + ("trick_points",),
+                        f"{points['NS']} + {points['EW']} = {points['NS'] + points['EW']}, but the cards of a "
+                        f"{STRAIN_WORDS[contract['strain']]} contract are worth {total} in this rule set")
+    melds = case["melds"]
+    if not rules.melds.enabled:
+        for team in TEAMS:
+            if melds[team]:
+                raise CaseError(path + ("melds", team),
+                                f"{melds[team]}: this rule set has no melds (melds.enabled is false)")
+    if melds["NS"] and melds["EW"]:
+        raise CaseError(path + ("melds",), f"both sides score melds (NS {melds['NS']}, EW {melds['EW']}); "
+                                           "after the comparison only one side can")
+
+
+def check_for_rules(rules, case: dict, path: tuple = ("case",)) -> None:
+    """Refuse a canonical case that names what this rule set does not have; raises CaseError."""
+    kind = case["kind"]
+    if kind in ("legal_cards", "perft", "melds"):
+        check_strain_for_rules(rules, case["strain"], path + ("strain",))
+    elif kind == "score":
+        _check_score_for_rules(rules, case, path)
 
 
 def unsupported_rules(rules) -> list[str]:

@@ -154,6 +154,7 @@ class Subprocess(Implementation):
         self._lines: queue.Queue | None = None
         self._variant: str | dict | None = None
         self._broken = False
+        self._stderr_reader: threading.Thread | None = None
         self.restarts = 0
 
     # -- the process ---------------------------------------------------------
@@ -162,8 +163,12 @@ class Subprocess(Implementation):
             self._proc = subprocess.Popen(
                 self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                 cwd=self.cwd, env=self.env, start_new_session=(os.name == "posix"))
+        except FileNotFoundError:
+            raise ImplementationError("crashed", f"cannot start: command not found: {self.argv[0]}") from None
+        except PermissionError:
+            raise ImplementationError("crashed", f"cannot start: {self.argv[0]} is not executable") from None
         except OSError as exc:
-            raise ImplementationError("crashed", f"cannot start {self.label}: {exc}") from None
+            raise ImplementationError("crashed", f"cannot start {self.argv[0]}: {exc.strerror or exc}") from None
         lines: queue.Queue = queue.Queue()
         self._lines = lines
         proc = self._proc
@@ -178,7 +183,14 @@ class Subprocess(Implementation):
                 self._stderr.append(raw.decode("utf-8", "replace").rstrip("\n"))
 
         threading.Thread(target=read_stdout, daemon=True).start()
-        threading.Thread(target=read_stderr, daemon=True).start()
+        self._stderr_reader = threading.Thread(target=read_stderr, daemon=True)
+        self._stderr_reader.start()
+
+    def _last_words(self, wait: float = 1.0) -> None:
+        """Once the program is gone, let the stderr reader take in everything it wrote."""
+        reader = self._stderr_reader
+        if reader is not None:
+            reader.join(timeout=wait)
 
     def _kill(self) -> None:
         proc, self._proc = self._proc, None
@@ -196,6 +208,7 @@ class Subprocess(Implementation):
             proc.wait(timeout=5)
         except subprocess.TimeoutExpired:  # pragma: no cover
             pass
+        self._last_words(0.5)
         for stream in (proc.stdin, proc.stdout, proc.stderr):
             try:
                 stream.close()
@@ -210,10 +223,15 @@ class Subprocess(Implementation):
                 code = proc.wait(timeout=2)
             except subprocess.TimeoutExpired:
                 code = None
-        time.sleep(0.05)  # let the stderr reader catch the last words
-        tail = " | ".join(list(self._stderr)[-5:])
+        if code is not None:
+            self._last_words()
+        tail = self.stderr_tail()
         status = f"exited with status {code}" if code is not None else "closed its output"
         return ImplementationError("crashed", f"the implementation {status}" + (f"; stderr: {tail}" if tail else ""))
+
+    def stderr_tail(self, lines: int = 5) -> str:
+        """The last lines the program wrote on standard error, on one line."""
+        return " | ".join(line.strip() for line in list(self._stderr)[-lines:] if line.strip())
 
     def _request(self, request: dict, timeout: float, expect_reply: bool = True) -> Any:
         proc = self._proc
@@ -263,13 +281,20 @@ class Subprocess(Implementation):
 
     # -- the protocol ----------------------------------------------------------
     def start(self) -> dict:
+        """Launch the program and check its start reply; on failure the program is gone and the
+        error says why, with the end of its standard error when it wrote any."""
         self._spawn()
         try:
             self.info = check_start_reply(self._request({"cmd": "start", "protocol": PROTOCOL_VERSION},
                                                         self.start_timeout))
-        except ImplementationError:
-            self._kill()
-            raise
+        except ImplementationError as exc:
+            if exc.kind == "timeout":
+                exc = ImplementationError("timeout", f"no reply to start within {self.start_timeout:g} s")
+            self._kill()  # and read what it said on stderr to the end
+            tail = self.stderr_tail()
+            if tail and "stderr:" not in exc.message:
+                exc = ImplementationError(exc.kind, f"{exc.message}; stderr: {tail}")
+            raise exc from None
         return self.info
 
     def configure(self, variant: str | dict) -> dict:

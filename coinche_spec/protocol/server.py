@@ -80,16 +80,21 @@ class Session:
                 "kinds": list(KINDS), "variants": None}
 
     def _configure(self, request: dict) -> dict:
-        from ..variants import load_variant, shipped_ids
+        from ..variants import house_ids, load_variant, shipped_ids
 
         self.rules, self.variant_id = None, None
         ref = request.get("variant")
         if isinstance(ref, str):
-            if ref not in shipped_ids():
+            # by id: a shipped seed rule set or a house one (variants/house/), as every other command reads them;
+            # never a file path, which would name a file on the server's side
+            if ref not in shipped_ids() and ref not in house_ids():
                 return {"ok": False, "message": f"unknown variant {ref!r}: shipped ids are "
-                                                + ", ".join(shipped_ids())}
+                                                + ", ".join(shipped_ids()) + "; house ids are "
+                                                + (", ".join(house_ids()) or "none")
+                                                + "; or send a whole variant document"}
         elif not isinstance(ref, dict):
-            return {"ok": False, "message": "configure needs \"variant\": a shipped id or a whole variant document"}
+            return {"ok": False, "message": "configure needs \"variant\": a shipped or house id, or a whole "
+                                            "variant document"}
         try:
             variant = load_variant(ref)
         except Exception as exc:  # the loader's own error, or a schema error: a bad document
