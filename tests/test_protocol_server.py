@@ -110,7 +110,9 @@ def test_a_whole_conversation_with_mistakes(server):
     reply = server.ask({"cmd": "run", "seq": 5, "case": {"kind": "bidding_war"}})
     assert reply["seq"] == 5 and reply["skipped"] is True
 
-    server.send_raw(b"\n")                                     # a blank line is not a request
+    server.send_raw(b"\n")                                     # a blank line: an error, not silence
+    reply = server.read()
+    assert reply == {"errored": True, "message": "the line is empty: expected one JSON request per line"}
     server.send_raw(b"\xff\xfe\n")                             # not UTF-8
     reply = server.read()
     assert reply["errored"] is True and "UTF-8" in reply["message"]

@@ -59,9 +59,10 @@ class Session:
         return _error(f"unknown command {cmd!r} (expected start, configure, run or stop)"), False
 
     def handle_line(self, line: str) -> tuple[str | None, bool]:
-        """Answer one line of text; a blank line is not a request and gets no reply."""
+        """Answer one line of text. A blank line gets an error too: one line in, one line out,
+        so a client waiting for a reply never hangs."""
         if not line.strip():
-            return None, False
+            return encode(_error("the line is empty: expected one JSON request per line")), False
         try:
             request = json.loads(line)
         except ValueError as exc:
