@@ -11,6 +11,7 @@ Cards are numbered 0..31 as ``suit * 8 + rank`` with suits S H D C and ranks
 
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass
 
 SEATS = ("N", "E", "S", "W")  # clockwise order
@@ -149,7 +150,9 @@ def parse_strain(text: object) -> str:
 class Call:
     """One auction call: ``kind`` is pass, bid, coinche or surcoinche.
 
-    A bid has ``strain`` and ``value`` (an int, or the string "capot")."""
+    A bid has ``strain`` and ``value``: an int, or the string "capot" (the
+    side promises every trick) or "generale" (the bidder alone promises every
+    trick; an extension, for rule sets that allow the générale)."""
 
     kind: str
     value: int | str | None = None
@@ -158,6 +161,10 @@ class Call:
     @property
     def is_capot(self) -> bool:
         return self.kind == "bid" and self.value == "capot"
+
+    @property
+    def is_generale(self) -> bool:
+        return self.kind == "bid" and self.value == "generale"
 
     def __str__(self) -> str:
         if self.kind == "bid":
@@ -172,15 +179,32 @@ _CALL_WORDS = {
 }
 
 
+def _generale_strain(compact: str) -> str | None:
+    """What follows ``generale`` (or ``générale``) in a compacted call, or None if it is no générale."""
+    for word in ("generale", "générale"):
+        if compact.startswith(word):
+            return compact[len(word):]
+    return None
+
+
 def parse_call(text: object) -> Call:
-    """Accept ``pass``, ``80H``, ``80 ♥``, ``capotS``, ``coinche``/``contre``, ``surcoinche``."""
+    """Accept ``pass``, ``80H``, ``80 ♥``, ``capotS``, ``generaleS``/``Générale ♠``, ``coinche``/``contre``,
+    ``surcoinche``."""
     if not isinstance(text, str) or not text.strip():
         raise NotationError(f"bad call {text!r}: expected pass, a bid such as '80H', capot<strain>, coinche or surcoinche")
-    t = text.strip()
+    t = unicodedata.normalize("NFC", text.strip())
     low = t.lower()
     if low in _CALL_WORDS:
         return Call(_CALL_WORDS[low])
     compact = low.replace(" ", "")
+    rest = _generale_strain(compact)
+    if rest is not None:
+        if not rest:
+            raise NotationError(f"bad call {text!r}: a générale bid names its strain, such as 'generaleH'")
+        try:
+            return Call("bid", "generale", parse_strain(rest))
+        except NotationError:
+            raise NotationError(f"bad call {text!r}: {rest.upper()!r} is not a strain (S, H, D, C, TA, SA)") from None
     if compact.startswith("capot"):
         rest = t.strip()[5:].strip()
         if not rest:
@@ -213,7 +237,7 @@ def canonical_call(text: object) -> str:
 
 @dataclass(frozen=True)
 class Contract:
-    value: int | str  # an int, or "capot"
+    value: int | str  # an int, "capot", or "generale" (an extension: rule sets that allow the générale)
     strain: str
     declarer: str
     multiplier: int = 1
@@ -229,6 +253,10 @@ class Contract:
     @property
     def is_capot(self) -> bool:
         return self.value == "capot"
+
+    @property
+    def is_generale(self) -> bool:
+        return self.value == "generale"
 
     def to_json(self) -> dict:
         return {"value": self.value, "strain": self.strain,
@@ -247,6 +275,8 @@ def parse_contract(obj: object) -> Contract:
     value = obj["value"]
     if isinstance(value, str) and value.strip().lower() == "capot":
         value = "capot"
+    elif isinstance(value, str) and unicodedata.normalize("NFC", value.strip().lower()) in ("generale", "générale"):
+        value = "generale"
     elif isinstance(value, bool) or not isinstance(value, int):
         raise NotationError(f"bad contract value {value!r}: expected a number or \"capot\"")
     mult = obj.get("multiplier", 1)

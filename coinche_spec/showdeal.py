@@ -69,7 +69,7 @@ def _contract_text(contract, rules) -> str:
     else:
         doubled = f", surcoinched (× {m})"
     return (f"{value} {STRAIN_NAMES[contract.strain]} by {SEAT_NAMES[contract.declarer]} "
-            f"({contract.takers} take){doubled}")
+            f"({contract.takers} are the takers){doubled}")
 
 
 def render(deal, variant, seed) -> str:
@@ -131,7 +131,7 @@ def render(deal, variant, seed) -> str:
     out.append(f"Tricks won: NS {o.tricks_won['NS']}, EW {o.tricks_won['EW']}; "
                f"last trick {o.last_trick}")
     out.append("")
-    out.append("Score: the contract is " + ("made" if o.made else "failed"))
+    out.append("Score: the contract " + ("is made" if o.made else "fails"))
     for line in o.lines:
         out.append(f"  {line}")
     out.append(f"  recorded: NS {o.score['NS']}, EW {o.score['EW']}")

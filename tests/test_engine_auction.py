@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from coinche_spec.engine.auction import LISTING_CEILING, Auction, replay
-from coinche_spec.engine.errors import IllegalCall, Unsupported
+from coinche_spec.engine.errors import IllegalCall
 from coinche_spec.notation import SEATS, Call, Contract, parse_call
 from coinche_spec.variants import load_variant
 from coinche_spec.variants.rules import Rules
@@ -282,10 +282,18 @@ def test_a5_capot_not_allowed():
 
 # -- A6: générale ----------------------------------------------------------------
 
-def test_a6_generale_is_unsupported():
+# The générale's auction, scoring and protocol are tested in test_engine_generale.py.
+
+def test_a6_generale_only_where_allowed():
+    # federation names no générale: the bid is refused, and never listed
+    a = Auction.start(FED, "N")
+    assert a.check("W", parse_call("generaleH")) == "bid generaleH: the générale may not be bid in this variant"
+    assert all(not c.is_generale for _, c in a.legal_calls())
+    # allowed: the auction starts, and the four générales are listed after the four capots
     r = rules_of("federation", {"auction.generale": {"allowed": True, "value": 500}})
-    with pytest.raises(Unsupported, match="auction.generale.allowed"):
-        Auction.start(r, "N")
+    listed = [str(c) for _, c in Auction.start(r, "N").legal_calls() if c.kind == "bid"]
+    assert listed[-8:] == ["capotC", "capotD", "capotH", "capotS",
+                           "generaleC", "generaleD", "generaleH", "generaleS"]   # strain_order C D H S
 
 
 # -- A7: the end of the auction ------------------------------------------------------

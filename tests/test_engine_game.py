@@ -489,7 +489,7 @@ def test_deal_command_prints_a_whole_deal():
     assert run_cli("deal", "--variant", "federation", "--seed", "3")[1] == out
     assert run_cli("deal", "--variant", "federation", "--seed", "4")[1] != out
     lines = out.splitlines()
-    for title in ("Hands", "Auction", "Tricks", "Score: the contract is "):
+    for title in ("Hands", "Auction", "Tricks", "Score: the contract "):
         assert any(line.startswith(title) for line in lines), title
     assert all(sym in out for sym in "♠♥♦♣")
     deal = random_deal(rules("federation"), random.Random(3))

@@ -130,18 +130,26 @@ def federation_document():
 def test_configure_with_whole_documents(server):
     server.ask({"cmd": "start", "protocol": 1})
 
+    # the générale is played: a rule set that allows it is configured like any other
     doc = federation_document()
+    doc["id"] = "house-generale"
     doc["rules"]["auction"]["generale"]["allowed"] = True
-    reply = server.ask({"cmd": "configure", "variant": doc})
-    assert reply["ok"] is False and reply["unsupported"] == ["auction.generale.allowed"]
-    # a refused configure leaves nothing configured
-    reply = server.ask({"cmd": "run", "seq": 0, "case": SCORE_CASE})
-    assert reply["errored"] is True
+    assert server.ask({"cmd": "configure", "variant": doc}) == {"ok": True}
+    case = dict(SCORE_CASE, contract={"value": "generale", "strain": "H", "declarer": "N", "multiplier": 1},
+                trick_points={"NS": 152, "EW": 0}, tricks_won={"NS": 8, "EW": 0},
+                tricks_won_by_seat={"N": 8, "E": 0, "S": 0, "W": 0})
+    result = server.ask({"cmd": "run", "seq": 0, "case": case})["result"]
+    # N alone took every trick: 152 + 100 (the last trick on a sweep) = 252; 252 + 500 = 752 -> 750
+    assert result == {"made": True, "card_points": {"NS": 252, "EW": 0}, "score": {"NS": 750, "EW": 0}}
 
     doc = federation_document()
     doc["rules"]["auction"]["bids"]["minimum"] = "eighty"
     reply = server.ask({"cmd": "configure", "variant": doc})
     assert reply["ok"] is False and "minimum" in reply["message"] and "\n" not in reply["message"]
+    assert "unsupported" not in reply
+    # a refused configure leaves nothing configured
+    reply = server.ask({"cmd": "run", "seq": 0, "case": SCORE_CASE})
+    assert reply["errored"] is True
 
     doc = federation_document()
     doc["id"] = "house-ninety"
@@ -213,7 +221,7 @@ def test_a_rule_the_engine_does_not_play_is_skipped(monkeypatch):
     from coinche_spec.protocol.server import Session
 
     def refuse(rules, case):
-        raise Unsupported("générale is not played here")
+        raise Unsupported("this case needs a rule the engine does not play")
 
     monkeypatch.setitem(cases._RUN, "match", refuse)
     session = Session()
@@ -221,7 +229,7 @@ def test_a_rule_the_engine_does_not_play_is_skipped(monkeypatch):
     case = {"kind": "match", "deals": [{"score": {"NS": 0, "EW": 0}, "takers": "NS", "made": True,
                                         "belote": None, "tricks_won": {"NS": 8, "EW": 0}}]}
     reply, _ = session.handle({"cmd": "run", "seq": 2, "case": case})
-    assert reply == {"seq": 2, "skipped": True, "reason": "générale is not played here"}
+    assert reply == {"seq": 2, "skipped": True, "reason": "this case needs a rule the engine does not play"}
 
 
 def test_configure_by_house_id_like_every_other_command():

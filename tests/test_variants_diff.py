@@ -60,9 +60,11 @@ def test_cli_text_shows_both_values_and_the_house_reading(capsys):
 
 def test_cli_markdown_and_brief(capsys):
     assert main(["variants", "diff", "contree-701", "contree-701-rounded", "--format", "markdown"]) == 0
-    assert capsys.readouterr().out.splitlines() == [
-        "| rule | contree-701 | contree-701-rounded |", "|---|---|---|",
-        '| `scoring.rounding` | "none" | "nearest_10_half_up" |']
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[:2] == ["| rule | contree-701 | contree-701-rounded |", "|---|---|---|"]
+    assert len(lines) == 3 and lines[2].startswith('| `scoring.rounding` | "none"<br>reading [no-rounding] ')
+    # the house cell carries the house's own reading, not the parent's
+    assert '| "nearest_10_half_up"<br>reading [house-round-awards] ' in lines[2]
     assert main(["variants", "diff", "cafe-701", "cafe-701", "--brief"]) == 0
     assert capsys.readouterr().out == "cafe-701 and cafe-701 have the same rules.\n"
 

@@ -83,6 +83,7 @@ class Ctx:
         self.ta = a["strains"]["tout_atout"]
         self.sa = a["strains"]["sans_atout"]
         self.capot = a["capot"]["allowed"]
+        self.generale = a["generale"]["allowed"]
         self.melds = rules["melds"]["enabled"]
         self.belote = rules["belote"]["enabled"]
         c = a["coinche"]
@@ -203,12 +204,29 @@ def _capot_made(c: Ctx) -> str:
     o = c.r["scoring"]["capot_made"]
     value = c.r["auction"]["capot"]["value"]
     if o is None:
-        return f"A capot bid that is made is scored like any made contract, the bid counting {value}."
+        return _capot_made_plain(c)
     mult = c.r["auction"]["capot"]["may_be_coinched"]
-    text = (f"A capot bid that is made is scored apart: the takers score {award_words(c, o['takers'], mult)}; "
+    what = {(True, True): "A capot bid or a générale", (True, False): "A capot bid",
+            (False, True): "A générale"}.get((c.capot, c.generale), "A capot bid")
+    text = (f"{what} that is made is scored apart: the takers score {award_words(c, o['takers'], mult)}; "
             f"the defenders score {award_words(c, o['defenders'], mult)}")
     if mult:
-        text += " (M is 1 if the capot is not coinched)"
+        text += " (M is 1 if it is not coinched)" if c.generale else " (M is 1 if the capot is not coinched)"
+    text += "."
+    if c.generale and "bid" not in o["takers"]["terms"]:
+        text += (f" The générale's own value ({c.r['auction']['generale']['value']}) then counts only when it "
+                 "fails.")
+    return text
+
+
+def _capot_made_plain(c: Ctx) -> str:
+    value = c.r["auction"]["capot"]["value"]
+    if not c.capot:
+        return (f"A générale that is made is scored like any made contract, the bid counting "
+                f"{c.r['auction']['generale']['value']}.")
+    text = f"A capot bid that is made is scored like any made contract, the bid counting {value}"
+    if c.generale:
+        text += f"; so is a made générale, the bid counting {c.r['auction']['generale']['value']}"
     return text + "."
 
 
@@ -289,6 +307,34 @@ def _not_sa(c):
 
 def _no_capot(c):
     return None if c.capot else "capot cannot be bid"
+
+
+def _no_capot_nor_generale(c):
+    """Rules of the capot that the générale follows too: unused only when neither may be bid."""
+    return None if c.capot or c.generale else "neither capot nor générale can be bid"
+
+
+def _capot_bid(c: Ctx) -> str:
+    if not c.capot:
+        return "Capot may not be bid."
+    text = ("A player may bid capot with a trump (capot hearts): a promise that his side takes all eight "
+            "tricks. Capot ranks above every numeric bid")
+    if c.generale:
+        return text + ("; only a générale ranks above it, and a capot in another strain does not.")
+    return text + ", and nothing ranks above it, not even a capot in another strain."
+
+
+def _generale(c: Ctx) -> str:
+    if not c.generale:
+        return "There is no générale (one player alone promising every trick)."
+    capot = c.r["auction"]["capot"]
+    ends = "ends the auction at once" if capot["ends_auction"] else "does not end the auction"
+    coinche = "may be coinched" if capot["may_be_coinched"] else "may not be coinched"
+    above = "every capot and every numeric bid" if c.capot else "every numeric bid"
+    return ("A player may bid générale with a trump (générale hearts): a promise that he alone takes all eight "
+            "tricks, his partner none. It is made only then: if the partner takes a trick, it fails even "
+            f"though the side took them all. A générale ranks above {above}, and nothing ranks above it, "
+            f"not even a générale in another strain. As a capot would, it {ends} and {coinche}.")
 
 
 def _no_melds(c):
@@ -395,6 +441,8 @@ def _maximum(c: Ctx) -> str:
     text = "There is no highest numeric bid." if m is None else f"The highest numeric bid is {m}."
     if c.capot:
         text += " A capot bid ranks above every number."
+    if c.generale:
+        text += " A générale ranks above " + ("every capot." if c.capot else "every number.")
     return text
 
 
@@ -578,31 +626,25 @@ TEMPLATES: tuple[Template, ...] = (
         lambda c: f"From lowest to highest, the strains rank: {strain_list(c.r['auction']['strain_order'])}.",
         lambda c: None if c.r["auction"]["overcall"] == "higher_value_or_strain"
         else "bids are compared by value only"),
-    one("capot-bid", "auction", "Capot bid", "auction.capot.allowed", {
-        "true": ("A player may bid capot with a trump (capot hearts): a promise that his side takes all eight "
-                 "tricks. Capot ranks above every numeric bid, and nothing ranks above it, not even a capot "
-                 "in another strain."),
-        "false": "Capot may not be bid.",
-    }),
+    one("capot-bid", "auction", "Capot bid", "auction.capot.allowed", _capot_bid),
     one("capot-value", "auction", "Value of a capot bid", "auction.capot.value",
         lambda c: f"Wherever the scoring adds the bid, a capot bid counts {c.r['auction']['capot']['value']}.",
         _no_capot),
     one("capot-ends", "auction", "Capot and the end of the auction", "auction.capot.ends_auction", {
-        "true": "A capot bid ends the auction at once.",
-        "false": "A capot bid does not end the auction: the usual passes end it.",
-    }, _no_capot),
+        "true": lambda c: "A capot bid ends the auction at once." + (" So does a générale." if c.generale else ""),
+        "false": lambda c: ("A capot bid does not end the auction: the usual passes end it."
+                            + (" The same goes for a générale." if c.generale else "")),
+    }, _no_capot_nor_generale),
     one("capot-coinche", "auction", "Coinching a capot", "auction.capot.may_be_coinched", {
-        "true": "A capot contract may be coinched like any other.",
-        "false": "A capot contract cannot be coinched.",
-    }, _no_capot),
-    one("generale", "auction", "Générale", "auction.generale.allowed", {
-        "false": "There is no générale (one player alone promising every trick).",
-        "true": ("A player may bid générale with a trump: a promise that he alone takes every trick. It ranks "
-                 "above capot. (The reference engine does not play the générale.)"),
-    }),
+        "true": lambda c: ("A capot contract may be coinched like any other"
+                           + (", and so may a générale." if c.generale else ".")),
+        "false": lambda c: ("A capot contract cannot be coinched"
+                            + (", nor can a générale." if c.generale else ".")),
+    }, _no_capot_nor_generale),
+    one("generale", "auction", "Générale", "auction.generale.allowed", _generale),
     one("generale-value", "auction", "Value of a générale", "auction.generale.value",
-        lambda c: f"A générale bid counts {c.r['auction']['generale']['value']}.",
-        lambda c: None if c.r["auction"]["generale"]["allowed"] else "the générale is not played"),
+        lambda c: f"Wherever the scoring adds the bid, a générale counts {c.r['auction']['generale']['value']}.",
+        lambda c: None if c.generale else "the générale is not played"),
     Template("passes-to-end", "auction", "End of the auction", ("auction.passes_to_end",), _passes_to_end),
     one("all-pass", "auction", "Four passes", "auction.all_pass", {
         "throw_in": "If all four players pass without a bid, the cards are thrown in and dealt again.",
@@ -809,7 +851,8 @@ TEMPLATES: tuple[Template, ...] = (
     Template("coinched-failed", "scoring", "Coinched, failed",
              ("scoring.coinched_failed.takers", "scoring.coinched_failed.defenders"),
              lambda c: _outcome_sentence(c, "coinched_failed")),
-    Template("capot-made", "scoring", "Capot bid made", ("scoring.capot_made",), _capot_made, _no_capot),
+    Template("capot-made", "scoring", "Capot bid made", ("scoring.capot_made",), _capot_made,
+             _no_capot_nor_generale),
     Template("sweep-bonus", "scoring", "Sweep bonus", ("scoring.sweep_bonus",), _sweep_bonus,
              lambda c: None if any(_sweep_bonus_uses(c).values()) else "no award counts it"),
     one("sweep-melds", "scoring", "Melds on a sweep", "scoring.sweep_takes_melds", {
@@ -869,6 +912,17 @@ def covers(rule_paths, template: Template) -> bool:
     return False
 
 
+def _bid_values(c: Ctx) -> str:
+    """What "the bid" counts for a capot and a générale, in brackets (nothing when neither is played)."""
+    a = c.r["auction"]
+    parts = []
+    if c.capot:
+        parts.append(f"a capot bid counts {a['capot']['value']}")
+    if c.generale:
+        parts.append(f"a générale {a['generale']['value']}" if parts else f"a générale counts {a['generale']['value']}")
+    return f" ({', '.join(parts)})" if parts else ""
+
+
 # --- section introductions (the fixed frame of the game, and sums worked from the values) ------
 
 def intro(section: str, c: Ctx) -> str | None:
@@ -900,11 +954,16 @@ def intro(section: str, c: Ctx) -> str | None:
         if c.belote and r["belote"]["counts_towards_contract"]:
             parts.append("its belote")
         total = " plus ".join(parts)
-        return (f"Each side's total is {total}. A capot bid is made only if the takers take all eight tricks. "
-                "The contract is always judged on the exact points, before any rounding.")
+        text = f"Each side's total is {total}."
+        if c.capot:
+            text += " A capot bid is made only if the takers take all eight tricks."
+        if c.generale:
+            text += (" A générale is made only if the declarer alone takes all eight tricks; one trick taken by "
+                     "his partner is enough to fail it.")
+        return text + " The contract is always judged on the exact points, before any rounding."
     if section == "scoring":
         text = ("Each side records an award for the deal. \"The bid\" is the contract's value"
-                + (f" (a capot bid counts {r['auction']['capot']['value']})" if c.capot else "")
+                + _bid_values(c)
                 + f"; M is the multiplier: 1 if nobody coinched, {multiplier_words(c)}.")
         if c.belote:
             text += " A belote is then added to its holder's award, as the belote rules say."

@@ -8,7 +8,10 @@ deal can keep every step of its history and a search can branch cheaply.
 Three phases:
 
 * **bidding** — the seat to act passes, bids above the highest bid, or (as
-  the variant allows) coinches the opponents' bid;
+  the variant allows) coinches the opponents' bid; above every number come
+  the capot (the side promises every trick) and, where the variant allows
+  it, the générale (the bidder alone promises every trick), which follows
+  the capot's settings for ending the auction and for being coinched;
 * **doubled** — after a coinche that freezes the bids: passes, and a
   surcoinche by the takers, until enough passes in a row end it;
 * **window** — with ``coinche.when: after_auction`` the contract is settled
@@ -21,7 +24,7 @@ from __future__ import annotations
 from bisect import bisect_right
 
 from ..notation import SEATS, Call, Contract, next_seat, parse_seat, partner, team_of
-from .errors import IllegalCall, Unsupported
+from .errors import IllegalCall
 
 __all__ = ["Auction", "replay", "LISTING_CEILING"]
 
@@ -33,6 +36,8 @@ __all__ = ["Auction", "replay", "LISTING_CEILING"]
 LISTING_CEILING = 500
 
 _CAPOT_KEY = 1 << 40  # a capot outranks every number
+_GENERALE_KEY = 1 << 41  # a générale outranks every capot
+_KEYS = {"capot": _CAPOT_KEY, "generale": _GENERALE_KEY}
 _PASS = Call("pass")
 _COINCHE = Call("coinche")
 _SURCOINCHE = Call("surcoinche")
@@ -46,6 +51,7 @@ class _Table:
     __slots__ = (
         "rules", "nxt", "minimum", "step", "maximum", "sans_atout", "tout_atout", "by_strain",
         "strain_rank", "strain_order", "capot_allowed", "capot_value_ends", "capot_coinchable",
+        "generale_allowed",
         "passes_to_end", "speak_after_pass", "raise_own", "coinche_when", "coinche_ends",
         "passes_after", "coinche_mult", "sur_allowed", "sur_ends", "sur_mult",
         "keys", "listing", "pairs", "pass_pair", "coinche_pair", "sur_pair",
@@ -53,8 +59,6 @@ class _Table:
 
     def __init__(self, rules):
         a = rules.auction
-        if a.generale.allowed:
-            raise Unsupported("auction.generale.allowed: the engine does not play the générale")
         self.rules = rules
         direction = rules.table.direction
         self.nxt = {s: next_seat(s, direction) for s in SEATS}
@@ -68,7 +72,8 @@ class _Table:
         self.strain_rank = {s: i for i, s in enumerate(self.strain_order)}
         self.capot_allowed = a.capot.allowed
         self.capot_value_ends = a.capot.ends_auction
-        self.capot_coinchable = a.capot.may_be_coinched
+        self.capot_coinchable = a.capot.may_be_coinched   # the générale follows both capot settings
+        self.generale_allowed = a.generale.allowed
         self.passes_to_end = a.passes_to_end
         self.speak_after_pass = a.speak_after_pass
         self.raise_own = a.raise_own_bid
@@ -86,6 +91,8 @@ class _Table:
                 for v in range(self.minimum, top + 1, self.step) for s in strains]
         if self.capot_allowed:
             bids += [(_CAPOT_KEY, self.rank_of(s), Call("bid", "capot", s)) for s in strains]
+        if self.generale_allowed:
+            bids += [(_GENERALE_KEY, self.rank_of(s), Call("bid", "generale", s)) for s in strains]
         bids.sort(key=lambda b: (b[0], b[1]))
         self.keys = [b[0] for b in bids]
         self.listing = tuple(bids)
@@ -106,10 +113,11 @@ class _Table:
         return self.strain_rank.get(strain, -1)
 
     def beats(self, key, rank, high_key, high_rank) -> bool:
-        """Does a bid (key, strain rank) beat the highest bid? (A4; nothing beats a capot bid.)"""
+        """Does a bid (key, strain rank) beat the highest bid? (A4, A5, A6: a générale beats a capot,
+        a capot every number; no strain lifts one capot over another, nor one générale over another.)"""
         if key != high_key:
             return key > high_key
-        return key != _CAPOT_KEY and self.by_strain and rank > high_rank >= 0
+        return key < _CAPOT_KEY and self.by_strain and rank > high_rank >= 0
 
 
 _TABLES: dict = {}
@@ -277,7 +285,7 @@ class Auction:
                     while j > 0 and listing[j - 1][0] == hk:
                         j -= 1
                     pairs = t.pairs[seat]
-                    if t.by_strain and hr >= 0 and hk != _CAPOT_KEY:
+                    if t.by_strain and hr >= 0 and hk < _CAPOT_KEY:
                         out.extend(pairs[k] for k in range(j, i) if listing[k][1] > hr)
                     out.extend(pairs[i:])
                 if own and t.raise_own == "when_changing_strain":
@@ -297,7 +305,7 @@ class Auction:
         return (left, partner(left))
 
     def _coinche_possible(self) -> bool:
-        return self._coincher is None and (self._high[0] != _CAPOT_KEY or self._t.capot_coinchable)
+        return self._coincher is None and (self._high[0] < _CAPOT_KEY or self._t.capot_coinchable)
 
     def check(self, seat, call) -> str | None:
         """None if ``seat`` may make ``call`` now, else the reason, in a player's words."""
@@ -374,6 +382,9 @@ class Auction:
             return self._coinche_own_side(seat)
         if self._high[0] == _CAPOT_KEY and not t.capot_coinchable:
             return f"{seat} cannot coinche: a capot bid may not be coinched in this variant"
+        if self._high[0] == _GENERALE_KEY and not t.capot_coinchable:
+            return (f"{seat} cannot coinche: a générale may not be coinched in this variant "
+                    f"(it follows the capot, and auction.capot.may_be_coinched is false)")
         return None
 
     def _check_surcoinche(self, seat) -> str | None:
@@ -404,15 +415,20 @@ class Auction:
             if not t.capot_allowed:
                 return f"bid {text}: capot may not be bid in this variant"
             key = _CAPOT_KEY
+        elif value == "generale":
+            if not t.generale_allowed:
+                return f"bid {text}: the générale may not be bid in this variant"
+            key = _GENERALE_KEY
         else:
             if isinstance(value, bool) or not isinstance(value, int):
-                return f"bid {text}: a bid is a number of points or capot"
+                return f"bid {text}: a bid is a number of points, capot or générale"
             if value < t.minimum:
                 return f"bid {text}: the lowest bid is {t.minimum}"
             if (value - t.minimum) % t.step:
                 return f"bid {text}: bids go up in steps of {t.step} from {t.minimum}"
             if t.maximum is not None and value > t.maximum:
-                more = " (capot outranks it)" if t.capot_allowed else ""
+                above = [w for ok, w in ((t.capot_allowed, "capot"), (t.generale_allowed, "générale")) if ok]
+                more = f" ({' and '.join(above)} outrank{'s' if len(above) == 1 else ''} it)" if above else ""
                 return f"bid {text}: the highest bid is {t.maximum}{more}"
             key = value
         high = self._high
@@ -432,7 +448,11 @@ class Auction:
     def _not_higher(self, text, key, strain, high) -> str:
         t = self._t
         old = _bid_text(high[2], high[3])
+        if high[0] == _GENERALE_KEY:
+            return f"bid {text} does not beat the {old} bid: nothing outranks a générale"
         if high[0] == _CAPOT_KEY:
+            if t.generale_allowed:
+                return f"bid {text} does not beat the {old} bid: only a générale outranks a capot bid"
             return f"bid {text} does not beat the {old} bid: nothing outranks a capot bid"
         if key == high[0] and t.by_strain:
             if high[1] < 0 or t.rank_of(strain) < 0:
@@ -491,13 +511,13 @@ class Auction:
             return a
         if kind == "bid":
             value, strain = call.value, call.strain
-            key = _CAPOT_KEY if value == "capot" else value
+            key = _KEYS.get(value, value) if type(value) is str else value
             a._high = (key, t.rank_of(strain), value, strain)
             a._bidder = seat
             a._passes = 0
             if self._first_bidder is None:
                 a._first_bidder = seat
-            if key == _CAPOT_KEY and t.capot_value_ends:
+            if key >= _CAPOT_KEY and t.capot_value_ends:   # a générale ends it as a capot does
                 a._settle()
             else:
                 a._to_act = nxt

@@ -311,6 +311,13 @@ class Deal:
         """Completed tricks as (leader, winner, [cards in play order])."""
         return self.play.tricks if self.play is not None else []
 
+    def tricks_by_seat(self) -> dict:
+        """The completed tricks each player won: a générale is made only if the declarer took all eight."""
+        out = {"N": 0, "E": 0, "S": 0, "W": 0}
+        for _, winner, _ in self.tricks():
+            out[winner] += 1
+        return out
+
     def result(self) -> dict:
         """The protocol's deal fields so far (without ``accepted``): scores only once all 32 cards are played."""
         contract = self.auction.contract
@@ -347,8 +354,9 @@ class Deal:
         meld_result = melds_mod.compare(rules, strain, self.declared, hands=self.hands,
                                         leader=self.log[0][0], direction=play.direction)
         belote = belote_mod.belote_points(rules, strain, self.hands, self.log, meld_result.valid)
+        by_seat = self.tricks_by_seat() if contract.value == "generale" else None
         result = scoring.score_deal(rules, contract, points, won, last, meld_result.points, belote,
-                                    explain=False)
+                                    explain=False, tricks_by_seat=by_seat)
         ns, ew = belote["NS"], belote["EW"]
         invalid = [list(m) for m in meld_result.invalid]
         if self.late_melds:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..notation import SEATS, SUITS, RANKS, card_name, next_seat, team_of
+from ..notation import SEATS, RANKS, card_name, next_seat, pretty_card, team_of
 from .errors import EngineError
 from .masks import PLAIN_RANK_ORDER, mask_of
 
@@ -48,11 +48,15 @@ class Meld:
         return mask_of(self.cards)
 
     def describe(self) -> str:
-        """How a player would name it: ``square of J (200)``, ``run of 4 to the KH (50)``."""
+        """How a player would name it: ``four jacks (200)``, ``run of 4 to the K♥ (50)``."""
         if self.kind == "square":
-            return f"square of {RANKS[self.rank]} ({self.points})"
-        top = RANKS[self.rank] + SUITS[self.suit]
+            return f"four {_RANK_PLURALS[RANKS[self.rank]]} ({self.points})"
+        top = pretty_card(self.suit * 8 + self.rank)
         return f"run of {self.length} to the {top} ({self.points})"
+
+
+_RANK_PLURALS = {"7": "sevens", "8": "eights", "9": "nines", "T": "tens", "J": "jacks", "Q": "queens",
+                 "K": "kings", "A": "aces"}
 
 
 @dataclass

@@ -10,6 +10,10 @@ sweep's transfer of melds, the awards from the variant's terms and
 multiplier, the belote, and only then the rounding. ``ScoreResult.lines``
 says the same arithmetic in words for a person reading a deal.
 
+A générale is judged on who took the tricks, not only which side: it is made
+only when the declarer alone took all eight, so its score needs the tricks
+won by each player (``tricks_by_seat``).
+
 Every deal of a game ends here, so the rules are read once per rule set into
 a small ``ScoreRules`` object (as ``play.compiled`` does for the play), and
 the words are written only when somebody reads them: ``score_deal(...,
@@ -19,7 +23,7 @@ the sentences, and its ``lines`` are written on first reading.
 
 from __future__ import annotations
 
-from ..notation import SUITS, Contract
+from ..notation import SEATS, SUITS, Contract, partner
 from .errors import EngineError
 
 TEAMS = ("NS", "EW")
@@ -55,7 +59,7 @@ class ScoreResult:
         """How the contract was judged and what each side records, in words."""
         if self._lines is None:
             args = self._explain
-            self._lines = _score(*args, True).lines if args is not None else []
+            self._lines = _score(*args).lines if args is not None else []
             self._explain = None
         return self._lines
 
@@ -87,7 +91,7 @@ class ScoreRules:
     """The scoring rules of one rule set as plain values, so a deal's score reads no rule tree."""
 
     __slots__ = ("rules", "last_trick", "sweep_kind", "sweep_value", "count_melds", "count_belote",
-                 "minimum_total", "versus", "capot_scored", "capot_value", "sweep_takes_melds",
+                 "minimum_total", "versus", "capot_scored", "capot_value", "generale_value", "sweep_takes_melds",
                  "sweep_bonus", "rounding", "belote_enabled", "belote_points", "belote_tout_atout",
                  "belote_on_failure", "belote_multiplied", "awards")
 
@@ -105,6 +109,7 @@ class ScoreRules:
         sc = rules.scoring
         self.capot_scored = sc.capot_made is not None
         self.capot_value = rules.auction.capot.value
+        self.generale_value = rules.auction.generale.value
         self.sweep_takes_melds = sc.sweep_takes_melds
         self.sweep_bonus = sc.sweep_bonus
         self.rounding = sc.rounding
@@ -179,6 +184,29 @@ def _check_tricks(tricks_won, last_trick) -> tuple[dict, str]:
     return won, last
 
 
+def _check_tricks_by_seat(by_seat, won: dict) -> dict:
+    """Tricks won by each player, checked against each side's tricks; seat -> count."""
+    if not isinstance(by_seat, dict):
+        raise ScoreInputError(f"bad tricks_won_by_seat: expected {{\"N\": n, \"E\": n, \"S\": n, \"W\": n}}, "
+                              f"got {by_seat!r}")
+    for key in by_seat:
+        if key not in SEATS:
+            raise ScoreInputError(f"bad tricks_won_by_seat: unknown seat {key!r} (expected N, E, S, W)")
+    out = {}
+    for seat in SEATS:
+        if seat not in by_seat:
+            raise ScoreInputError(f"bad tricks_won_by_seat: missing {seat}")
+        v = by_seat[seat]
+        if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= 8:
+            raise ScoreInputError(f"bad tricks_won_by_seat.{seat}: expected a whole number from 0 to 8, got {v!r}")
+        out[seat] = v
+    for team, (a, b) in (("NS", ("N", "S")), ("EW", ("E", "W"))):
+        if out[a] + out[b] != won[team]:
+            raise ScoreInputError(f"bad tricks_won_by_seat: {a} {out[a]} + {b} {out[b]} = {out[a] + out[b]}, "
+                                  f"but tricks_won gives {team} {won[team]}")
+    return out
+
+
 def _belote_dict(sr: ScoreRules, strain: str, belote) -> dict:
     if belote is None:
         return {"NS": 0, "EW": 0}
@@ -250,7 +278,7 @@ _KIND = {"TA": "tout_atout", "SA": "sans_atout"}
 
 
 def _judge(sr: ScoreRules, contract: Contract, takers: str, defenders: str, cp, won, melds, belote,
-           explain: bool):
+           explain: bool, by_seat: dict | None = None):
     """Made or failed, on the unrounded totals; returns (made, totals, totals in words, the reason).
 
     The words and the reason are None unless ``explain``.
@@ -273,6 +301,21 @@ def _judge(sr: ScoreRules, contract: Contract, takers: str, defenders: str, cp, 
                 parts.append(f"belote {belote[t]}")
             words[t] = " + ".join(parts) + (f" = {total}" if len(parts) > 1 else "")
     mine, theirs = totals[takers], totals[defenders]
+    if contract.value == "generale":
+        declarer = contract.declarer
+        alone = by_seat[declarer]
+        made = alone == 8
+        why = None
+        if explain:
+            mate = partner(declarer)
+            if made:
+                why = f"the générale is made: {declarer} alone took all eight tricks"
+            elif won[takers] == 8:
+                why = (f"the générale fails: {takers} took every trick, but {mate}, the partner, took "
+                       f"{by_seat[mate]} of them; {declarer} had to take all eight alone")
+            else:
+                why = f"the générale fails: {declarer} took {alone} of the eight tricks"
+        return made, totals, words, why
     if contract.value == "capot":
         made = won[takers] == 8
         why = None
@@ -314,7 +357,8 @@ def _judge(sr: ScoreRules, contract: Contract, takers: str, defenders: str, cp, 
 
 
 def _outcome(sr: ScoreRules, contract: Contract, made: bool) -> str:
-    if made and contract.value == "capot" and sr.capot_scored:
+    if made and sr.capot_scored and (contract.value == "capot" or contract.value == "generale"):
+        # a made générale is scored as a made capot bid where the variant scores that apart
         return "capot_made"
     name = "made" if made else "failed"
     return ("coinched_" + name) if contract.multiplier > 1 else name
@@ -378,33 +422,45 @@ def _award(sr: ScoreRules, spec: tuple, where: tuple, side: str, strain: str, bi
 
 
 def score_deal(rules, contract: Contract, trick_points: dict, tricks_won: dict, last_trick: str,
-               melds: dict | None, belote, explain: bool = True) -> ScoreResult:
+               melds: dict | None, belote, explain: bool = True,
+               tricks_by_seat: dict | None = None) -> ScoreResult:
     """Judge the contract and give each side its award for the deal.
 
     ``trick_points`` are the card values in each side's tricks (no bonus);
     ``melds`` the ordinary melds that score after the comparison;
-    ``belote`` each side's belote points (or the protocol's team name / null).
+    ``belote`` each side's belote points (or the protocol's team name / null);
+    ``tricks_by_seat`` the tricks each player took ({"N": n, ...}), needed
+    only for a générale, which the declarer must make alone (ignored for any
+    other contract, once checked against ``tricks_won``).
     With ``explain=False`` the same numbers come without writing the
     sentences; ``lines`` is then written when first read.
     """
     if not isinstance(contract, Contract):
         raise ScoreInputError(f"bad contract {contract!r}: expected a Contract")
     value, mult = contract.value, contract.multiplier
-    if value != "capot" and (isinstance(value, bool) or not isinstance(value, int)):
-        raise ScoreInputError(f"bad contract value {value!r}: expected a number or \"capot\"")
+    if value not in ("capot", "generale") and (isinstance(value, bool) or not isinstance(value, int)):
+        raise ScoreInputError(f"bad contract value {value!r}: expected a number, \"capot\" or \"generale\"")
     if isinstance(mult, bool) or not isinstance(mult, int) or mult < 1:
         raise ScoreInputError(f"bad contract multiplier {mult!r}: expected 1 or more")
+    if contract.declarer not in SEATS:
+        raise ScoreInputError(f"bad contract declarer {contract.declarer!r}: expected N, E, S or W")
     sr = compiled(rules)
     strain = contract.strain
     tp, cp, won, last, cp_words = _card_points(sr, strain, trick_points, tricks_won, last_trick, explain)
+    if tricks_by_seat is not None:
+        tricks_by_seat = _check_tricks_by_seat(tricks_by_seat, won)
+    elif value == "generale":
+        raise ScoreInputError("bad tricks_won_by_seat: a générale is made only when the declarer alone takes "
+                              "every trick, so its score needs the tricks each player won")
     melds = _team_numbers(melds, "melds", allow_none=True)
     belote = _belote_dict(sr, strain, belote)
-    return _score(sr, contract, tp, won, last, melds, belote, explain, cp, cp_words)
+    return _score(sr, contract, tp, won, last, melds, belote, explain, cp, cp_words, tricks_by_seat)
 
 
 def _score(sr: ScoreRules, contract: Contract, tp: dict, won: dict, last: str, melds: dict, belote: dict,
-           explain: bool, cp: dict | None = None, cp_words: dict | None = None) -> ScoreResult:
-    """score_deal on checked inputs (tp, won, melds and belote are the checked copies, never changed)."""
+           explain: bool, cp: dict | None = None, cp_words: dict | None = None,
+           by_seat: dict | None = None) -> ScoreResult:
+    """score_deal on checked inputs (tp, won, melds, belote and by_seat are the checked copies, never changed)."""
     strain = contract.strain
     if cp is None or (explain and cp_words is None):
         _, cp, won, last, cp_words = _card_points(sr, strain, tp, won, last, explain)
@@ -413,7 +469,8 @@ def _score(sr: ScoreRules, contract: Contract, tp: dict, won: dict, last: str, m
     m = contract.multiplier
     lines = [f"card points: NS {cp_words['NS']}; EW {cp_words['EW']}"] if explain else None
 
-    made, totals, total_words, why = _judge(sr, contract, takers, defenders, cp, won, melds, belote, explain)
+    made, totals, total_words, why = _judge(sr, contract, takers, defenders, cp, won, melds, belote, explain,
+                                            by_seat)
     if explain:
         lines.append(f"contract {contract.value}{strain} by {contract.declarer}"
                      + (f" × {m}" if m > 1 else "")
@@ -437,6 +494,8 @@ def _score(sr: ScoreRules, contract: Contract, tp: dict, won: dict, last: str, m
 
     if contract.value == "capot":
         bid, bid_label = sr.capot_value, "capot bid"
+    elif contract.value == "generale":
+        bid, bid_label = sr.generale_value, "générale bid"
     else:
         bid, bid_label = contract.value, "bid"
     taker_spec, defender_spec = sr.awards[outcome]
@@ -480,5 +539,5 @@ def _score(sr: ScoreRules, contract: Contract, tp: dict, won: dict, last: str, m
             lines[-2], lines[-1] = lines[-1], lines[-2]
     result = ScoreResult(made, cp, score, lines, outcome, totals)
     if not explain:
-        result._explain = (sr, contract, tp, won, last, melds, belote)
+        result._explain = (sr, contract, tp, won, last, melds, belote, True, None, None, by_seat)
     return result

@@ -222,7 +222,7 @@ def _call_entries(value: Any, path: tuple) -> list[dict]:
 
 def _contract(value: Any, path: tuple) -> dict:
     contract = _parsed(parse_contract, value, path)
-    if not contract.is_capot:
+    if not contract.is_capot and not contract.is_generale:
         _int(contract.value, path + ("value",), 1)
     if contract.multiplier > 4:
         raise CaseError(path + ("multiplier",), f"multiplier {contract.multiplier}: expected 1, 2, 3 or 4")
@@ -298,13 +298,25 @@ def _deal(case: dict, path: tuple) -> dict:
     return {"kind": "deal", "dealer": dealer, "hands": hands, "calls": calls, "play": play}
 
 
+def _tricks_by_seat(value: Any, path: tuple, tricks_won: dict) -> dict:
+    """The extension ``tricks_won_by_seat``: each player's tricks, adding up to his side's ``tricks_won``."""
+    keyed = _seat_keyed(value, path)
+    out = {seat: _int(raw, path + (key,), 0, 8) for seat, (key, raw) in keyed.items()}
+    for team, (a, b) in (("NS", ("N", "S")), ("EW", ("E", "W"))):
+        if out[a] + out[b] != tricks_won[team]:
+            raise CaseError(path, f"{a} {out[a]} + {b} {out[b]} = {out[a] + out[b]} tricks, but tricks_won "
+                                  f"gives {team} {tricks_won[team]}")
+    return out
+
+
 def _score(case: dict, path: tuple) -> dict:
-    _object(case, path, ("kind", "contract", "trick_points", "tricks_won", "last_trick", "melds", "belote"))
+    _object(case, path, ("kind", "contract", "trick_points", "tricks_won", "last_trick", "melds", "belote"),
+            ("tricks_won_by_seat",))
     tricks_won = _tricks_won(case["tricks_won"], path + ("tricks_won",))
     last = _team(case["last_trick"], path + ("last_trick",))
     if tricks_won[last] == 0:
         raise CaseError(path + ("last_trick",), f"{last} took the last trick but is given no trick in tricks_won")
-    return {
+    out = {
         "kind": "score",
         "contract": _contract(case["contract"], path + ("contract",)),
         "trick_points": _team_ints(case["trick_points"], path + ("trick_points",), 0, 1000),
@@ -313,6 +325,14 @@ def _score(case: dict, path: tuple) -> dict:
         "melds": _team_ints(case["melds"], path + ("melds",), 0, 10000),
         "belote": _team_or_null(case["belote"], path + ("belote",)),
     }
+    # extension: who took the tricks, which a générale needs (made only if the declarer took all eight alone)
+    by_seat = case.get("tricks_won_by_seat")
+    if by_seat is not None:
+        out["tricks_won_by_seat"] = _tricks_by_seat(by_seat, path + ("tricks_won_by_seat",), tricks_won)
+    elif out["contract"]["value"] == "generale":
+        raise CaseError(path, "missing field 'tricks_won_by_seat': a générale is made only when the declarer "
+                              "alone takes every trick, so the case must say how many tricks each player won")
+    return out
 
 
 def _melds(case: dict, path: tuple) -> dict:
@@ -447,8 +467,10 @@ def _run_deal(rules, case: dict) -> dict:
 def _run_score(rules, case: dict) -> dict:
     from ..engine.scoring import score_deal
     contract = parse_contract(case["contract"])
+    by_seat = case.get("tricks_won_by_seat")
     result = score_deal(rules, contract, dict(case["trick_points"]), dict(case["tricks_won"]),
-                        case["last_trick"], dict(case["melds"]), case["belote"])
+                        case["last_trick"], dict(case["melds"]), case["belote"],
+                        tricks_by_seat=dict(by_seat) if by_seat is not None else None)
     # scoring.belote_dict turns the team into points, and gives none where the rule set has no
     # belote for this contract (belote not played, sans atout, tout atout without each_suit)
     return {"made": result.made, "card_points": dict(result.card_points), "score": dict(result.score)}
@@ -545,6 +567,9 @@ def _check_contract_for_rules(rules, contract: dict, path: tuple) -> None:
     if value == "capot":
         if not auction.capot.allowed:
             raise CaseError(path + ("value",), "this rule set has no capot bid (auction.capot.allowed is false)")
+    elif value == "generale":
+        if not auction.generale.allowed:
+            raise CaseError(path + ("value",), "this rule set has no générale (auction.generale.allowed is false)")
     else:
         bids = auction.bids
         if (value < bids.minimum or (value - bids.minimum) % bids.step
@@ -561,6 +586,9 @@ def _check_contract_for_rules(rules, contract: dict, path: tuple) -> None:
     if value == "capot" and multiplier != 1 and not auction.capot.may_be_coinched:
         raise CaseError(path + ("multiplier",), f"{multiplier}: a capot bid may not be coinched in this rule set "
                                                 "(auction.capot.may_be_coinched is false)")
+    if value == "generale" and multiplier != 1 and not auction.capot.may_be_coinched:
+        raise CaseError(path + ("multiplier",), f"{multiplier}: a générale may not be coinched in this rule set "
+                                                "(it follows the capot, and auction.capot.may_be_coinched is false)")
 
 
 def _check_score_for_rules(rules, case: dict, path: tuple) -> None:
@@ -595,10 +623,3 @@ def check_for_rules(rules, case: dict, path: tuple = ("case",)) -> None:
     elif kind == "score":
         _check_score_for_rules(rules, case, path)
 
-
-def unsupported_rules(rules) -> list[str]:
-    """Rule paths this engine cannot play: a variant using them is refused at configure time."""
-    out = []
-    if rules.auction.generale.allowed:
-        out.append("auction.generale.allowed")
-    return out

@@ -23,14 +23,19 @@ from .loader import SUFFIXES, VariantError
 def register(subparsers) -> None:
     parser = subparsers.add_parser(
         "variants", help="list, show, compare and check rule sets (variants)",
-        description="List, show and check Coinche rule sets (variant files).")
+        description="List, show, compare and check Coinche rule sets (variant files).")
     actions = parser.add_subparsers(dest="variants_action", metavar="ACTION")
     parser.set_defaults(func=lambda args: _no_action(parser))
 
-    p = actions.add_parser("list", help="one line per shipped and house variant: id and name")
+    p = actions.add_parser("list", help="one line per shipped and house variant: id and name",
+                           description="One line per rule set: the five shipped seed rule sets, then the "
+                                       "house examples (marked, with the rule set they extend).")
     p.set_defaults(func=cmd_list)
 
-    p = actions.add_parser("show", help="print a variant, as written or resolved")
+    p = actions.add_parser("show", help="print a variant, as written or resolved",
+                           description="Print a rule set as its file is written, or with --resolved as the "
+                                       "whole rule set after its `extends` chain is merged: the starting point "
+                                       "for a house file, which then keeps only what it changes.")
     p.add_argument("ref", metavar="ID|FILE", help="a variant id (see `variants list`) or a variant file")
     p.add_argument("--resolved", action="store_true",
                    help="merge the `extends` chain and print the whole rule set")
@@ -43,11 +48,15 @@ def register(subparsers) -> None:
     p.add_argument("left", metavar="ID|FILE")
     p.add_argument("right", metavar="ID|FILE")
     p.add_argument("--format", choices=("text", "markdown", "json"), default="text",
-                   help="output format (default: text)")
+                   help="output format (default: text; markdown: a table with the words behind each value)")
     p.add_argument("--brief", action="store_true", help="values only, without the quotes and readings")
     p.set_defaults(func=cmd_diff)
 
-    p = actions.add_parser("check", help="validate variant files; one line per problem")
+    p = actions.add_parser("check", help="validate variant files; one line per problem",
+                           description="Validate variant files as every other command reads them: strict YAML, "
+                                       "the schema, the checks beyond it. Exit 0 when all are valid; 1 with one "
+                                       "line FILE:LINE:COL: path: message per problem; 2 when there is nothing "
+                                       "to check.")
     p.add_argument("files", nargs="+", metavar="FILE",
                    help="variant files (a folder stands for its .yaml files)")
     p.set_defaults(func=cmd_check)

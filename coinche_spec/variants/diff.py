@@ -43,7 +43,7 @@ def basis(document: dict, path: str) -> tuple[str, ...]:
     found = []
     for item in reversed(document.get("interpretations", [])):
         if covers(item.get("rules", [])):
-            found.append(f"reading [{item['id']}]: {item['reading']}")
+            found.append(f"reading [{item['id']}] {item['question']} {item['reading']}")
     for source in reversed(document.get("sources", [])):
         if covers(source.get("rules", [])):
             found.append(f"\"{source['quote']}\" ({source['seed']}, {source['section']})")
@@ -76,7 +76,8 @@ def show_value(value: object) -> str:
 def render_text(left_id: str, right_id: str, diffs: list[RuleDifference], with_basis: bool = True) -> str:
     if not diffs:
         return f"{left_id} and {right_id} have the same rules."
-    lines = [f"{len(diffs)} rules differ between {left_id} and {right_id}:", ""]
+    verb = "rule differs" if len(diffs) == 1 else "rules differ"
+    lines = [f"{len(diffs)} {verb} between {left_id} and {right_id}:", ""]
     for d in diffs:
         lines.append(f"{d.path}")
         lines.append(f"  {left_id}: {show_value(d.left)}")
@@ -92,9 +93,15 @@ def render_markdown(left_id: str, right_id: str, diffs: list[RuleDifference]) ->
     def cell(text: str) -> str:
         return text.replace("|", "\\|").replace("\n", " ")
 
+    def with_basis(value, basis) -> str:
+        text = cell(show_value(value))
+        if basis:
+            text += "<br>" + "<br>".join(cell(b) for b in basis[:2])
+        return text
+
     lines = [f"| rule | {left_id} | {right_id} |", "|---|---|---|"]
     for d in diffs:
-        lines.append(f"| `{d.path}` | {cell(show_value(d.left))} | {cell(show_value(d.right))} |")
+        lines.append(f"| `{d.path}` | {with_basis(d.left, d.left_basis)} | {with_basis(d.right, d.right_basis)} |")
     return "\n".join(lines)
 
 

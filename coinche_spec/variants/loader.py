@@ -320,6 +320,11 @@ def _merge(layers: list[_Layer]) -> tuple[dict, _Origins]:
     origins.take(base)
     origins.drop(("extends",))
     for child in reversed(layers[:-1]):
+        # A description speaks for one rule set: a child that writes none has none, rather
+        # than its parent's words describing rules it has changed.
+        if "description" not in child.data and "description" in document:
+            del document["description"]
+            origins.drop(("description",))
         changed = _written_rule_paths(child.data.get("rules"))
         for key, value in child.data.items():
             if key == "extends":
