@@ -126,10 +126,10 @@ class Colver:
 
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--variant", default="federation", help="shipped variant id (default federation)")
+    p.add_argument("--variant", default="federation", help="a shipped or house variant id, or a variant file (default federation)")
     p.add_argument("--deals", type=int, default=5000, help="number of deals for each engine (default 5000)")
     p.add_argument("--rounds", type=int, default=5, help="alternating rounds (default 5)")
-    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--seed", type=int, default=1, help="random seed for the deals (default 1): the same seed plays the same deals")
     p.add_argument("--json", action="store_true", help="print one JSON line")
     p.add_argument("--compare-colver", action="store_true", help="also measure colver in the same run")
     p.add_argument("--no-score", action="store_true",

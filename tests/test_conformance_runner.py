@@ -290,7 +290,7 @@ def test_an_implementation_that_cannot_start_fails_fast(corpus, capsys, tmp_path
     assert time.monotonic() - started < 15  # one start, not one per case
     assert code == 2 and out == ""
     [line] = err.splitlines()
-    assert line.startswith(f'coinche-spec: --impl "{command}": the implementation did not start: ')
+    assert line.startswith(f'coinche-spec: --impl "{command}" did not start: ')
     for w in words:
         assert w in line, line
 
@@ -298,7 +298,7 @@ def test_an_implementation_that_cannot_start_fails_fast(corpus, capsys, tmp_path
 def test_a_command_that_does_not_exist_fails_fast(corpus, capsys, tmp_path):
     code, out, err = run(capsys, "--corpus", str(corpus), "--impl", str(tmp_path / "no-such-engine") + " --stdio")
     assert code == 2 and out == ""
-    assert err.splitlines() == [f'coinche-spec: --impl "{tmp_path / "no-such-engine"} --stdio": the implementation '
+    assert err.splitlines() == [f'coinche-spec: --impl "{tmp_path / "no-such-engine"} --stdio" '
                                 f"did not start: cannot start: command not found: {tmp_path / 'no-such-engine'}"]
 
 

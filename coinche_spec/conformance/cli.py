@@ -115,7 +115,8 @@ def main(args) -> int:
     except ImplementationError as exc:
         # fail fast: a program that cannot start would turn every case into the same error
         impl.stop()
-        return _usage(f"--impl \"{args.impl}\": the implementation did not start: {exc.message}")
+        why = exc.message.removeprefix("the implementation ")
+        return _usage(f"--impl \"{args.impl}\" did not start: {why}")
     chatty = args.impl is not None  # a separate program may be slow: say where we are
     last_note = [time.monotonic()]
 
@@ -124,7 +125,8 @@ def main(args) -> int:
             _err(reports.progress_line(outcome))
         elif chatty and (time.monotonic() - last_note[0] > 2 or done == total):
             last_note[0] = time.monotonic()
-            _err(f"[conformance] {done}/{total} cases ({outcome.variant})")
+            _err(f"[conformance] {done}/{total} fixture × rule set pairs done (n/a included); "
+                 f"now under {outcome.variant}")
 
     try:
         report = run_corpus(impl, fixtures, variants, on_outcome)
