@@ -143,7 +143,7 @@ def deal_examples(rules, ctx: Ctx) -> list[Example]:
     out = []
     short = 79 + last      # seed 000 §05: 89 points with the last trick
     belote = " with a belote" if ctx.belote else ""
-    out.append(d.score(f"Bid 90 hearts, take {short} (the example of seed 000, section 05)",
+    out.append(d.score(f"Bid 90 hearts, take {short}: one point short",
                        Contract(90, "H", "N", 1), 79, 4))
     out.append(d.score(f"Bid 90 hearts, take {90 + last}{belote}",
                        Contract(90, "H", "N", 1), 90, 5, belote="NS"))
@@ -283,7 +283,7 @@ def match_examples(rules, ctx: Ctx) -> list[Example]:
         ex.lines = [line for line in result.lines if not line.startswith("deal ")]
         if result.state == "over":
             ex.outcome = (f"After deal {result.deals_counted}, {TEAM_NAMES[result.winner]} win the match, "
-                          f"{result.totals['NS']} to {result.totals['EW']} (North–South first).")
+                          f"{_score_line(result)}.")
         else:
             ex.outcome = f"After {result.deals_counted} deals nobody has won yet."
     out.append(ex)
@@ -342,8 +342,7 @@ def _both_cross(d: _Deals, ctx: Ctx) -> list[Example]:
         m = Example(title, setup)
         m.lines = list(result.lines)
         if result.state == "over":
-            m.outcome = (f"{TEAM_NAMES[result.winner]} win the match, {result.totals['NS']} to "
-                         f"{result.totals['EW']} (North–South first).")
+            m.outcome = f"{TEAM_NAMES[result.winner]} win the match, {_score_line(result)}."
         else:
             m.outcome = (f"Nobody has won yet at {result.totals['NS']} to {result.totals['EW']}: "
                          "the match goes on.")
@@ -354,3 +353,15 @@ def _both_cross(d: _Deals, ctx: Ctx) -> list[Example]:
 def all_examples(rules, ctx: Ctx) -> list[Example]:
     return deal_examples(rules, ctx) + meld_examples(rules, ctx) + match_examples(rules, ctx)
 
+
+
+def _score_line(result) -> str:
+    """The winners' total first, as a scorer says it: "1600 to 1030"; the other way round when the
+    winners have the lower total (a rule can make them win anyway), said plainly."""
+    winner = result.winner
+    loser = "EW" if winner == "NS" else "NS"
+    mine, theirs = result.totals[winner], result.totals[loser]
+    line = f"{mine} to {theirs}"
+    if mine < theirs:
+        line += f" (the other side has more, but the rules give the match to {TEAM_NAMES[winner]})"
+    return line
