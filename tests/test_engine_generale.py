@@ -406,10 +406,29 @@ def test_rules_page_of_a_generale_rule_set():
     assert "he alone takes all eight tricks" in text and "Unused" not in text
     assert "As a capot would, it ends the auction at once and may not be coinched." in text
     assert "does not play" not in page
-    assert rule_text(page, "Value of a générale").endswith("Wherever the scoring adds the bid, a générale counts 500.")
+    assert rule_text(page, "Value of a générale").endswith(
+        "Wherever the scoring adds the bid, a générale counts 500.")
     assert "A capot bid ends the auction at once. So does a générale." in rule_text(
         page, "Capot and the end of the auction")
     # a shipped rule set keeps saying there is none
     shipped = render_page(load_variant("cafe-1000"))
     assert "There is no générale" in rule_text(shipped, "Générale")
     assert "Unused here: the générale is not played" in rule_text(shipped, "Value of a générale")
+
+
+def test_random_deals_where_the_generale_may_be_bid_play_to_the_end():
+    # the random bidder must cope with a second non-numeric bid (it once compared "generale" > 170)
+    import random
+
+    from coinche_spec.engine.random_play import random_deal
+    from coinche_spec.variants import shipped_ids
+    from support import changed_rules
+
+    for base in shipped_ids():
+        rules = changed_rules(base, {"auction.generale.allowed": True})
+        rng = random.Random(11)
+        for _ in range(300):
+            deal = random_deal(rules, rng)
+            assert deal.phase in ("done", "redeal")
+            if deal.phase == "done":
+                assert sum(deal.outcome().tricks_won.values()) == 8

@@ -1,29 +1,54 @@
-"""``coinche-spec docs ID|FILE [--output FILE]`` and ``coinche-spec docs --all DIR``.
+"""``coinche-spec docs ID|FILE``, ``docs --compare``, ``docs --reference`` and ``docs --all DIR``.
 
 A club that writes down its house rules as a variant file gets back a page
 it can print and play with: every rule in plain words with the sentence it
 rests on, worked examples scored by the engine, and the readings taken where
 the sources are silent. ``--all`` writes the page of every shipped and house
-rule set (the project keeps them in docs/rules/).
+rule set (the project keeps them in docs/rules/); ``--compare`` the seed rule
+sets side by side (docs/variants.md); ``--reference`` every rule a file may
+set (docs/rules-reference.md). All are generated, so none can go stale.
 """
 
 from __future__ import annotations
 
+import argparse
 import sys
 from pathlib import Path
 
 
 def register(subparsers) -> None:
     p = subparsers.add_parser(
-        "docs", help="write a rule set as a readable rules page (Markdown)",
-        description="Render a rule set as a Markdown rules page: every rule in plain words with its source "
-                    "sentence or the reading taken, worked examples computed by the engine, and the "
-                    "interpretations.")
+        "docs", help="write rules pages, the comparison of the seed rule sets, or the rules reference (Markdown)",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        description="Write Markdown pages generated from the rule files, so that none can go\n"
+                    "stale. Give one of:\n"
+                    "  ID|FILE      a rule set's rules page: every rule in plain words with its source\n"
+                    "               sentence or the reading taken, worked examples scored by the engine,\n"
+                    "               and the interpretations\n"
+                    "  --compare    the seed rule sets side by side (docs/variants.md)\n"
+                    "  --reference  every rule a variant file may set (docs/rules-reference.md)\n"
+                    "  --all DIR    the rules page of every shipped and house rule set (docs/rules/)",
+        epilog="examples:\n"
+               "  coinche-spec docs federation\n"
+               "  coinche-spec docs our-table.yaml --output our-table.md\n"
+               "  coinche-spec docs --compare --output docs/variants.md\n"
+               "  coinche-spec docs --reference --output docs/rules-reference.md\n"
+               "  coinche-spec docs --all docs/rules")
     p.add_argument("ref", nargs="?", metavar="ID|FILE",
                    help="a shipped or house variant id (see `variants list`) or a variant file")
-    p.add_argument("--output", "-o", metavar="FILE", help="write the page to FILE (default: standard output)")
+    p.add_argument("--compare", action="store_true",
+                   help="the seed rule sets compared rule by rule: a row for every rule on which they differ and "
+                        "a few key shared ones, each value linked to its rules page and marked (reading) when it "
+                        "is an interpretation")
+    p.add_argument("--reference", action="store_true",
+                   help="every rule of the variant schema, grouped as the schema groups them, with its allowed "
+                        "values and meaning, and how to change it in a house file with `extends`")
+    p.add_argument("--output", "-o", metavar="FILE",
+                   help="write the page (of ID|FILE, --compare or --reference) to FILE, whose folder must exist "
+                        "(default: standard output)")
     p.add_argument("--all", dest="all_dir", metavar="DIR",
-                   help="write one page per shipped and house variant into DIR, as DIR/<id>.md")
+                   help="write one rules page per shipped and house variant into DIR, as DIR/<id>.md; DIR is "
+                        "created if it does not exist but its parent folder does")
     p.set_defaults(func=run)
 
 
@@ -76,12 +101,45 @@ def write_all(folder: Path) -> list[Path]:
     return written
 
 
+def _chosen(args) -> list[str]:
+    """The kinds of page asked for, as the command line names them."""
+    chosen = []
+    if args.ref is not None:
+        chosen.append("a variant (ID|FILE)")
+    if getattr(args, "compare", False):
+        chosen.append("--compare")
+    if getattr(args, "reference", False):
+        chosen.append("--reference")
+    if args.all_dir is not None:
+        chosen.append("--all DIR")
+    return chosen
+
+
+def _emit(page: str, output: str | None) -> None:
+    if output:
+        _write(Path(output), page)
+    else:
+        sys.stdout.write(page)
+
+
 def run(args) -> int:
     from .page import render_page
 
+    chosen = _chosen(args)
+    if len(chosen) > 1:
+        raise _user_error(f"docs: give either {chosen[0]} or {chosen[1]}, not both")
+    if getattr(args, "compare", False):
+        from .compare import render_compare
+        _emit(render_compare(), args.output)
+        return 0
+    if getattr(args, "reference", False):
+        from .reference import render_reference
+        _emit(render_reference(), args.output)
+        return 0
     if args.all_dir is not None:
-        if args.ref is not None or args.output is not None:
-            raise _user_error("docs: give either a variant (ID|FILE, with --output) or --all DIR, not both")
+        if args.output is not None:
+            raise _user_error("docs: --all DIR writes one file per variant: give either --output FILE or "
+                              "--all DIR, not both")
         folder = Path(args.all_dir)
         if folder.exists() and not folder.is_dir():
             raise _user_error(f"--all: '{folder}' is not a folder")
@@ -93,10 +151,7 @@ def run(args) -> int:
         print(f"wrote {len(written)} rules pages to {folder}")
         return 0
     if args.ref is None:
-        raise _user_error("docs: name a variant (an id such as federation, or a variant file), or use --all DIR")
-    page = render_page(load(args.ref))
-    if args.output:
-        _write(Path(args.output), page)
-    else:
-        sys.stdout.write(page)
+        raise _user_error("docs: name a variant (an id such as federation, or a variant file), or use "
+                          "--compare, --reference or --all DIR")
+    _emit(render_page(load(args.ref)), args.output)
     return 0

@@ -919,7 +919,8 @@ def _bid_values(c: Ctx) -> str:
     if c.capot:
         parts.append(f"a capot bid counts {a['capot']['value']}")
     if c.generale:
-        parts.append(f"a générale {a['generale']['value']}" if parts else f"a générale counts {a['generale']['value']}")
+        value = a["generale"]["value"]
+        parts.append(f"a générale {value}" if parts else f"a générale counts {value}")
     return f" ({', '.join(parts)})" if parts else ""
 
 

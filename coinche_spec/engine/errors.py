@@ -29,7 +29,7 @@ class DealingRejected(EngineError):
 
 
 class Unsupported(EngineError):
-    """A rule the engine does not implement (for example the générale)."""
+    """A rule the engine does not implement (none today: kept so that a new rule can be refused cleanly)."""
 
 
 class BadInput(EngineError):

@@ -163,7 +163,7 @@ def choose_call(deal: Deal, rng: random.Random):
             if call.kind != "bid" or pair[0] != seat:
                 continue
             value = call.value
-            if value == "capot":
+            if type(value) is str:   # capot or générale: taken only when nothing cheaper is on offer
                 if not cheap:
                     cheap.append(pair)
                 continue

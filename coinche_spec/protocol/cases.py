@@ -622,4 +622,3 @@ def check_for_rules(rules, case: dict, path: tuple = ("case",)) -> None:
         check_strain_for_rules(rules, case["strain"], path + ("strain",))
     elif kind == "score":
         _check_score_for_rules(rules, case, path)
-

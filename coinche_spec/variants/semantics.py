@@ -119,9 +119,10 @@ def check(document: dict) -> list[Finding]:
 
     capot = auction.get("capot", {})
     scoring = rules.get("scoring", {})
-    if not capot.get("allowed", True) and scoring.get("capot_made") is not None:
+    generale = auction.get("generale", {}).get("allowed", False)
+    if not capot.get("allowed", True) and not generale and scoring.get("capot_made") is not None:
         out.append(Finding(R + ("scoring", "capot_made"),
-                           "capot_made is given but auction.capot.allowed is false: no capot bid can be made"))
+                           "capot_made is given but neither a capot nor a générale may be bid: it can never apply"))
 
     # -- the awards ------------------------------------------------------
     uses_sweep_bonus = False
