@@ -15,10 +15,9 @@ import json
 import unicodedata
 from dataclasses import dataclass
 
-from ..variants import load_variant, shipped_ids, house_ids
+from ..variants import house_ids, load_variant, shipped_ids
 from ..variants.loader import Variant
-from .templates import (PLAIN_ORDER, RANK_WORDS, SECTIONS, TEMPLATES, TRUMP_ORDER, Ctx, Template, covers,
-                        suit_total)
+from .templates import PLAIN_ORDER, SECTIONS, TEMPLATES, TRUMP_ORDER, Ctx, Template, covers, suit_total
 
 # Rules every seed rule set shares but a reader comparing them still looks for first.
 KEY_SHARED = ("first-speaker", "bid-minimum", "bid-step", "passes-to-end", "coinche-multiplier",
@@ -170,7 +169,9 @@ def _sweep(c: Ctx) -> str:
         return f"last trick worth {s['value']} ({total + s['value']})"      # 152 + 100 = 252
     if s["kind"] == "bonus":
         return f"+{s['value']} ({total + last + s['value']})"
-    return f"no change ({total + last})"
+    if s["kind"] == "none":
+        return f"no change ({total + last})"
+    return f"{s['kind'].replace('_', ' ')} {s['value']}"
 
 
 def _base(c: Ctx, award: dict) -> str:
