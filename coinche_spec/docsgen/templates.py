@@ -317,7 +317,8 @@ def _no_capot_nor_generale(c):
 def _capot_bid(c: Ctx) -> str:
     if not c.capot:
         return "Capot may not be bid."
-    text = ("A player may bid capot with a trump (capot hearts): a promise that his side takes all eight "
+    strains = "a strain (capot hearts, capot TA)" if c.ta or c.sa else "a trump (capot hearts)"
+    text = (f"A player may bid capot with {strains}: a promise that his side takes all eight "
             "tricks. Capot ranks above every numeric bid")
     if c.generale:
         return text + ("; only a générale ranks above it, and a capot in another strain does not.")
@@ -582,8 +583,8 @@ TEMPLATES: tuple[Template, ...] = (
     }),
     one("shuffle", "table", "Shuffle", "deal.shuffle", {
         "every_deal": "The dealer shuffles before every deal.",
-        "never": ("The cards are never shuffled: the tricks of the last deal are gathered up and the pack is "
-                  "only cut."),
+        "never": lambda c: ("The cards are never shuffled: the tricks of the last deal are gathered up and the "
+                            "pack is " + ("only cut." if c.get("deal.cut.required") else "at most cut.")),
         "dealer_choice": "The dealer may shuffle or not, as he chooses.",
     }),
     one("cut-by", "table", "Who cuts", "deal.cut.by", {
@@ -693,8 +694,10 @@ TEMPLATES: tuple[Template, ...] = (
     one("first-leader", "play", "First lead", "play.first_leader",
         lambda c: _first_leader(c)[c.r["play"]["first_leader"]]),
     one("trump-lead", "play", "Trump led", "play.trump_lead_must_overtrump", {
-        "true": ("When trump is led, each player must play a higher trump than the highest one in the trick "
-                 "if he can, even over his partner."),
+        "true": lambda c: ("When trump is led, each player must play a higher trump than the highest one in the "
+                           "trick if he can"
+                           + (", even over his partner." if c.get("play.trump_lead_overtrump_partner")
+                              else " (over his partner's winning trump he need not: see below).")),
         "false": "When trump is led, a player must follow with a trump but need not beat the trumps already played.",
     }),
     one("trump-lead-partner", "play", "Trump led, partner winning", "play.trump_lead_overtrump_partner", {
@@ -756,7 +759,9 @@ TEMPLATES: tuple[Template, ...] = (
     # --- melds
     one("melds", "melds", "Melds", "melds.enabled", {
         "true": "Players may declare melds (announcements): squares and runs.",
-        "false": "There are no melds (announcements) in this game; only the belote is announced.",
+        "false": lambda c: ("There are no melds (announcements) in this game"
+                            + ("; only the belote is announced." if c.belote and c.get("belote.claim") == "said"
+                               else ".")),
     }),
     Template("runs", "melds", "Runs", tuple(f"melds.runs.{n}" for n in ("3", "4", "5")), _runs, _no_melds),
     one("long-runs", "melds", "Longer runs", "melds.long_runs", {
@@ -797,7 +802,7 @@ TEMPLATES: tuple[Template, ...] = (
 
     # --- belote
     one("belote", "belote", "Belote", "belote.enabled", {
-        "true": "A player who holds the king and queen of trumps has a belote.",
+        "true": "A player who was dealt the king and queen of trumps has a belote.",
         "false": "There is no belote in this game.",
     }),
     one("belote-points", "belote", "Value", "belote.points",
@@ -881,7 +886,8 @@ TEMPLATES: tuple[Template, ...] = (
     one("belote-validation", "match", "Reaching the target through belote", "match.belote_validation", {
         "true": ("A side that reaches the target only thanks to its belote, in a deal where it failed as takers "
                  "or took no trick, has not yet won: it must first win a trick in a later deal."),
-        "false": "There is no further condition: points from a belote count like any others towards the target.",
+        "false": lambda c: ("There is no further condition: points from a belote count like any others towards "
+                            "the target." if c.belote else "There is no further condition on reaching the target."),
     }),
 )
 
@@ -961,7 +967,9 @@ def intro(section: str, c: Ctx) -> str | None:
         if c.generale:
             text += (" A générale is made only if the declarer alone takes all eight tricks; one trick taken by "
                      "his partner is enough to fail it.")
-        return text + " The contract is always judged on the exact points, before any rounding."
+        if c.r["scoring"]["rounding"] != "none":
+            text += " The contract is always judged on the exact points, before any rounding."
+        return text
     if section == "scoring":
         text = ("Each side records an award for the deal. \"The bid\" is the contract's value"
                 + _bid_values(c)
