@@ -110,22 +110,27 @@ class Positions(dict):
             prefer_key = True
 
 
-def _type_name(value: Any) -> str:
+# What a value is, in the words of the people who wrote it: YAML files for players and
+# clubs, JSON requests for programmers.
+TYPE_WORDS = {
+    "yaml": {"null": "null", "bool": "true/false", "int": "a whole number",
+             "float": "a number with a fraction", "str": "text", "list": "a list", "dict": "a mapping"},
+    "json": {"null": "null", "bool": "a boolean", "int": "a number", "float": "a number",
+             "str": "a string", "list": "a list", "dict": "an object"},
+}
+
+
+def type_name(value: Any, words: str = "yaml") -> str:
+    table = TYPE_WORDS[words]
     if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "true/false"
-    if isinstance(value, int):
-        return "a whole number"
-    if isinstance(value, float):
-        return "a number with a fraction"
-    if isinstance(value, str):
-        return "text"
-    if isinstance(value, list):
-        return "a list"
-    if isinstance(value, dict):
-        return "a mapping"
+        return table["null"]
+    for kind in (bool, int, float, str, list, dict):  # bool before int: True is an int
+        if isinstance(value, kind):
+            return table[kind.__name__]
     return type(value).__name__
+
+
+_type_name = type_name
 
 
 class _Reader:

@@ -202,7 +202,6 @@ def _outcome_sentence(c: Ctx, outcome: str) -> str:
 
 def _capot_made(c: Ctx) -> str:
     o = c.r["scoring"]["capot_made"]
-    value = c.r["auction"]["capot"]["value"]
     if o is None:
         return _capot_made_plain(c)
     mult = c.r["auction"]["capot"]["may_be_coinched"]

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+from ..yamlstrict import type_name
 from ..notation import (SEATS, NotationError, card_name, parse_call, parse_card, parse_contract,
                         parse_seat, parse_strain, parse_team)
 
@@ -47,21 +48,7 @@ def format_path(path) -> str:
 # --- small checkers: each takes the value and its path ------------------------
 
 def _type_name(value: Any) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "a boolean"
-    if isinstance(value, int):
-        return "a number"
-    if isinstance(value, float):
-        return "a number"
-    if isinstance(value, str):
-        return "a string"
-    if isinstance(value, list):
-        return "a list"
-    if isinstance(value, dict):
-        return "an object"
-    return type(value).__name__
+    return type_name(value, "json")
 
 
 def _object(value: Any, path: tuple, required: tuple, optional: tuple = ()) -> dict:
