@@ -10,7 +10,9 @@ atout there is none or one per suit, as the variant says.
 from __future__ import annotations
 
 from ..notation import SEATS, SUITS, team_of
+from ..variants.compiled import compiled_rules
 from .errors import EngineError
+from .options import choose, option_table
 from .masks import RK, RQ
 
 
@@ -18,13 +20,21 @@ class BeloteInputError(EngineError, ValueError):
     """A belote request that cannot be judged (an unknown seat, a hand that is not a mask)."""
 
 
+# belote.tout_atout: the suits whose king and queen make a belote at tout atout
+TOUT_ATOUT = option_table("belote.tout_atout", {"none": (), "each_suit": (0, 1, 2, 3)})
+# belote.claim: must the holder say "belote" then "rebelote" with the two cards?
+CLAIM = option_table("belote.claim", {"said": True, "automatic": False})
+# belote.in_run: may the king and queen also score inside one of the holder's runs?
+IN_RUN = option_table("belote.in_run", {"allowed": True, "forbidden": False})
+
+
 def belote_suits(rules, strain: str) -> list[int]:
     """The suits whose king and queen make a belote in this contract."""
-    b = rules.belote
-    if not b.enabled or strain == "SA":
+    c = compiled_rules(rules)
+    if not c.belote.enabled or strain == "SA":
         return []
     if strain == "TA":
-        return list(range(4)) if b.tout_atout == "each_suit" else []
+        return list(choose(TOUT_ATOUT, c.belote.tout_atout))
     return [SUITS.index(strain)]
 
 
@@ -43,7 +53,9 @@ def belotes(rules, strain: str, original_hands: dict, plays, valid_melds: dict |
     suits = belote_suits(rules, strain)
     if not suits:
         return []
-    b = rules.belote
+    b = compiled_rules(rules).belote
+    must_say = choose(CLAIM, b.claim)
+    in_run = choose(IN_RUN, b.in_run)
     plays = list(plays or [])
     out = []
     for seat in SEATS:
@@ -55,10 +67,10 @@ def belotes(rules, strain: str, original_hands: dict, plays, valid_melds: dict |
             pair = (1 << king) | (1 << queen)
             if hand & pair != pair:
                 continue
-            if b.in_run == "forbidden" and valid_melds:
+            if not in_run and valid_melds:
                 if any(m.kind == "run" and m.mask & pair == pair for m in valid_melds.get(seat, [])):
                     continue            # the two cards already score inside one of his runs
-            if b.claim == "said":
+            if must_say:
                 said = [_said(say) for s, card, say in plays if s == seat and card in (king, queen)]
                 if said != ["belote", "rebelote"]:
                     continue            # not said, said wrongly, or the second card is still to come
@@ -70,5 +82,5 @@ def belote_points(rules, strain: str, original_hands: dict, plays, valid_melds: 
     """What each side's belotes are worth before the contract is judged: {"NS": .., "EW": ..}."""
     points = {"NS": 0, "EW": 0}
     for seat, _suit in belotes(rules, strain, original_hands, plays, valid_melds):
-        points[team_of(seat)] += rules.belote.points
+        points[team_of(seat)] += compiled_rules(rules).belote.points
     return points
