@@ -91,8 +91,7 @@ class CompiledRules(RuleGroup):
         # a coinche that ends the auction leaves the takers no turn to surcoinche (unless it comes after it)
         d["coinche_ends_auction"] = a.coinche.effect == "ends_auction" and a.coinche.when != "after_auction"
         d["surcoinche_possible"] = bool(a.surcoinche.allowed) and not self.coinche_ends_auction
-        multipliers = {1: "not doubled"}
-        multipliers.setdefault(a.coinche.multiplier, "coinched")
+        multipliers = {1: "not doubled", a.coinche.multiplier: "coinched"}
         if a.surcoinche.allowed:
             multipliers.setdefault(a.surcoinche.multiplier, "surcoinched")
         d["multipliers"] = multipliers
