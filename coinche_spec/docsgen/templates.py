@@ -122,8 +122,8 @@ def strain_list(strains) -> str:
 
 
 def suit_total(r: dict) -> int:
-    cv = r["card_values"]
-    return sum(cv["trump"].values()) + 3 * sum(cv["plain"].values())
+    """What the cards are worth in a suit contract (the trump suit and three others)."""
+    return compiled_rules(r).card_total("S")
 
 
 def multiplier_words(c: Ctx) -> str:
@@ -979,10 +979,10 @@ def intro(section: str, c: Ctx) -> str | None:
         text = (f"In a suit contract the cards are worth {total} in all (the trump suit and three others), "
                 f"{total + last} with the last trick.")
         if c.sa:
-            sa = 4 * sum(r["card_values"]["sans_atout"].values())
+            sa = c.rules.card_total("SA")
             text += f" In sans atout they are worth {sa}, {sa + last} with the last trick."
         if c.ta:
-            ta = 4 * sum(r["card_values"]["tout_atout"].values())
+            ta = c.rules.card_total("TA")
             text += f" In tout atout they are worth {ta}, {ta + last} with the last trick."
         return text
     if section == "contract":
