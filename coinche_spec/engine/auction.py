@@ -128,9 +128,11 @@ class _Table:
         self.passes_to_end = a.passes_to_end
         self.speak_after_pass = a.speak_after_pass
         self.raise_own_bid = choose(RAISE_OWN_BID, a.raise_own_bid)
-        self.first_speaker = choose(FIRST_SPEAKER, a.first_speaker)
+        speaker = choose(FIRST_SPEAKER, a.first_speaker)
+        self.first_speaker = {d: speaker(d, self.nxt) for d in SEATS}      # dealer -> first to speak
         self.all_pass = choose(ALL_PASS, a.all_pass)
-        self.coinche_by = choose(COINCHE_BY, a.coinche.by)
+        by = choose(COINCHE_BY, a.coinche.by)
+        self.coinche_by = {b: by(b, self.nxt) for b in SEATS}             # bidder -> who may coinche
         self.coinche_when = choose(COINCHE_WHEN, a.coinche.when)
         self.coinche_effect = choose(COINCHE_EFFECT, a.coinche.effect)
         self.coinche_passes_after = a.coinche.passes_after
@@ -193,7 +195,7 @@ class Auction:
         a = object.__new__(cls)
         a._t = t
         a._dealer = dealer
-        a._to_act = t.first_speaker(dealer, t.nxt)
+        a._to_act = t.first_speaker[dealer]
         a._phase = _BIDDING
         a._state = "open"
         a._high = None
@@ -299,7 +301,7 @@ class Auction:
             if not self._window:
                 return []
             # either defender may coinche; once coinched, either taker may surcoinche
-            out = [t.coinche_pair[s] for s in t.coinche_by(self._bidder, t.nxt)
+            out = [t.coinche_pair[s] for s in t.coinche_by[self._bidder]
                    if self._check_after(s, _COINCHE) is None]
             bidder = self._bidder
             out += [t.sur_pair[s] for s in (bidder, partner(bidder)) if self._check_after(s, _SURCOINCHE) is None]
@@ -321,16 +323,18 @@ class Auction:
                 listing = t.listing
                 i = bisect_right(t.keys, hk)
                 j = i
-                while j > 0 and listing[j - 1][0] == hk:   # the same value: beaten only by a higher strain
-                    j -= 1
-                out.extend(pairs[k] for k in range(j, i) if t.beats(hk, listing[k][1], hk, hr))
+                if t.overcall:              # the same value may beat it in a higher strain
+                    while j > 0 and listing[j - 1][0] == hk:
+                        j -= 1
+                    out.extend([pairs[k] for k in range(j, i) if t.beats(hk, listing[k][1], hk, hr)])
                 out.extend(pairs[i:])
                 if self._bidder == seat:
                     out = [p for p in out if p[1].kind != "bid"
                            or t.raise_own_bid(seat, p[1].strain, high, p[1]) is None]
         if high is not None and t.coinche_when.during_bidding:
-            candidates = t.coinche_by(self._bidder, t.nxt) if t.coinche_when.out_of_turn else (seat,)
-            out.extend(t.coinche_pair[d] for d in candidates if self._check_coinche(d) is None)
+            for d in (t.coinche_by[self._bidder] if t.coinche_when.out_of_turn else (seat,)):
+                if self._check_coinche(d) is None:
+                    out.append(t.coinche_pair[d])
         return out
 
     def _coinche_possible(self) -> bool:
@@ -370,7 +374,7 @@ class Auction:
         if call.kind == "coinche":
             if self._coincher is not None:
                 return f"{seat} cannot coinche: the {contract} contract is already coinched"
-            if seat not in t.coinche_by(self._bidder, t.nxt):
+            if seat not in t.coinche_by[self._bidder]:
                 return self._coinche_own_side(seat)
             return None
         if call.kind == "surcoinche":
@@ -408,7 +412,7 @@ class Auction:
             return f"{seat} cannot coinche: it is {self._to_act}'s turn, and no one may coinche out of turn"
         if self._high is None:
             return f"{seat} cannot coinche: there is no bid yet"
-        if seat not in t.coinche_by(self._bidder, t.nxt):
+        if seat not in t.coinche_by[self._bidder]:
             return self._coinche_own_side(seat)
         if self._high[0] == _CAPOT_KEY and not t.capot_may_be_coinched:
             return f"{seat} cannot coinche: a capot bid may not be coinched in this variant"

@@ -10,9 +10,8 @@ atout there is none or one per suit, as the variant says.
 from __future__ import annotations
 
 from ..notation import SEATS, SUITS, team_of
-from ..variants.compiled import compiled_rules
 from .errors import EngineError
-from .options import choose, option_table
+from .options import choose, engine_phase, option_table
 from .masks import RK, RQ
 
 
@@ -28,14 +27,30 @@ CLAIM = option_table("belote.claim", {"said": True, "automatic": False})
 IN_RUN = option_table("belote.in_run", {"allowed": True, "forbidden": False})
 
 
+class BeloteRules:
+    """The belote rules of one rule set (names as in ``belote``), options as their table's behaviour."""
+
+    __slots__ = ("suits", "claim", "in_run", "points")
+
+    def __init__(self, c):
+        b = c.belote
+        ta = choose(TOUT_ATOUT, b.tout_atout)
+        # strain -> the suits whose king and queen make a belote (none at sans atout, nor where it is not played)
+        self.suits = {s: ((SUITS.index(s),) if s in SUITS else ta if s == "TA" else ()) if b.enabled else ()
+                      for s in SUITS + ("TA", "SA")}
+        self.claim = choose(CLAIM, b.claim)
+        self.in_run = choose(IN_RUN, b.in_run)
+        self.points = b.points
+
+
+def compiled(rules) -> BeloteRules:
+    """The BeloteRules of ``rules`` (Rules, Variant or compiled rules), built once per rule set."""
+    return engine_phase(rules, "belote", BeloteRules)
+
+
 def belote_suits(rules, strain: str) -> list[int]:
     """The suits whose king and queen make a belote in this contract."""
-    c = compiled_rules(rules)
-    if not c.belote.enabled or strain == "SA":
-        return []
-    if strain == "TA":
-        return list(choose(TOUT_ATOUT, c.belote.tout_atout))
-    return [SUITS.index(strain)]
+    return list(compiled(rules).suits.get(strain, ()))
 
 
 def _said(word) -> str:
@@ -50,12 +65,11 @@ def belotes(rules, strain: str, original_hands: dict, plays, valid_melds: dict |
     needed when the variant forbids the two cards to sit in one of the
     player's own runs.
     """
-    suits = belote_suits(rules, strain)
+    br = compiled(rules)
+    suits = br.suits.get(strain, ())
     if not suits:
         return []
-    b = compiled_rules(rules).belote
-    must_say = choose(CLAIM, b.claim)
-    in_run = choose(IN_RUN, b.in_run)
+    must_say, in_run = br.claim, br.in_run
     plays = list(plays or [])
     out = []
     for seat in SEATS:
@@ -82,5 +96,5 @@ def belote_points(rules, strain: str, original_hands: dict, plays, valid_melds: 
     """What each side's belotes are worth before the contract is judged: {"NS": .., "EW": ..}."""
     points = {"NS": 0, "EW": 0}
     for seat, _suit in belotes(rules, strain, original_hands, plays, valid_melds):
-        points[team_of(seat)] += compiled_rules(rules).belote.points
+        points[team_of(seat)] += compiled(rules).points
     return points

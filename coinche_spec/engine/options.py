@@ -117,7 +117,10 @@ def engine_phase(rules, key, build):
 
     The first time the engine reads a rule set, every option is checked
     against the tables (:func:`check_rules`)."""
-    c = compiled_rules(rules)
+    try:
+        c = rules._compiled            # a Rules keeps its compiled rules; compiled rules are their own
+    except AttributeError:
+        c = compiled_rules(rules)
     hit = c._phases.get(key)
     if hit is None:
         c.phase("engine-options", check_rules)

@@ -1,8 +1,8 @@
 """Card play: which cards a player may play to a trick, who wins it, what it is worth.
 
-Everything follows docs/rules-model.md §3. The rules are read once per
-(rule set, strain) and compiled into a small ``StrainRules`` object of plain
-ints and booleans, so the per-card work is a handful of mask operations:
+Everything follows docs/rules-model.md §3. The compiled rules are laid out
+once per (rule set, strain) into a small ``StrainRules`` object of plain
+ints, booleans and option behaviours (kept with the compiled rules), so the per-card work is a handful of mask operations:
 a benchmark plays thousands of whole deals per second through ``PlayState``.
 
 Seats are handled inside as indices N=0 E=1 S=2 W=3: the partner is ``i ^ 2``
@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from ..notation import SEATS, NotationError, card_name, parse_card, parse_seat, parse_strain
 from .errors import BadInput, EngineError, IllegalPlay
-from ..variants.compiled import compiled_rules
 from .masks import BEAT, SUIT_MASKS, TRUMP_SUIT, mask_of
 from .options import choose, engine_phase, option_table
 from .table import seat_step
@@ -285,12 +284,17 @@ def trick_points(rules, strain: str, cards) -> int:
     return sum(value[_card(c, "cards")] for c in cards)
 
 
+def _lead_rules(c) -> tuple:
+    """(the seat step of table.direction, the play.first_leader behaviour)."""
+    return seat_step(c), choose(FIRST_LEADER, c.play.first_leader)
+
+
 def first_leader(rules, dealer: str, first_bidder: str | None = None, declarer: str | None = None) -> str:
     """Who leads the first trick (P1): next to the dealer, the first bidder, or the taker."""
-    c = compiled_rules(rules)
+    step, leader_of = engine_phase(rules, "lead", _lead_rules)
     dealer = _seat(dealer, "dealer")
-    after_dealer = SEATS[(_SEAT_INDEX[dealer] + seat_step(c)) & 3]
-    lead, given_as = choose(FIRST_LEADER, c.play.first_leader)(after_dealer, first_bidder, declarer)
+    after_dealer = SEATS[(_SEAT_INDEX[dealer] + step) & 3]
+    lead, given_as = leader_of(after_dealer, first_bidder, declarer)
     if given_as is None:
         return lead
     if lead is None:

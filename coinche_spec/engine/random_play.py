@@ -19,7 +19,7 @@ import random
 
 from ..notation import RANKS, SEATS, next_seat
 from ..variants.rules import Rules
-from .belote import belote_suits
+from . import belote as belote_mod
 from .dealing import deal as deal_pack
 from .game import Deal
 from .options import choose, engine_phase, option_table
@@ -70,8 +70,7 @@ DEALER_AFTER_THROW_IN = option_table("table.dealer_after_throw_in", {
 class _PlayerRules:
     """What the random player derives from a rule set, once per rule set."""
 
-    __slots__ = ("cut_minimum_packet", "melds_enabled", "squares", "belote_suits", "dealer_after_throw_in",
-                 "direction")
+    __slots__ = ("cut_minimum_packet", "melds_enabled", "squares", "dealer_after_throw_in", "direction")
 
     def __init__(self, c):
         self.cut_minimum_packet = max(1, int(c.deal.cut.minimum_packet))   # a random cut never lifts none
@@ -80,7 +79,6 @@ class _PlayerRules:
         # the squares the variant values, strongest first: (mask, cards in suit order)
         self.squares = tuple((_SQUARE_MASKS[r], tuple(s * 8 + r for s in range(4)))
                              for r in _SQUARE_ORDER if m.squares[RANKS[r]] > 0)
-        self.belote_suits: dict = {}   # strain -> suits whose K and Q make a belote
         self.dealer_after_throw_in = choose(DEALER_AFTER_THROW_IN, c.table.dealer_after_throw_in)
         self.direction = c.table.direction
 
@@ -201,13 +199,8 @@ def choose_card(deal: Deal, rng: random.Random) -> tuple:
 
 
 def _belote_suits(deal: Deal) -> tuple:
-    """The suits whose king and queen make a belote in this deal's contract (read once per strain)."""
-    strain = deal.play.strain
-    known = _player_rules(deal.rules).belote_suits
-    hit = known.get(strain)
-    if hit is None:
-        hit = known[strain] = tuple(belote_suits(deal.rules, strain))
-    return hit
+    """The suits whose king and queen make a belote in this deal's contract."""
+    return belote_mod.compiled(deal.rules).suits.get(deal.play.strain, ())
 
 
 def play_out(deal: Deal, rng: random.Random, stats: dict | None = None) -> Deal:

@@ -14,8 +14,9 @@ A générale is judged on who took the tricks, not only which side: it is made
 only when the declarer alone took all eight, so its score needs the tricks
 won by each player (``tricks_by_seat``).
 
-Every deal of a game ends here, so the rules are read once per rule set into
-a small ``ScoreRules`` object (as ``play.compiled`` does for the play), and
+Every deal of a game ends here, so the compiled rules are laid out once per
+rule set into a small ``ScoreRules`` object (as ``play.compiled`` does for the
+play), each option as its table's behaviour, and
 the words are written only when somebody reads them: ``score_deal(...,
 explain=False)`` works out the same numbers along the same path, skipping
 the sentences, and its ``lines`` are written on first reading.

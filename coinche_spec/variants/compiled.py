@@ -83,6 +83,7 @@ class CompiledRules(RuleGroup):
         d = self.__dict__
         d["document"] = document
         d["_phases"] = {}
+        d["_compiled"] = self          # what a Rules keeps too, so ``rules._compiled`` reads either
         a = self.auction
         # the strains that may be bid, in the fixed order S H D C TA SA
         d["strains"] = tuple(s for s in STRAINS if s in SUITS
