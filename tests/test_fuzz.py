@@ -294,22 +294,35 @@ def test_a_rule_set_file_keys_the_expectation_by_its_path(capsys, tmp_path):
     check_written(files, "../our-club.yaml", load_variant(club).rules, load_variant(club).document)
 
 
-def test_two_jobs_play_the_deals_of_one_and_a_shard_plays_its_slice(capsys):
-    code, stdout, err = fuzz_cli(capsys, "--impl", SERVE, "--variant", "cafe-sans-tout-atout", "--deals", "10",
+def test_jobs_play_the_deals_of_one_and_a_shard_plays_its_slice(capsys):
+    variant_id = "cafe-sans-tout-atout"
+    rules = RULES[variant_id]
+    code, stdout, err = fuzz_cli(capsys, "--impl", SERVE, "--variant", variant_id, "--deals", "10",
                                  "--jobs", "2", "--json")
     assert code == 0, err
     whole = json.loads(stdout)
     assert whole["divergences"] == 0 and whole["deals"] == 10 and whole["jobs"] == 2
-    rules = RULES["cafe-sans-tout-atout"]
-    alone = fuzz.play_range(started(InProcess(), "cafe-sans-tout-atout"), rules, 1, range(10), fuzz.KINDS)
+    alone = fuzz.play_range(started(InProcess(), variant_id), rules, 1, range(10), fuzz.KINDS)
     assert (whole["cases"], whole["cases_by_kind"]) == (alone.cases, alone.by_kind)
-    code, stdout, err = fuzz_cli(capsys, "--impl", SERVE, "--variant", "cafe-sans-tout-atout", "--deals", "10",
+    # two spawned jobs and none here: every deal is played by a job process, each with its own serve
+    setup = fuzz.Setup(SERVE, 10.0, variant_id, variant_id, 1, fuzz.KINDS)
+    progress = []
+    jobs = fuzz.play_jobs(setup, range(10), 2, lambda done, divergent: progress.append(done))
+    assert (jobs.deals, jobs.cases, jobs.by_kind, jobs.first) == (10, alone.cases, alone.by_kind, {})
+    assert progress and progress[-1] == 10
+    code, stdout, err = fuzz_cli(capsys, "--impl", SERVE, "--variant", variant_id, "--deals", "10",
                                  "--shard", "2/2", "--json")
     assert code == 0, err
     second = json.loads(stdout)
     assert (second["first_deal"], second["last_deal"], second["deals"]) == (5, 9, 5)
-    half = fuzz.play_range(started(InProcess(), "cafe-sans-tout-atout"), rules, 1, range(5, 10), fuzz.KINDS)
+    half = fuzz.play_range(started(InProcess(), variant_id), rules, 1, range(5, 10), fuzz.KINDS)
     assert second["cases_by_kind"] == half.by_kind
+
+
+def test_a_job_that_cannot_start_its_implementation_stops_the_run():
+    setup = fuzz.Setup("no-such-program-here", 10.0, "federation", "federation", 1, fuzz.KINDS)
+    with pytest.raises(fuzz.FuzzAbort, match="did not start"):
+        fuzz.play_jobs(setup, range(4), 1)
 
 
 def test_the_first_divergence_in_seed_order_is_kept_whatever_the_slices():

@@ -293,70 +293,103 @@ def open_configured(setup: Setup) -> Implementation:
     return impl
 
 
-def _job(setup: Setup, indices: range, out) -> None:
-    """One local process: its own implementation, its slice of deals, progress on ``out``."""
+CHUNK = 5   # deals a job takes from the common pile at a time
+
+
+def _chunks(indices: range, size: int = CHUNK) -> list:
+    return [(indices[i], indices[min(i + size, len(indices)) - 1] + 1) for i in range(0, len(indices), size)]
+
+
+def _job(setup: Setup, tasks, out) -> None:
+    """One local process: its own implementation, chunks from the pile, one tally per chunk on ``out``.
+
+    Stopped with SIGTERM once every deal is played (it may still be starting): it then stops its
+    implementation on the way out."""
+    import signal
+    import sys
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
     from ..variants import load_variant
     try:
         rules = load_variant(setup.variant).rules
         impl = open_configured(setup)
-        last = [0]
-
-        def on_deal(tally: Tally) -> None:
-            if tally.deals - last[0] >= 5:
-                out.put(("progress", tally.deals - last[0], tally.divergent_cases))
-                last[0] = tally.deals
-
         try:
-            tally = play_range(impl, rules, setup.seed, indices, setup.kinds, on_deal)
+            while True:
+                task = tasks.get()
+                if task is None:
+                    break
+                out.put(("chunk", play_range(impl, rules, setup.seed, range(*task), setup.kinds), None))
         finally:
             impl.stop()
-        out.put(("progress", tally.deals - last[0], 0))
-        out.put(("done", tally, None))
     except FuzzAbort as exc:
-        out.put(("done", None, str(exc)))
+        out.put(("error", None, str(exc)))
     except Exception as exc:  # noqa: BLE001 - reported by the parent, never a silent death
-        out.put(("done", None, f"a fuzz job failed: {type(exc).__name__}: {exc}"))
+        out.put(("error", None, f"a fuzz job failed: {type(exc).__name__}: {exc}"))
 
 
-def play_jobs(setup: Setup, indices: range, jobs: int,
-              on_progress: Callable[[int, int], None] | None = None) -> Tally:
-    """Play ``indices`` in ``jobs`` local processes, each with its own implementation process."""
+def play_jobs(setup: Setup, indices: range, jobs: int, on_progress: Callable[[int, int], None] | None = None,
+              impl: Implementation | None = None, rules=None) -> Tally:
+    """Play ``indices`` in ``jobs`` local jobs, each with its own implementation process.
+
+    The deals wait in a common pile, in chunks: a job takes the next chunk when it is ready, so a
+    job that starts late plays less, and one still starting when the pile is played is stopped.
+    With ``impl`` (started and configured) and ``rules``, this process is one of the jobs, so
+    ``jobs`` jobs start ``jobs - 1`` new processes. Which job plays a deal changes nothing in the
+    outcome: counts add up, and the first divergence in seed order wins."""
     context = multiprocessing.get_context("spawn")
-    out = context.Queue()
-    slices = [s for s in split(indices, jobs) if len(s)]
-    procs = [context.Process(target=_job, args=(setup, s, out), daemon=True) for s in slices]
+    tasks, out = context.Queue(), context.Queue()
+    for chunk in _chunks(indices):
+        tasks.put(chunk)
+    for _ in range(jobs):
+        tasks.put(None)   # one stop sign for each job
+    spawned = jobs - 1 if impl is not None else jobs
+    procs = [context.Process(target=_job, args=(setup, tasks, out), daemon=True) for _ in range(spawned)]
     for p in procs:
         p.start()
     total = Tally()
-    done = played = divergent = 0
-    error = None
+    errors: list = []
+
+    def take(message) -> None:
+        what, tally, error = message
+        if what == "chunk":
+            total.merge(tally)
+        else:
+            errors.append(error)
+
+    def report() -> None:
+        if on_progress is not None:
+            on_progress(total.deals, total.divergent_cases)
+
     try:
-        while done < len(procs):
+        while impl is not None:   # this process's own share, reading the others' chunks between deals
+            task = tasks.get()
+            if task is None:
+                break
+            for index in range(*task):
+                play_deal(impl, rules, setup.seed, index, setup.kinds, total)
+                while True:
+                    try:
+                        take(out.get_nowait())
+                    except queue_mod.Empty:
+                        break
+                report()
+        while total.deals < len(indices) and not errors:
             try:
-                what, a, b = out.get(timeout=1.0)
+                take(out.get(timeout=1.0))
             except queue_mod.Empty:
-                if not any(p.is_alive() for p in procs) and out.empty():
-                    error = error or "a fuzz job ended without a word"
-                    break
+                if not any(p.is_alive() for p in procs):
+                    errors.append("a fuzz job ended without a word")
                 continue
-            if what == "progress":
-                played += a
-                divergent += b
-                if on_progress is not None:
-                    on_progress(played, divergent)
-            else:
-                done += 1
-                if a is not None:
-                    total.merge(a)
-                elif error is None:
-                    error = b
+            report()
     finally:
         for p in procs:
-            p.join(timeout=10)
             if p.is_alive():
+                p.terminate()
+        for p in procs:
+            p.join(timeout=10)
+            if p.is_alive():   # pragma: no cover - a job that ignores SIGTERM
                 p.kill()
-    if error:
-        raise FuzzAbort(error)
+    if errors:
+        raise FuzzAbort(errors[0])
     return total
 
 

@@ -190,13 +190,13 @@ def _main(args) -> int:
                       seed, kinds)
         configure_implementation(impl, setup.configure, args.impl)
 
-        progress = Progress(len(indices)) if not args.json else Progress(len(indices), _Quiet())
+        progress = Progress(len(indices))
         started = time.monotonic()
         if jobs == 1:
             tally = play_range(impl, variant.rules, seed, indices, kinds,
                                lambda t: progress.update(t.deals, t.divergent_cases))
         else:
-            tally = play_jobs(setup, indices, jobs, progress.update)
+            tally = play_jobs(setup, indices, jobs, progress.update, impl, variant.rules)
         seconds = time.monotonic() - started
         progress.update(tally.deals, tally.divergent_cases, force=True)
         progress.close()
@@ -241,11 +241,6 @@ def _main(args) -> int:
     else:
         print(_report(info), flush=True)
     return 1 if found else 0
-
-
-class _Quiet:
-    def isatty(self) -> bool:
-        return False
 
 
 def _report(info: dict) -> str:
