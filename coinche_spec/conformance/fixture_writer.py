@@ -201,6 +201,8 @@ def divergence_fixture(shrunk, original, expect_key: str, variant_id: str, seed:
     answers = {name: (flow(result[name]) if result is not None and name in result
                       else "nothing (no such field)" if result is not None else f"no result ({d.answer})")
                for name in names}
+    before, after = size(original.case), size(d.case)
+    smaller = f" from {before} to {after}" if before != after else ""
     base = "-".join(["fuzz", slug(variant_id), slug(d.kind), slug(d.field, 20), f"s{seed}", f"d{d.index}"])
     fixture = {
         "id": base[:80].strip("-"),
@@ -210,8 +212,8 @@ def divergence_fixture(shrunk, original, expect_key: str, variant_id: str, seed:
         "expected_by": "engine",
         "depends_on": depends_on(d.kind, names),
         "notes": (f"Found by coinche-spec fuzz (seed {seed}, deal {d.index}, case {d.number} of that deal), "
-                  f"shrunk from {size(original.case)} to {size(d.case)} in {shrunk.tries} tries. The expectation "
-                  "is the reference engine's answer until a person checks it against the rule text."),
+                  f"shrunk{smaller} in {shrunk.tries} tries. The expectation is the reference engine's answer "
+                  "until a person checks it against the rule text."),
         "case": d.case,
         "expect": {expect_key: expect},
     }

@@ -166,11 +166,6 @@ class Divergence:
     def order(self) -> tuple:
         return (self.index, self.number)
 
-    def to_json(self) -> dict:
-        return {"kind": self.kind, "field": self.field, "deal": self.index, "case_number": self.number,
-                "case": self.case, "expected": self.expected, "answer": self.answer,
-                "diff": [d.to_json() if hasattr(d, "to_json") else d for d in self.diffs]}
-
 
 @dataclass
 class Tally:

@@ -209,7 +209,7 @@ def _main(args) -> int:
     finally:
         impl.stop()
 
-    written: list = []
+    written: list = [None] * len(shrunk)
     if out is not None and shrunk:
         try:
             out.mkdir(parents=True, exist_ok=True)
@@ -217,18 +217,16 @@ def _main(args) -> int:
             raise OptionError(f"--out {args.out}: cannot make the directory: {exc.strerror or exc}") from None
         key = expectation_key(variant.id, variant_path, out)
         date = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d")
-        for original, small in zip(found, shrunk):
+        for i, (original, small) in enumerate(zip(found, shrunk)):
             base, fixture, area, header, answers = divergence_fixture(small, original, key, variant.id, seed,
                                                                       label, date)
             try:
-                written.append(str(write_fixture(out, base, fixture, area, header, answers, key)))
+                written[i] = str(write_fixture(out, base, fixture, area, header, answers, key))
             except WriteError as exc:
                 raise OptionError(str(exc)) from None
-    else:
-        written = [None] * len(shrunk)
 
     details = []
-    for original, small, path in zip(found, shrunk, written or [None] * len(shrunk)):
+    for original, small, path in zip(found, shrunk, written):
         d = small.divergence
         details.append({"key": original.key, "deal": original.index, "fields": small.fields,
                         "diff": [str(x) for x in d.diffs] or [str(d.answer)], "shrink_tries": small.tries,

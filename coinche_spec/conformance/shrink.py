@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import copy
 import json
+import time
 from typing import Callable, Iterator
 
 from ..notation import parse_call
@@ -138,8 +139,12 @@ def _key(case: dict) -> str:
     return json.dumps(case, sort_keys=True)
 
 
-def shrink(rules, case: dict, diverges: Callable[[dict], bool], budget: int = 400) -> tuple[dict, int]:
-    """The smallest case found that still ``diverges``, and how many proposals were tried."""
+def shrink(rules, case: dict, diverges: Callable[[dict], bool], budget: int = 400,
+           seconds: float = 60.0) -> tuple[dict, int]:
+    """The smallest case found that still ``diverges``, and how many proposals were tried.
+
+    At most ``budget`` tries and about ``seconds`` of time: an implementation that times out on
+    every proposal must not hold the run for hours."""
     propose = PROPOSALS.get(case["kind"])
     if propose is None:
         return case, 0
@@ -147,7 +152,8 @@ def shrink(rules, case: dict, diverges: Callable[[dict], bool], budget: int = 40
     seen = {_key(current)}
     tries = 0
     improved = True
-    while improved and tries < budget:
+    deadline = time.monotonic() + seconds
+    while improved and tries < budget and time.monotonic() < deadline:
         improved = False
         for candidate in propose(rules, current):
             key = _key(candidate)
@@ -158,6 +164,6 @@ def shrink(rules, case: dict, diverges: Callable[[dict], bool], budget: int = 40
             if diverges(candidate):
                 current, improved = candidate, True
                 break
-            if tries >= budget:
+            if tries >= budget or time.monotonic() >= deadline:
                 break
     return current, tries
