@@ -225,7 +225,7 @@ def test_a_rule_set_file_is_named_relative_to_the_fixture_directory(tmp_path):
 
 # --- the command, end to end -----------------------------------------------------------
 
-def check_written(paths, expect_key: str, rules, variant_document) -> list:
+def check_written(paths, expect_key: str, rules, variant_document=None) -> list:
     """Written fixtures: valid YAML of the corpus's shape, the engine's expectation, still diverging."""
     fixtures, cases = [], []
     for path in paths:
@@ -244,7 +244,7 @@ def check_written(paths, expect_key: str, rules, variant_document) -> list:
         fixtures.append(fixture)
         cases.append((case, expected))
     # ... which the faulty implementation still contradicts, and `coinche-spec serve` gives
-    for command, wrong in ((OFF_BY_ONE, True), (SERVE, False)):
+    for command, wrong in ((OFF_BY_ONE, True), (SERVE, False)) if variant_document is not None else ():
         with Subprocess(command) as impl:
             impl.start()
             assert impl.configure(variant_document)["ok"]
@@ -254,8 +254,11 @@ def check_written(paths, expect_key: str, rules, variant_document) -> list:
     return fixtures
 
 
-def test_fuzz_finds_the_point_off_writes_fixtures_and_never_overwrites(capsys, tmp_path):
+def test_fuzz_finds_the_point_off_and_writes_fixtures_without_overwriting(capsys, tmp_path):
     out = tmp_path / "found"
+    out.mkdir()
+    mine = out / "fuzz-federation-score-score-s1-d0.yaml"      # the name the run would take first
+    mine.write_text("a person's notes\n", encoding="utf-8")
     code, stdout, err = fuzz_cli(capsys, "--impl", OFF_BY_ONE, "--variant", "federation", "--deals", "20",
                                  "--seed", "1", "--out", str(out), "--json")
     assert code == 1, err
@@ -263,21 +266,18 @@ def test_fuzz_finds_the_point_off_writes_fixtures_and_never_overwrites(capsys, t
     summary = json.loads(stdout)
     assert summary["deals"] == 20 and summary["divergences"] >= 1 and summary["deals_per_second"] > 0
     assert "score/score" in summary["keys"] and "deal/score" in summary["keys"]
-    files = sorted(out.glob("*.yaml"))
-    assert sorted(Path(f["file"]) for f in summary["found"]) == files
-    before = {p.name: p.read_bytes() for p in files}
+    assert mine.read_text(encoding="utf-8") == "a person's notes\n"
+    files = sorted(Path(f["file"]) for f in summary["found"])
+    assert files == sorted(set(out.glob("*.yaml")) - {mine})
+    assert out / "fuzz-federation-score-score-s1-d0-2.yaml" in files
     for fixture in check_written(files, "federation", RULES["federation"], "federation"):
         if fixture["case"]["kind"] == "score":
+            assert fixture["id"] == "fuzz-federation-score-score-s1-d0-2"
             assert "score" in fixture["expect"]["federation"]
             assert "made" not in fixture["expect"]["federation"]     # only what differed is expected
-    # the same run again: new names, the first files untouched
-    code, stdout, _ = fuzz_cli(capsys, "--impl", OFF_BY_ONE, "--variant", "federation", "--deals", "2",
-                               "--out", str(out))
-    assert code == 1
-    assert {p.name: p.read_bytes() for p in files} == before
-    again = sorted(set(out.glob("*.yaml")) - set(files))
-    assert again and all(p.stem.endswith("-2") for p in again)
-    assert "written to" in stdout and "score/score" in stdout
+        if fixture["case"]["kind"] == "deal":
+            assert len(fixture["case"]["play"]) == 32    # a score needs every card
+            assert len(fixture["case"]["calls"]) <= 4    # the shortest auction to the contract: a bid, 3 passes
 
 
 def test_a_rule_set_file_keys_the_expectation_by_its_path(capsys, tmp_path):
@@ -291,38 +291,38 @@ def test_a_rule_set_file_keys_the_expectation_by_its_path(capsys, tmp_path):
     assert code == 1, err
     files = sorted(out.glob("*.yaml"))
     assert files
-    check_written(files, "../our-club.yaml", load_variant(club).rules, load_variant(club).document)
+    check_written(files, "../our-club.yaml", load_variant(club).rules)
 
 
 def test_jobs_play_the_deals_of_one_and_a_shard_plays_its_slice(capsys):
     variant_id = "cafe-sans-tout-atout"
     rules = RULES[variant_id]
-    code, stdout, err = fuzz_cli(capsys, "--impl", SERVE, "--variant", variant_id, "--deals", "10",
-                                 "--jobs", "2", "--json")
-    assert code == 0, err
-    whole = json.loads(stdout)
-    assert whole["divergences"] == 0 and whole["deals"] == 10 and whole["jobs"] == 2
     alone = fuzz.play_range(started(InProcess(), variant_id), rules, 1, range(10), fuzz.KINDS)
-    assert (whole["cases"], whole["cases_by_kind"]) == (alone.cases, alone.by_kind)
     # two spawned jobs and none here: every deal is played by a job process, each with its own serve
     setup = fuzz.Setup(SERVE, 10.0, variant_id, variant_id, 1, fuzz.KINDS)
     progress = []
     jobs = fuzz.play_jobs(setup, range(10), 2, lambda done, divergent: progress.append(done))
     assert (jobs.deals, jobs.cases, jobs.by_kind, jobs.first) == (10, alone.cases, alone.by_kind, {})
     assert progress and progress[-1] == 10
-    code, stdout, err = fuzz_cli(capsys, "--impl", SERVE, "--variant", variant_id, "--deals", "10",
-                                 "--shard", "2/2", "--json")
+    # the command: the second half of the range, in two jobs (this process one of them)
+    code, stdout, err = fuzz_cli(capsys, "--impl", SERVE, "--variant", variant_id, "--deals", "20",
+                                 "--shard", "2/2", "--jobs", "2", "--json")
     assert code == 0, err
     second = json.loads(stdout)
-    assert (second["first_deal"], second["last_deal"], second["deals"]) == (5, 9, 5)
-    half = fuzz.play_range(started(InProcess(), variant_id), rules, 1, range(5, 10), fuzz.KINDS)
-    assert second["cases_by_kind"] == half.by_kind
+    assert (second["first_deal"], second["last_deal"], second["deals"]) == (10, 19, 10)
+    assert second["divergences"] == 0 and second["jobs"] == 2
+    half = fuzz.play_range(started(InProcess(), variant_id), rules, 1, range(10, 20), fuzz.KINDS)
+    assert (second["cases"], second["cases_by_kind"]) == (half.cases, half.by_kind)
 
 
-def test_a_job_that_cannot_start_its_implementation_stops_the_run():
+def test_a_job_that_cannot_start_its_implementation_says_why():
+    import queue
     setup = fuzz.Setup("no-such-program-here", 10.0, "federation", "federation", 1, fuzz.KINDS)
-    with pytest.raises(fuzz.FuzzAbort, match="did not start"):
-        fuzz.play_jobs(setup, range(4), 1)
+    tasks, out = queue.Queue(), queue.Queue()
+    tasks.put((0, 4))
+    fuzz._job(setup, tasks, out)                 # what a job process runs, here in this process
+    what, tally, message = out.get_nowait()
+    assert what == "error" and tally is None and "did not start" in message and "no-such-program-here" in message
 
 
 def test_the_first_divergence_in_seed_order_is_kept_whatever_the_slices():
@@ -415,3 +415,9 @@ def test_the_progress_bar_is_drawn_on_a_terminal_only():
         bar.update(5, 1, force=True)
         bar.close()
         assert ("5/10 deals" in stream.text) is tty and (stream.text == "") is not tty
+
+
+def test_a_job_process_that_fails_stops_the_run_with_its_reason():
+    setup = fuzz.Setup("no-such-program-here", 10.0, "federation", "federation", 1, fuzz.KINDS)
+    with pytest.raises(fuzz.FuzzAbort, match="did not start: cannot start: command not found"):
+        fuzz.play_jobs(setup, range(4), 1)

@@ -302,7 +302,8 @@ def _job(setup: Setup, tasks, out) -> None:
     implementation on the way out."""
     import signal
     import sys
-    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
+    if multiprocessing.parent_process() is not None:   # a job process, not a caller of _job itself
+        signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
     from ..variants import load_variant
     try:
         rules = load_variant(setup.variant).rules
