@@ -174,17 +174,21 @@ def expectation_key(variant_ref: str, variant_path: Path | None, directory: Path
     return Path(os.path.relpath(Path(variant_path).resolve(), Path(directory).resolve())).as_posix()
 
 
+def _count(n: int, word: str) -> str:
+    return f"{n} {word}" + ("" if n == 1 else "s")
+
+
 def size(case: dict) -> str:
     """How big a case is, in the game's words: calls, cards, declarations."""
     kind = case["kind"]
     if kind == "auction":
-        return f"{len(case['calls'])} calls"
+        return _count(len(case["calls"]), "call")
     if kind == "deal":
-        return f"{len(case['calls'])} calls and {len(case['play'])} cards"
+        return f"{_count(len(case['calls']), 'call')} and {_count(len(case['play']), 'card')}"
     if kind == "legal_cards":
-        return f"{len(case['hand'])} cards in hand and {len(case['trick'])} in the trick"
+        return f"{_count(len(case['hand']), 'card')} in hand and {len(case['trick'])} in the trick"
     if kind == "melds":
-        return f"{sum(len(m) for m in case['declared'].values())} declarations"
+        return _count(sum(len(m) for m in case["declared"].values()), "declaration")
     if kind == "dealing":
         return f"a cut of {case['cut']}"
     return "a summary"
@@ -205,7 +209,7 @@ def divergence_fixture(shrunk, original, expect_key: str, variant_id: str, seed:
     smaller = f" from {before} to {after}" if before != after else ""
     base = "-".join(["fuzz", slug(variant_id), slug(d.kind), slug(d.field, 20), f"s{seed}", f"d{d.index}"])
     fixture = {
-        "id": base[:80].strip("-"),
+        "id": base[:74].strip("-"),   # room for a "-2" suffix within the 80 characters an id may have
         "title": f"{implementation} and the reference engine disagree on {', '.join(names)} "
                  f"({d.kind} case, {variant_id})",
         "tags": ["fuzz"],

@@ -21,7 +21,6 @@ import json
 import multiprocessing
 import queue as queue_mod
 import random
-import time
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
