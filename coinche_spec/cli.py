@@ -11,6 +11,7 @@ COMMANDS = {
     "variants": "coinche_spec.variants.cli",
     "serve": "coinche_spec.protocol.server",
     "conformance": "coinche_spec.conformance.cli",
+    "fuzz": "coinche_spec.conformance.fuzz_cli",
     "deal": "coinche_spec.showdeal",
     "docs": "coinche_spec.docsgen.cli",
 }

@@ -21,9 +21,11 @@ import signal
 import subprocess
 import threading
 import time
-from typing import Any
+from typing import Any, Callable
 
 PROTOCOL_VERSION = 1
+# Requests sent at once by run_many stay well inside a pipe's buffer, so writing them never blocks.
+PIPELINE_BYTES = 48_000
 
 
 class ImplementationError(Exception):
@@ -90,6 +92,19 @@ class Implementation:
 
     def stop(self) -> None:
         raise NotImplementedError
+
+    def run_many(self, items: list, meanwhile: Callable[[], None] | None = None) -> list:
+        """The replies to many (seq, case) pairs, each a reply or the ImplementationError it raised;
+        ``meanwhile`` is called once, while the implementation works where it can work on its own."""
+        if meanwhile is not None:
+            meanwhile()
+        replies: list = []
+        for seq, case in items:
+            try:
+                replies.append(self.run(seq, case))
+            except ImplementationError as exc:
+                replies.append(exc)
+        return replies
 
     def __enter__(self):
         return self
@@ -234,17 +249,21 @@ class Subprocess(Implementation):
         return " | ".join(line.strip() for line in list(self._stderr)[-lines:] if line.strip())
 
     def _request(self, request: dict, timeout: float, expect_reply: bool = True) -> Any:
+        self._send([request])
+        return self._receive(timeout) if expect_reply else None
+
+    def _send(self, requests: list) -> None:
         proc = self._proc
         if proc is None or self._lines is None:
             raise ImplementationError("crashed", "the implementation is not running")
-        data = (json.dumps(request, ensure_ascii=True) + "\n").encode("utf-8")
+        data = b"".join((json.dumps(r, ensure_ascii=True) + "\n").encode("utf-8") for r in requests)
         try:
             proc.stdin.write(data)
             proc.stdin.flush()
         except (BrokenPipeError, OSError, ValueError):
             raise self._died() from None
-        if not expect_reply:
-            return None
+
+    def _receive(self, timeout: float) -> Any:
         deadline = time.monotonic() + timeout
         while True:
             remaining = deadline - time.monotonic()
@@ -325,6 +344,38 @@ class Subprocess(Implementation):
         except ImplementationError:
             self._broken = True  # whatever it is doing now, start afresh before the next case
             raise
+
+    def run_many(self, items: list, meanwhile: Callable[[], None] | None = None) -> list:
+        """Send every (seq, case) at once, call ``meanwhile`` while the program works, then read the
+        replies in order: one wait for many cases. Too much at once to fit a pipe goes case by case."""
+        requests = [{"cmd": "run", "seq": seq, "case": case} for seq, case in items]
+        if sum(len(json.dumps(r)) for r in requests) > PIPELINE_BYTES:
+            return super().run_many(items, meanwhile)
+        if self._broken:
+            try:
+                self._restart()
+            except ImplementationError as exc:
+                self._broken = True
+                failure = ImplementationError("crashed", f"could not restart the implementation: {exc.message}")
+                if meanwhile is not None:
+                    meanwhile()
+                return [failure] * len(items)
+        replies: list = []
+        try:
+            self._send(requests)
+        except ImplementationError as exc:
+            self._broken = True
+            replies = [exc] * len(items)
+        if meanwhile is not None:
+            meanwhile()
+        for seq, _ in items[len(replies):]:
+            try:
+                replies.append(check_run_reply(self._receive(self.timeout), seq))
+            except ImplementationError as exc:
+                self._broken = True  # what follows in the pipe can no longer be trusted: start afresh
+                replies.extend([exc] * (len(items) - len(replies)))
+                break
+        return replies
 
     def stop(self) -> None:
         proc = self._proc
