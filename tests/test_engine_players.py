@@ -203,3 +203,15 @@ def test_simple_takers_make_their_contract_more_often_than_random_bidders(name):
     simple, chance = rate(simple_deal), rate(random_deal)
     assert simple > chance + 0.2, (simple, chance)
     assert simple > 0.6
+
+
+def test_deal_command_with_simple_players():
+    from test_engine_game import run_cli
+    code, out, err = run_cli("deal", "--variant", "contree-701", "--seed", "7", "--players", "simple")
+    assert code == 0 and err == ""
+    deal = simple_deal(RULE_SETS["contree-701"], random.Random(7))
+    assert f"recorded: NS {deal.outcome().score['NS']}, EW {deal.outcome().score['EW']}" in out
+    assert run_cli("deal", "--variant", "contree-701", "--seed", "7")[1] != out   # random players by default
+    with pytest.raises(SystemExit) as exc:     # argparse refuses the choice: one line, exit 2
+        run_cli("deal", "--variant", "contree-701", "--players", "clever")
+    assert exc.value.code == 2
