@@ -13,6 +13,7 @@ COMMANDS = {
     "conformance": "coinche_spec.conformance.cli",
     "deal": "coinche_spec.showdeal",
     "docs": "coinche_spec.docsgen.cli",
+    "score": "coinche_spec.scoresheet",
 }
 
 
