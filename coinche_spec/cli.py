@@ -14,6 +14,7 @@ COMMANDS = {
     "deal": "coinche_spec.showdeal",
     "docs": "coinche_spec.docsgen.cli",
     "score": "coinche_spec.scoresheet",
+    "new": "coinche_spec.housefile",
 }
 
 
