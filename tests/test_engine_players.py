@@ -123,7 +123,7 @@ def test_last_to_play_wins_with_the_cheapest_card_that_wins():
 
 
 def test_a_void_player_cuts_with_his_lowest_trump():
-    # hearts led by E after the first trick; N is void in hearts and holds trumps J 9 7
+    # W takes 80 clubs and leads the 9 of hearts; N, next, is void in hearts and holds the 7, 8 and 9 of clubs
     hands = {
         "N": "JS 9S 7S AD 7D 7C 8C 9C",
         "E": "7H 8H QD KD 8D QC KC 8S",
@@ -134,7 +134,7 @@ def test_a_void_player_cuts_with_his_lowest_trump():
     # S dealt, so W speaks and leads first (clockwise); W took the contract in clubs
     assert deal.play.to_act == "W"
     deal = deal.apply_card("W", parse_card("9H"))
-    # N is void in hearts, E will follow: N must trump (clubs), and cuts with his lowest, the 7
+    # N must trump, and cuts with his lowest trump, the 7, not the 9 (14 points)
     assert deal.play.to_act == "N"
     assert _played(deal) == "7C"
 

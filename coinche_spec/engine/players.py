@@ -8,9 +8,10 @@ roughly the way people play them (the comparison of rule sets), and so that
 - **Bidding** counts the hand: trump length and honours (the jack and the
   nine above all), side aces and tens, and the belote; about 30 points are
   assumed from the partner. A player bids the best strain he may when the
-  count reaches a legal bid, raises his partner's bid with honours and aces,
-  and otherwise passes. A capot is bid only with a hand that counts to a
-  sweep; a générale never.
+  count reaches a legal bid (tout atout wants two jacks, sans atout three
+  aces), raises his partner's bid once with honours and aces, and otherwise
+  passes. A capot is bid only with a hand that counts to a sweep; a
+  générale never.
 - **Coinche** when the defenders' count in the takers' trump (sure trumps,
   side aces) leaves the takers short of their bid; **surcoinche** when the
   declarer's own count beats his bid comfortably. Every coinche window a
@@ -38,7 +39,7 @@ from ..notation import SEATS, next_seat, partner, team_of
 from ..variants.rules import Rules
 from .belote import belote_suits
 from .game import Deal
-from .masks import SUIT_MASKS
+from .masks import SUIT_MASKS, cards_of
 from .random_play import declarable_melds, random_hands
 
 __all__ = ["simple_deal", "play_hands", "play_out", "choose_call", "choose_card",
@@ -94,8 +95,8 @@ def _suit_count(hand: int, trump: int, belote: int) -> int:
 
 
 def _sans_atout_count(hand: int) -> int:
-    """Aces and the tens and length behind them; nothing without two aces."""
-    if sum(_has(hand, s, _A) for s in range(4)) < 2:
+    """Aces and the tens and length behind them; nothing without three aces."""
+    if sum(_has(hand, s, _A) for s in range(4)) < 3:
         return 0
     pts = 0
     for s in range(4):
@@ -120,11 +121,11 @@ def _tout_atout_count(hand: int) -> int:
     for s in range(4):
         jack = _has(hand, s, _J)
         if jack:
-            pts += 28
+            pts += 20
         if _has(hand, s, _9):
-            pts += 20 if jack else 10 if _count(hand, s) >= 2 else 3
+            pts += 14 if jack else 6 if _count(hand, s) >= 2 else 2
         if jack and _has(hand, s, _9) and _has(hand, s, _A):
-            pts += 10
+            pts += 8
     return pts
 
 
@@ -364,15 +365,6 @@ class _View:
         return not (self.sr.beat[card] & SUIT_MASKS[card >> 3] & self.unseen)
 
 
-def _cards(mask: int) -> list:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
-
-
 def _power(sr, card: int) -> int:
     """Rank within its suit for this strain: 0 is the weakest (the 7), 7 the master (the jack of trump)."""
     return 7 - (sr.beat[card] & SUIT_MASKS[card >> 3]).bit_count()
@@ -404,12 +396,12 @@ def _give(v: _View, cards) -> int:
 def _lead(v: _View, takers: bool) -> int:
     sr = v.sr
     hand = v.hand
-    cards = _cards(hand)
+    cards = cards_of(hand)
     if sr.trump >= 0:
         trumps = hand & sr.trump_mask
         out = sr.trump_mask & v.unseen
         if takers and trumps and out:
-            top = max(_cards(trumps), key=lambda c: _power(sr, c))
+            top = max(cards_of(trumps), key=lambda c: _power(sr, c))
             if v.master(top):
                 return top              # draw the defenders' trumps with the master
     masters = [c for c in cards if c >> 3 != sr.trump and v.master(c)]
@@ -431,7 +423,7 @@ def _play(deal: Deal, v: _View) -> int:
     if not legal & (legal - 1):
         return legal.bit_length() - 1
     sr = v.sr
-    cards = _cards(legal)
+    cards = cards_of(legal)
     mine = team_of(v.seat)
     if not v.trick:
         return _lead(v, deal.contract.takers == mine)
