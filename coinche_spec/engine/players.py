@@ -305,41 +305,64 @@ def choose_call(deal: Deal):
 
 # --- the play -----------------------------------------------------------------
 
+class _Memory:
+    """What the table has seen so far: the cards gone, and the suits each player showed void in."""
+
+    __slots__ = ("played", "void")
+
+    def __init__(self):
+        self.played = 0
+        self.void = {s: 0 for s in SEATS}      # seat -> suits (a bit per suit) he showed void in
+
+    def note(self, sr, seat: str, card: int, led, win, win_seat) -> None:
+        """``seat`` played ``card`` to a trick led in suit ``led`` (None: he led) that ``win`` was winning."""
+        self.played |= 1 << card
+        if led is None or card >> 3 == led:
+            return
+        self.void[seat] |= 1 << led
+        trump = sr.trump
+        if (trump >= 0 and led != trump and card >> 3 != trump and win >> 3 != trump and sr.must_trump
+                and not (team_of(win_seat) == team_of(seat) and sr.partner_may_discard)):
+            self.void[seat] |= 1 << trump      # he had to trump and did not: he holds none
+
+    @classmethod
+    def of(cls, deal: Deal) -> "_Memory":
+        """The memory of a deal's play so far, read from its log."""
+        m = cls()
+        sr = deal.play.rules
+        log = deal.log
+        for start in range(0, len(log), 4):
+            led = win = win_seat = None
+            for who, card, _ in log[start:start + 4]:
+                m.note(sr, who, card, led, win, win_seat)
+                if led is None:
+                    led, win, win_seat = card >> 3, card, who
+                elif sr.beat[win] >> card & 1:
+                    win, win_seat = card, who
+        return m
+
+
 class _View:
     """What a player at the table knows when he plays: the cards gone, who showed a void, the trick."""
 
     __slots__ = ("sr", "seat", "hand", "unseen", "void", "trick", "win", "win_seat", "after")
 
-    def __init__(self, deal: Deal):
+    def __init__(self, deal: Deal, memory: _Memory):
         st = deal.play
         self.sr = sr = st.rules
         self.seat = seat = st.to_act
         self.hand = st.hand(seat)
-        played = 0
-        void = {s: 0 for s in SEATS}       # seat -> mask of suits (bit per suit) he showed void in
-        log = deal.log
-        for start in range(0, len(log), 4):
-            trick = log[start:start + 4]
-            led = trick[0][1] >> 3
-            for who, card, _ in trick:
-                played |= 1 << card
-                if card >> 3 != led:
-                    void[who] |= 1 << led
-                    if sr.trump >= 0 and card >> 3 != sr.trump:
-                        # not following and not trumping: out of trumps too, where the rules make one trump
-                        if sr.must_trump:
-                            void[who] |= 1 << sr.trump
-        self.unseen = _FULL & ~played & ~self.hand
-        self.void = void
-        self.trick = [c for _, c in st.trick]
+        self.unseen = _FULL & ~memory.played & ~self.hand
+        self.void = memory.void
+        self.trick = trick = [c for _, c in st.trick]
         win = None
-        for c in self.trick:
+        for c in trick:
             if win is None or sr.beat[win] >> c & 1:
                 win = c
         self.win = win
         self.win_seat = st.winning
         after, s = [], seat
-        for _ in range(3 - len(self.trick)):
+        for _ in range(3 - len(trick)):
             s = next_seat(s, sr.direction)
             after.append(s)
         self.after = after             # who plays after him in this trick
@@ -444,9 +467,23 @@ def _play(deal: Deal, v: _View) -> int:
     return _throw(sr, cards)
 
 
+_BELOTE_SUITS: dict = {}
+
+
+def _belote_suits(rules, strain: str) -> tuple:
+    """The suits whose king and queen make a belote in ``strain``, read once per rule set and strain."""
+    key = (id(rules), strain)
+    hit = _BELOTE_SUITS.get(key)
+    if hit is None or hit[0] is not rules:
+        if len(_BELOTE_SUITS) > 256:
+            _BELOTE_SUITS.clear()
+        hit = _BELOTE_SUITS[key] = (rules, tuple(belote_suits(rules, strain)))
+    return hit[1]
+
+
 def _belote_word(deal: Deal, seat: str, card: int) -> str | None:
     """"belote" with the first of the king and queen of a belote suit, "rebelote" with the second."""
-    if card & 7 not in (_Q, _K) or card >> 3 not in belote_suits(deal.rules, deal.play.strain):
+    if card & 7 not in (_Q, _K) or card >> 3 not in _belote_suits(deal.rules, deal.play.strain):
         return None
     pair = 0x60 << (card & ~7)        # the queen and king of the card's suit
     if deal.hands[seat] & pair != pair:
@@ -454,9 +491,13 @@ def _belote_word(deal: Deal, seat: str, card: int) -> str | None:
     return "belote" if deal.play.hand(seat) & pair == pair else "rebelote"
 
 
-def choose_card(deal: Deal) -> tuple:
-    """The simple player's card for the player to act, with his melds (first card) and what he says."""
-    v = _View(deal)
+def choose_card(deal: Deal, memory: _Memory | None = None) -> tuple:
+    """The simple player's card for the player to act, with his melds (first card) and what he says.
+
+    ``memory`` is what the table has seen (``play_out`` keeps one as it goes); without it, it is
+    read from the deal's log.
+    """
+    v = _View(deal, memory if memory is not None else _Memory.of(deal))
     card = _play(deal, v)
     melds = None
     if len(deal.log) < 4:
@@ -473,9 +514,22 @@ def play_out(deal: Deal) -> Deal:
         if choice is None:
             break
         deal = deal.apply_call(*choice)
+    if deal.phase != "play":
+        return deal
+    memory = _Memory.of(deal)
+    sr = deal.play.rules
     while deal.phase == "play":
-        card, melds, say = choose_card(deal)
-        deal = deal.apply_card(deal.play.to_act, card, melds, say)
+        st = deal.play
+        seat = st.to_act
+        card, melds, say = choose_card(deal, memory)
+        trick = st.trick
+        if trick:
+            win_seat = st.winning
+            win = next(c for s, c in trick if s == win_seat)
+            memory.note(sr, seat, card, trick[0][1] >> 3, win, win_seat)
+        else:
+            memory.note(sr, seat, card, None, None, None)
+        deal = deal.apply_card(seat, card, melds, say)
     return deal
 
 
