@@ -217,3 +217,23 @@ def test_deal_command_with_simple_players():
     with pytest.raises(SystemExit) as exc:     # argparse refuses the choice: one line, exit 2
         run_cli("deal", "--variant", "contree-701", "--players", "clever")
     assert exc.value.code == 2
+
+
+def test_the_players_benchmark_prints_one_json_line():
+    import importlib.util
+    import io
+    import json
+    from contextlib import redirect_stdout
+    from pathlib import Path
+    path = Path(__file__).resolve().parent.parent / "benchmarks" / "players.py"
+    spec = importlib.util.spec_from_file_location("bench_players", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    out = io.StringIO()
+    with redirect_stdout(out):
+        assert module.main(["--variant", "cafe-701", "--deals", "5", "--rounds", "2", "--json"]) == 0
+    lines = out.getvalue().splitlines()
+    assert len(lines) == 1
+    report = json.loads(lines[0])
+    assert report["variant"] == "cafe-701" and report["deals"] == 5 and report["rounds"] == 2
+    assert report["simple_deals_per_s"] > 0 and report["random_deals_per_s"] > 0
