@@ -127,6 +127,8 @@ def _leaves(rules: dict, path: str, schema: dict) -> list[str]:
 def _show(value) -> str:
     if value is None:
         return "none"
+    if isinstance(value, list):
+        return ", ".join(str(v) for v in value)
     if isinstance(value, bool):
         return "yes" if value else "no"
     return str(value)
@@ -215,11 +217,8 @@ class _Asker:
         """None if the rule set with ``path`` set to ``value`` loads, else its first problem."""
         from .variants import VariantError, load_variant
         rules = copy.deepcopy(self.rules)
-        node = rules
-        parts = path.split(".")
-        for part in parts[:-1]:
-            node = node[part]
-        node[parts[-1]] = value
+        for p, v in _with_companions(rules, path, value).items():
+            _put(rules, p, v)
         doc = copy.deepcopy(self.parent.document)
         doc["id"] = "new-house-check"
         doc["rules"] = rules
@@ -230,19 +229,37 @@ class _Asker:
             return first.split(": ", 1)[-1]
         return None
 
-    def set(self, path: str, value) -> None:
+    def set(self, path: str, value) -> list:
+        """Record the answer (and what it brings with it); returns the companion changes as (path, value)."""
         if value == _get(self.rules, path):
-            return
-        node = self.rules
-        parts = path.split(".")
-        for part in parts[:-1]:
-            node = node[part]
-        node[parts[-1]] = value
-        original = _get(self.parent.document["rules"], path)
-        if value == original:
-            self.changed.pop(path, None)
-        else:
-            self.changed[path] = value
+            return []
+        changes = _with_companions(self.rules, path, value)
+        for p, v in changes.items():
+            _put(self.rules, p, v)
+            if v == _get(self.parent.document["rules"], p):
+                self.changed.pop(p, None)
+            else:
+                self.changed[p] = v
+        return [(p, v) for p, v in changes.items() if p != path]
+
+
+def _put(rules: dict, path: str, value) -> None:
+    node = rules
+    parts = path.split(".")
+    for part in parts[:-1]:
+        node = node[part]
+    node[parts[-1]] = value
+
+
+def _with_companions(rules: dict, path: str, value) -> dict:
+    """The answer and the rule it cannot go without: a strain that may be bid joins the strain order."""
+    out = {path: value}
+    strain = {"auction.strains.tout_atout": "TA", "auction.strains.sans_atout": "SA"}.get(path)
+    if strain and value is True:
+        order = list(_get(rules, "auction.strain_order"))
+        if strain not in order:
+            out["auction.strain_order"] = order + [strain]
+    return out
 
 
 def _source_quote(document: dict, path: str) -> str:
@@ -286,7 +303,7 @@ def gather(parent, ask: bool, stdin=None, stdout=None) -> tuple[dict, list]:
             a.say(f"[{n}/{len(asked)}] {question}")
             a.say(f"    {path}: {node.get('description', '')}".rstrip())
             new = a.value(path, f"    {pid} has {_show(old)}; this table")
-            a.set(path, new)
+            extra = a.set(path, new)
             kind = _kind(node)
             others = (", ".join(kind[1]) if kind[0] == "enum" else "yes or no" if kind[0] == "bool"
                       else "a number")
@@ -294,11 +311,12 @@ def gather(parent, ask: bool, stdin=None, stdout=None) -> tuple[dict, list]:
                 "id": "house-" + path.replace(".", "-").replace("_", "-"),
                 "question": question,
                 "reading": (f"{_show(new)}, as {pid} has it." if new == old
-                            else f"{_show(new)} instead of {pid}'s {_show(old)}."),
+                            else f"{_show(new)} instead of {pid}'s {_show(old)}."
+                            + "".join(f" With it, {p} is {_show(v)}." for p, v in extra)),
                 "alternative": (f"{_show(old)}, as {pid} has it." if new != old
                                 else f"Another value agreed at the table ({others})."),
                 "quote": _source_quote(parent.document, path),
-                "rules": [path],
+                "rules": [path] + [p for p, _ in extra],
             })
             continue
         _, entry, leaves = q
@@ -315,14 +333,16 @@ def gather(parent, ask: bool, stdin=None, stdout=None) -> tuple[dict, list]:
                     keep = False
                     break
                 a.say("    expected yes or no")
-        changes = []
+        changes, more = [], []
         if not keep:
             for path in leaves:
                 new = a.value(path, f"    {path}")
                 old = _get(parent.document["rules"], path)
-                a.set(path, new)
+                extra = a.set(path, new)
                 if new != old:
                     changes.append(f"{path} is {_show(new)} (not {_show(old)})")
+                changes.extend(f"{p} is {_show(v)}" for p, v in extra)
+                more.extend(p for p, _ in extra if p not in entry["rules"] and p not in more)
         if changes:
             reading = "At this table: " + "; ".join(changes) + "."
             alternative = f"{pid}'s reading: {' '.join(entry['reading'].split())}"
@@ -331,7 +351,7 @@ def gather(parent, ask: bool, stdin=None, stdout=None) -> tuple[dict, list]:
             alternative = " ".join(entry["alternative"].split())
         entries.append({"id": entry["id"], "question": entry["question"], "reading": reading,
                         "alternative": alternative, "quote": entry.get("quote", ""),
-                        "rules": list(entry["rules"])})
+                        "rules": list(entry["rules"]) + more})
     return a.changed, entries
 
 
@@ -431,6 +451,8 @@ def run(args) -> int:
     from .variants.cli import variant_for
     from .variants.loader import house_ids, shipped_ids
     target = Path(args.file)
+    if target.suffix not in (".yaml", ".yml"):
+        raise UserError(f"FILE: '{args.file}' should end in .yaml, as rule set files do")
     if target.exists():
         raise UserError(f"FILE: '{args.file}' already exists; not overwritten (choose another name)")
     if not target.parent.is_dir():

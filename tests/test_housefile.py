@@ -129,3 +129,22 @@ def test_a_parent_given_as_a_file_is_extended_by_relative_path(tmp_path):
     assert check_files([target]) == []
     line = next(x for x in target.read_text(encoding="utf-8").splitlines() if x.startswith("extends:"))
     assert "contree-701-rounded.yaml" in line and not line.split(":", 1)[1].strip().strip('"').startswith("/")
+
+
+def test_a_strain_the_table_allows_joins_the_strain_order(tmp_path):
+    target = tmp_path / "club.yaml"
+    # federation reads "only a trump suit may be bid"; this table also plays tout atout
+    answers = _answers("federation", {"suit-strains-only": ["n", "", "yes"]})
+    code, out, err = run_cli("new", str(target), "--extends", "federation", stdin=answers)
+    assert code == 0, err
+    assert run_cli("variants", "check", str(target))[0] == 0
+    r = load_variant(target).rules
+    assert r.auction.strains.tout_atout and not r.auction.strains.sans_atout
+    assert list(r.auction.strain_order) == ["C", "D", "H", "S", "TA"]
+    text = target.read_text(encoding="utf-8")
+    assert "auction.strains.tout_atout is yes (not no); auction.strain_order is C, D, H, S, TA" in text
+
+
+def test_file_must_be_a_yaml_file(tmp_path):
+    code, _, err = run_cli("new", str(tmp_path / "club.txt"), "--extends", "federation", "--defaults")
+    assert code == 2 and "FILE:" in err and ".yaml" in err
