@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import re
 
-from .docsgen.examples import SEAT_NAMES, TEAM_NAMES
+from .docsgen.examples import SEAT_NAMES, TEAM_NAMES, _tricks
 from .docsgen.templates import STRAIN_WORDS
 from .notation import SEATS, Contract, NotationError, other_team, parse_call, parse_seat, team_of
 
@@ -239,7 +239,9 @@ def score_table(variant, args) -> dict:
         from .cli import UserError
         raise UserError(f"variant {variant.id}: {exc}") from None
     return {"variant": variant.id, "contract": contract.to_json(), "takers": takers,
-            "trick_points": trick_points, "tricks_won": tricks_won, "last_trick": last,
+            "trick_points": trick_points,
+            # not given: neither side took all eight (the score is the same for any other count)
+            "tricks_won": tricks_won if args.tricks is not None else None, "last_trick": last,
             "melds": melds, "belote": belote, "made": result.made,
             "card_points": dict(result.card_points), "score": dict(result.score), "lines": list(result.lines)}
 
@@ -258,8 +260,11 @@ def describe(variant, out: dict) -> str:
     lines = [f"{variant.document.get('name', variant.id)} [{variant.id}]",
              f"{SEAT_NAMES[c['declarer']]} bids {value} {STRAIN_WORDS[c['strain']]}{doubled}; "
              f"{TEAM_NAMES[takers]} are the takers.",
-             f"They hold {tp[takers]} points of cards in their tricks, {TEAM_NAMES[defenders]} {tp[defenders]}; "
-             f"{TEAM_NAMES[out['last_trick']]} took the last trick."]
+             (f"They take {_tricks(tw[takers])} holding {tp[takers]} points of cards; "
+              f"{TEAM_NAMES[defenders]} take {_tricks(tw[defenders])} and the other {tp[defenders]}; "
+              if tw is not None else
+              f"They hold {tp[takers]} points of cards in their tricks, {TEAM_NAMES[defenders]} {tp[defenders]}; ")
+             + f"{TEAM_NAMES[out['last_trick']]} took the last trick."]
     extras = [f"{TEAM_NAMES[t]}'s melds score {out['melds'][t]}" for t in ("NS", "EW") if out["melds"][t]]
     extras += [f"{TEAM_NAMES[t]} hold the belote" for t in ("NS", "EW") if out["belote"][t]]
     if extras:

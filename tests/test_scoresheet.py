@@ -65,6 +65,13 @@ def test_the_text_says_the_deal_the_arithmetic_and_the_scores():
     # seed 000 §05: "Without a double, defenders score 160 + 90 = 250 and bidders 0."
     assert "defenders EW: base 160 + bid 90 = 250" in out
     assert out.rstrip().endswith("The contract fails: North–South score 0, East–West score 250.")
+    # the tricks, when given, are said; when not, the JSON says they were not given
+    code, out, _ = run_cli("score", "--variant", "federation", "--contract", "90H by N", "--points", "79",
+                           "--tricks", "4", "--last-trick", "takers")
+    assert "They take 4 tricks holding 79 points of cards; East–West take 4 tricks and the other 73" in out
+    code, out, _ = run_cli("score", "--variant", "federation", "--contract", "90H by N", "--points", "79",
+                           "--last-trick", "takers", "--json")
+    assert json.loads(out)["tricks_won"] is None
 
 
 def test_a_house_surcoinche_and_a_sweep():
