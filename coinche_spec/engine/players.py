@@ -14,7 +14,7 @@ roughly the way people play them (the comparison of rule sets), and so that
   générale never.
 - **Coinche** when the defenders' count in the takers' trump (sure trumps,
   side aces) leaves the takers short of their bid; **surcoinche** when the
-  declarer's own count beats his bid comfortably. Every coinche window a
+  declarer's count, or what his partner's hand adds, beats the bid by 30. Every coinche window a
   rule set opens (in turn, at any moment, after the auction) is read from
   the engine's legal calls.
 - **Play**: the takers draw trumps with the master trump; anyone leads his
@@ -51,7 +51,7 @@ _9, _T, _J, _Q, _K, _A = 2, 3, 4, 5, 6, 7
 PARTNER_SHARE = 30     # the points a bidder counts on from his partner, on the 162-point scale
 CAPOT_COUNT = 190      # a count this high (partner's share included) is worth a capot bid
 COINCHE_MARGIN = 20    # the defenders coinche when their count beats the takers' need by this much
-SURCOINCHE_MARGIN = 30 # the declarer surcoinches when his count beats his bid by this much
+SURCOINCHE_MARGIN = 30 # the takers surcoinche when their count beats the bid by this much
 MAX_CALLS = 400        # no auction is this long; a guard against a loop, never reached
 
 
@@ -237,10 +237,12 @@ def _double_wanted(deal: Deal, seat: str, call) -> bool:
             return own >= 25
         need = _deal_total(deal.rules, strain) - value    # what the defenders need to beat the bid
         return own + PARTNER_SHARE >= need + COINCHE_MARGIN
-    # surcoinche: only the declarer judges it, on his own count
-    if seat != auction.bidder or type(value) is not int:
+    # surcoinche: the declarer on his own count, his partner on what his hand adds to the bid
+    if type(value) is not int:
         return False
-    return bidding_strength(deal.rules, hand, strain) >= value + SURCOINCHE_MARGIN
+    if seat == auction.bidder:
+        return bidding_strength(deal.rules, hand, strain) >= value + SURCOINCHE_MARGIN
+    return _support(hand, strain) - 10 >= SURCOINCHE_MARGIN
 
 
 def _bid_wanted(deal: Deal, seat: str, bids: list):
