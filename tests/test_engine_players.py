@@ -237,3 +237,20 @@ def test_the_players_benchmark_prints_one_json_line():
     report = json.loads(lines[0])
     assert report["variant"] == "cafe-701" and report["deals"] == 5 and report["rounds"] == 2
     assert report["simple_deals_per_s"] > 0 and report["random_deals_per_s"] > 0
+
+
+def test_a_partner_with_the_trump_jack_and_two_aces_surcoinches():
+    hands = {
+        "N": "JH 9H AH TH 7H AS AD 7C",
+        "E": "7S 8S 9S QS 8C 9C 8D 9D",
+        "S": "KH QH 8H TS KS 7D TD KD",
+        "W": "JS AC TC KC QC JC JD QD",
+    }
+    deal = Deal.start(RULE_SETS["contree-701"], "E", _hands(hands))
+    deal = deal.apply_call("S", "80H").apply_call("W", "coinche")
+    assert deal.auction.to_act == "N"
+    assert choose_call(deal) == ("N", Call("surcoinche"))
+    # the weak hand in N's place lets the coinche stand
+    deal = Deal.start(RULE_SETS["contree-701"], "E", _hands({**hands, "N": hands["E"], "E": hands["N"]}))
+    deal = deal.apply_call("S", "80H").apply_call("W", "coinche")
+    assert choose_call(deal)[1].kind == "pass"
