@@ -84,6 +84,11 @@ def test_a_house_surcoinche_and_a_sweep():
     code, out2, _ = run_cli("score", "--variant", "federation-1500-x3", "--contract", "100S", "--taker", "N",
                             "--doubling", "3", "--points", "100", "--last-trick", "takers", "--json")
     assert json.loads(out2)["score"] == {"NS": 780, "EW": 0}
+    # the same house rule set named by its file
+    code, out3, _ = run_cli("score", "--variant", str(ROOT / "variants" / "house" / "federation-1500-x3.yaml"),
+                            "--contract", "100S", "--taker", "N", "--surcoinche", "--points", "100",
+                            "--last-trick", "takers", "--json")
+    assert code == 0 and json.loads(out3)["score"] == {"NS": 780, "EW": 0}
     # federation, all eight tricks on a 90: card points 152 + 100 for the last trick of a sweep = 252
     # ("card totals are 162 normally or 252 for capot"); made: 252 + bid 90 = 342, rounded to 340
     code, out, _ = run_cli("score", "--variant", "federation", "--contract", "90H", "--taker", "E",
