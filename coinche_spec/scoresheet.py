@@ -16,6 +16,7 @@ import re
 from .docsgen.examples import SEAT_NAMES, TEAM_NAMES, _tricks
 from .docsgen.templates import STRAIN_WORDS
 from .notation import SEATS, Contract, NotationError, other_team, parse_call, parse_seat, team_of
+from .variants.compiled import compiled_rules
 
 _STRAIN_ALIASES = {"spades": "S", "hearts": "H", "diamonds": "D", "clubs": "C", "pique": "S", "piques": "S",
                    "coeur": "H", "cœur": "H", "coeurs": "H", "carreau": "D", "carreaux": "D", "trefle": "C",
@@ -125,7 +126,8 @@ def _multiplier(rules, args, call) -> int:
                                     ("--doubling", args.doubling is not None)) if on]
     if len(chosen) > 1:
         raise _fail(chosen[1], f"give the doubling once (also given: {chosen[0]})")
-    a = rules.auction
+    c = compiled_rules(rules)
+    words = {"not doubled": "none", "coinched": "coinche", "surcoinched": "surcoinche"}
     word = "none"
     if args.coinche:
         word = "coinche"
@@ -137,18 +139,16 @@ def _multiplier(rules, args, call) -> int:
             word = d
         else:
             m = _whole("--doubling", d, 1)
-            known = {1: "none", a.coinche.multiplier: "coinche"}
-            if a.surcoinche.allowed:
-                known.setdefault(a.surcoinche.multiplier, "surcoinche")
-            if m not in known:
+            if m not in c.multipliers:
                 raise _fail("--doubling", f"{m} is no multiplier of this rule set (expected one of "
-                                          f"{', '.join(str(k) for k in sorted(known))})")
-            word = known[m]
+                                          f"{', '.join(str(k) for k in sorted(c.multipliers))})")
+            word = words[c.multipliers[m]]
     option = chosen[0] if chosen else "--doubling"
+    a = c.auction
     if word != "none" and call.value == "capot" and not a.capot.may_be_coinched:
         raise _fail(option, "a capot bid cannot be coinched under this rule set")
     if word == "surcoinche":
-        if not a.surcoinche.allowed:
+        if not c.surcoinche_possible:
             raise _fail(option, "this rule set plays no surcoinche")
         return a.surcoinche.multiplier
     return a.coinche.multiplier if word == "coinche" else 1
@@ -171,14 +171,13 @@ def score_table(variant, args) -> dict:
     """Check the options against the rule set and score the deal with the engine; the result as a dict."""
     from .engine import scoring
     from .engine.errors import EngineError
-    from .engine.play import compiled
     rules = variant.rules
     call, declarer = parse_contract_text(args.contract, args.taker)
     _check_bid(rules, call, declarer)
     mult = _multiplier(rules, args, call)
     contract = Contract(call.value, call.strain, declarer, mult)
     takers, defenders = contract.takers, contract.defenders
-    total = sum(compiled(rules, call.strain).value)
+    total = compiled_rules(rules).card_total(call.strain)
     points = _whole("--points", args.points, 0, total)
     if args.tricks is None:
         if call.value in ("capot", "generale"):
@@ -254,7 +253,7 @@ def describe(variant, out: dict) -> str:
     value = "capot" if c["value"] == "capot" else "a générale" if c["value"] == "generale" else str(c["value"])
     doubled = ""
     if c["multiplier"] > 1:
-        word = "coinched" if c["multiplier"] == variant.rules.auction.coinche.multiplier else "surcoinched"
+        word = compiled_rules(variant.rules).multipliers.get(c["multiplier"], "surcoinched")
         doubled = f", {word} (× {c['multiplier']})"
     tp, tw = out["trick_points"], out["tricks_won"]
     lines = [f"{variant.document.get('name', variant.id)} [{variant.id}]",

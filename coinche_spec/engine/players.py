@@ -36,6 +36,7 @@ from __future__ import annotations
 import random
 
 from ..notation import SEATS, next_seat, partner, team_of
+from ..variants.compiled import compiled_rules
 from ..variants.rules import Rules
 from .belote import belote_suits
 from .game import Deal
@@ -199,22 +200,10 @@ def defence_strength(rules, hand: int, strain: str) -> int:
     return pts
 
 
-_TOTALS: dict = {}
-
-
 def _deal_total(rules, strain: str) -> int:
     """The card points of a deal in ``strain``, the last trick included."""
-    key = (id(rules), strain)
-    hit = _TOTALS.get(key)
-    if hit is not None and hit[0] is rules:
-        return hit[1]
-    from .play import compiled
-    sr = compiled(rules, strain)
-    total = sum(sr.value) + sr.last_trick
-    if len(_TOTALS) > 256:
-        _TOTALS.clear()
-    _TOTALS[key] = (rules, total)
-    return total
+    c = compiled_rules(rules)
+    return c.phase(("players.deal_total", strain), lambda c: c.card_total(strain) + c.card_values.last_trick)
 
 
 # --- the auction ------------------------------------------------------------
@@ -323,8 +312,9 @@ class _Memory:
             return
         self.void[seat] |= 1 << led
         trump = sr.trump
-        if (trump >= 0 and led != trump and card >> 3 != trump and win >> 3 != trump and sr.must_trump
-                and not (team_of(win_seat) == team_of(seat) and sr.partner_may_discard)):
+        if (trump >= 0 and led != trump and card >> 3 != trump and win >> 3 != trump
+                and sr.void_opponent_winning_must_trump
+                and not (team_of(win_seat) == team_of(seat) and sr.void_partner_winning_may_discard)):
             self.void[seat] |= 1 << trump      # he had to trump and did not: he holds none
 
     @classmethod
