@@ -152,3 +152,30 @@ def test_what_the_rule_set_does_not_play_is_refused():
     code, _, err = run_cli("score", "--variant", "no-such-rules", "--contract", "90H by N", "--points", "80",
                            "--last-trick", "takers")
     assert code == 2 and err.count("\n") == 1 and "no-such-rules" in err
+
+
+def test_a_generale_is_made_only_by_the_declarer_alone(tmp_path):
+    house = tmp_path / "gen.yaml"
+    house.write_text('''extends: cafe-701
+id: test-generale-house
+name: "cafe-701 with a générale"
+status: house
+interpretations:
+  - id: generale-played
+    question: "Is a générale played?"
+    reading: "Yes, worth 1000."
+    alternative: "No."
+    rules: [auction.generale]
+rules:
+  auction:
+    generale: {allowed: true, value: 1000}
+''', encoding="utf-8")
+    argv = ["score", "--variant", str(house), "--contract", "generale H by N", "--points", "152", "--tricks", "8",
+            "--json"]
+    code, out, err = run_cli(*argv)
+    assert code == 0, err
+    assert json.loads(out)["made"] is True
+    # the partner took one of the eight: failed; cafe-701's failure, defenders (162 + the bid 1000) x 1
+    code, out, _ = run_cli(*argv, "--partner-tricks", "1")
+    got = json.loads(out)
+    assert got["made"] is False and got["score"] == {"NS": 0, "EW": 1162}
