@@ -14,6 +14,8 @@ COMMANDS = {
     "fuzz": "coinche_spec.conformance.fuzz_cli",
     "deal": "coinche_spec.showdeal",
     "docs": "coinche_spec.docsgen.cli",
+    "score": "coinche_spec.scoresheet",
+    "new": "coinche_spec.housefile",
 }
 
 
