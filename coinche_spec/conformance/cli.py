@@ -77,13 +77,20 @@ def _keywords(keywords: list[str] | None) -> str:
 
 def main(args) -> int:
     from ..protocol.client import ImplementationError, open_implementation
-    from ..variants import shipped_ids
+    from ..variants import VariantError, shipped_ids
+    from ..variants.cli import variant_for
 
     if args.timeout <= 0:
         return _usage(f"--timeout {args.timeout:g}: give a number of seconds above 0")
     shipped = shipped_ids()
     variants = args.variant or shipped
     for v in variants:
+        try:
+            variant_for(v)  # the one resolution: an unknown id, a missing or invalid file is said here
+        except VariantError as exc:
+            for line in exc.lines:
+                _err(line)
+            return 2
         if v not in shipped:
             return _usage(_not_in_corpus(v, shipped))
     variants = list(dict.fromkeys(variants))
