@@ -73,11 +73,11 @@ def _user_error(message: str):
 
 
 KIND_HEADINGS = {
-    "seed": "seed rule sets (variants/): the published texts every fixture answers for",
+    "seed": "seed rule sets (variants/)",
     "published": "published rule books (variants/published/)",
     "implementation": "programs' rule sets (variants/implementations/)",
     "house": "house rule sets (variants/house/)",
-    "test": "test rule sets (conformance/rulesets/): options no other rule set uses",
+    "test": "test rule sets (conformance/rulesets/)",
 }
 
 

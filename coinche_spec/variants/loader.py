@@ -150,6 +150,7 @@ def _parent_path(layer: _Layer, base_dir: Path | None) -> Path:
                                                               f"id only, not a file path; known ids: "
                                                               f"{', '.join(known_ids())}")])
         target = Path(ext) if Path(ext).is_absolute() else base_dir / ext
+        _real(target, layer, ("extends",))
         if not registry._is_file(target):
             raise VariantError([_problem(layer, ("extends",),
                                          f"no such file '{ext}' (looked in {_display(base_dir) or '.'})")])
@@ -161,8 +162,9 @@ def _parent_path(layer: _Layer, base_dir: Path | None) -> Path:
 
 
 def _parent_display(parent: Path, root: _Layer) -> str:
-    """How messages name a parent file: its path, or ``<id>`` below a document sent as data,
-    so that a reply to a protocol client never holds a path of the server's."""
+    """How messages name a parent file: its path, or ``<id>`` below a document sent as data
+    (a parent that cannot be read), so that a reply to a protocol client never holds a path
+    of the server's."""
     return _display(parent) if root.path is not None else f"<{parent.stem}>"
 
 
@@ -179,6 +181,9 @@ def _chain(root: _Layer, base_dir: Path | None) -> list[_Layer]:
             raise VariantError([_problem(root, ("extends",), "extends cycle: " + " -> ".join(names))])
         seen.append(resolved)
         current = _read_layer(parent, _parent_display(parent, root))
+        if root.path is None:
+            # below a document sent as data, every problem is the document's: located in it, by path
+            current = _Layer(current.data, _data_positions(current.data), root.display, current.path)
         layers.append(current)
         folder = parent.parent
     return layers
