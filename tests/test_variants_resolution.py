@@ -290,3 +290,10 @@ def test_a_problem_with_an_inherited_value_is_the_clients_too(tmp_path):
         load_variant(mine)
     assert re.fullmatch(r".*variants/contree-701\.yaml:\d+:\d+: rules\.auction\.bids\.maximum: the highest bid 160 "
                         r"is below the lowest bid 200", exc.value.lines[0]), exc.value.lines
+
+
+def test_a_server_with_a_wrong_home_says_so_without_its_path(tmp_path, monkeypatch):
+    monkeypatch.setenv(resources.HOME_VARIABLE, str(tmp_path / "secret-place"))
+    reply, _ = Session().handle({"cmd": "configure", "variant": "federation"})
+    assert reply["ok"] is False and "secret-place" not in reply["message"]
+    assert reply["message"].startswith("the server cannot find its rule sets")

@@ -91,8 +91,12 @@ class Session:
                                             "variants list`), or a whole variant document"}
         # files=False: a client names rule sets by id only, never a file on the server's side; the
         # problems of a document it sends are located in it, as <configure>: path: message
+        from ..resources import HomeError
         try:
             variant = load_variant(ref, name=CONFIGURE_DOCUMENT, files=False)
+        except HomeError:  # the server's own set-up, not the client's document: no path of it in the reply
+            return {"ok": False, "message": "the server cannot find its rule sets (COINCHE_SPEC_HOME names no "
+                                            "folder with variants/); its operator must fix it"}
         except Exception as exc:  # the loader's own error, or a schema error: a bad document
             return {"ok": False, "message": f"variant rejected: {_one_line(exc)}"}
         self.rules, self.variant_id = variant.rules, variant.id

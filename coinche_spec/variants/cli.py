@@ -72,13 +72,8 @@ def _user_error(message: str):
     return UserError(message)
 
 
-KIND_HEADINGS = {
-    "seed": "seed rule sets (variants/)",
-    "published": "published rule books (variants/published/)",
-    "implementation": "programs' rule sets (variants/implementations/)",
-    "house": "house rule sets (variants/house/)",
-    "test": "test rule sets (conformance/rulesets/)",
-}
+KIND_WORDS = {"seed": "seed rule sets", "published": "published rule books", "implementation": "programs' rule sets",
+              "house": "house rule sets", "test": "test rule sets"}
 
 
 def cmd_list(args) -> int:
@@ -91,7 +86,7 @@ def cmd_list(args) -> int:
     for n, (kind, names) in enumerate(groups):
         if n:
             print()
-        print(KIND_HEADINGS[kind] + ":")
+        print(f"{KIND_WORDS[kind]} ({registry.place(kind)}):")
         for ident in names:
             try:
                 v = loader.load_variant(ident)

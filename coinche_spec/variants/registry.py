@@ -27,11 +27,22 @@ ID_PATTERN = re.compile(r"^[a-z0-9][a-z0-9-]*$")  # as the schema's `id`
 LONGEST_ID = 200  # a file name is at most 255 bytes: a longer id names no file
 
 
+# kind -> (the top folder, the sub-folder): where a checkout keeps it
+PLACES = {"seed": ("variants", ""), "published": ("variants", "published"),
+          "implementation": ("variants", "implementations"), "house": ("variants", "house"),
+          "test": ("conformance", "rulesets")}
+
+
 def folders() -> list[tuple[str, Path]]:
     """(kind, folder) for every kind, in KINDS order."""
-    seeds = variants_dir()
-    return [("seed", seeds), ("published", seeds / "published"), ("implementation", seeds / "implementations"),
-            ("house", seeds / "house"), ("test", corpus_dir() / "rulesets")]
+    tops = {"variants": variants_dir(), "conformance": corpus_dir()}
+    return [(kind, tops[PLACES[kind][0]] / PLACES[kind][1]) for kind in KINDS]
+
+
+def place(kind: str) -> str:
+    """The folder as a checkout names it: ``variants/house/``."""
+    top, sub = PLACES[kind]
+    return f"{top}/{sub}/" if sub else f"{top}/"
 
 
 def folder(kind: str) -> Path:
