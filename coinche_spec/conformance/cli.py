@@ -55,18 +55,12 @@ def _usage(text: str) -> int:
     return 2
 
 
-def _not_in_corpus(ref: str, shipped: list[str]) -> str:
+def _not_in_corpus(ref: str, variant, shipped: list[str]) -> str:
     """Why --variant REF cannot be run: the fixtures answer for the shipped seed rule sets only."""
-    from pathlib import Path
+    from ..variants import registry
 
-    from ..variants import house_ids
-
-    if ref in house_ids():
-        what = "a house rule set"
-    elif Path(ref).is_file() or ref.endswith((".yaml", ".yml", ".json")):
-        what = "a rule-set file"
-    else:
-        what = "not a shipped rule set"
+    kind = registry.kind_of(variant.path) if variant.path is not None and ref == variant.id else None
+    what = f"{'an' if kind and kind[0] in 'aeiou' else 'a'} {kind} rule set" if kind else "a rule-set file"
     return (f"--variant {ref}: {what}; the corpus has expectations only for the shipped seed rule sets: "
             f"{', '.join(shipped)}")
 
@@ -77,15 +71,22 @@ def _keywords(keywords: list[str] | None) -> str:
 
 def main(args) -> int:
     from ..protocol.client import ImplementationError, open_implementation
-    from ..variants import shipped_ids
+    from ..variants import VariantError, shipped_ids
+    from ..variants.cli import variant_for
 
     if args.timeout <= 0:
         return _usage(f"--timeout {args.timeout:g}: give a number of seconds above 0")
     shipped = shipped_ids()
     variants = args.variant or shipped
     for v in variants:
+        try:
+            found = variant_for(v)  # the one resolution: an unknown id, a missing or invalid file is said here
+        except VariantError as exc:
+            for line in exc.lines:
+                _err(line)
+            return 2
         if v not in shipped:
-            return _usage(_not_in_corpus(v, shipped))
+            return _usage(_not_in_corpus(v, found, shipped))
     variants = list(dict.fromkeys(variants))
 
     try:
