@@ -87,6 +87,8 @@ def closing_lines(report: Report) -> list[str]:
     closing = f"{c['pass']} passed, {c['fail']} failed"
     if c["skip"]:
         closing += f", {c['skip']} skipped"
+    if c["not run"]:
+        closing += f", {c['not run']} not run"
     return [f"{plural(c['error'], 'error')}, {plural(c['timeout'], 'timeout')}, {c['n/a']} n/a", closing]
 
 
@@ -166,8 +168,8 @@ def write_junit(report: Report, path: str | Path) -> None:
             elif o.outcome in ("error", "timeout"):
                 el = ET.SubElement(case, "error", {"message": (o.message or o.outcome)[:500], "type": o.outcome})
                 el.text = "\n".join(describe_problem(o))
-            elif o.outcome == "skip":
-                ET.SubElement(case, "skipped", {"message": o.message or "skipped"})
+            elif o.outcome in ("skip", "not run"):
+                ET.SubElement(case, "skipped", {"message": o.message or o.outcome})
     tree = ET.ElementTree(root)
     ET.indent(tree)
     tree.write(path, encoding="utf-8", xml_declaration=True)
