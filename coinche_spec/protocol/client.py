@@ -395,6 +395,9 @@ class Subprocess(Implementation):
         proc = self._proc
         if proc is None:
             return
+        if self._broken:  # it did not answer the last request: it will not read a stop either
+            self._kill()
+            return
         try:
             self._request({"cmd": "stop"}, 0, expect_reply=False)
             proc.stdin.close()
