@@ -3,8 +3,8 @@
     python benchmarks/protocol.py --rounds 5 --json
     python benchmarks/protocol.py --impl "" --impl "coinche-spec serve" --impl colver --variant contree-701
 
-Each implementation is started and configured once (not timed), then sent
-the same cases round after round: every corpus fixture of the kinds all of
+Each implementation is started, configured and sent every case once (not
+timed), then sent the same cases round after round: every corpus fixture of the kinds all of
 them answer (by default legal_cards, auction, deal and perft, the kinds the
 colver adapter answers) that applies under ``--variant``. The
 implementations take turns round by round, so load on a shared machine
@@ -12,7 +12,8 @@ hits them alike; each figure is the median of its rounds. Answers are not
 judged here: only replies are counted, and a reply that is an error is
 counted apart.
 
-``""`` is the reference engine in-process; ``coinche-spec serve`` is run as
+``""`` is the reference engine in-process; ``python:benchmarks/protocol.py:Echo``
+an object that answers at once (what the in-process path costs); ``coinche-spec serve`` is run as
 ``python -m coinche_spec serve`` with this interpreter, so a clone works
 without installing; ``colver`` is the adapter (in-process). colver plays its
 own rule set: it is configured with ``colver``, or, where that file is not
@@ -36,6 +37,21 @@ except ImportError:  # run from a clone without installing: use the package besi
     sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 DEFAULT_KINDS = ("legal_cards", "auction", "deal", "perft")
+
+
+class Echo:
+    """An object that answers every case with an empty result: ``--impl python:benchmarks/protocol.py:Echo``
+    measures what the in-process path itself costs (worker thread, JSON both ways)."""
+
+    def start(self):
+        return {"protocol": 1, "implementation": {"name": "echo", "version": "0", "language": "Python"},
+                "kinds": list(DEFAULT_KINDS), "variants": None}
+
+    def configure(self, variant):
+        return {"ok": True}
+
+    def run(self, case):
+        return {"result": {}}
 
 
 def _spec_for_run(spec: str) -> str:
@@ -107,14 +123,24 @@ def main(argv: list[str] | None = None) -> int:
         opened.append((spec, impl, rules_used))
         kinds &= answered
     cases = cases_for(args.variant, kinds) * args.repeat
+    per_kind: dict = {}
+    for case in cases:
+        per_kind[case["kind"]] = per_kind.get(case["kind"], 0) + 1
     rates: dict = {spec: [] for spec in specs}
     errors: dict = {spec: 0 for spec in specs}
+    kind_seconds: dict = {spec: {} for spec in specs}
     try:
+        for _, impl, _ in opened:  # one round untimed: first-call costs (imports, rule tables) left out
+            for n, case in enumerate(cases_for(args.variant, kinds)):
+                impl.run(n, case)
         for _ in range(args.rounds):
             for spec, impl, _ in opened:
                 t0 = time.perf_counter()
                 for n, case in enumerate(cases):
+                    t1 = time.perf_counter()
                     reply = impl.run(n, case)
+                    seconds = kind_seconds[spec]
+                    seconds[case["kind"]] = seconds.get(case["kind"], 0.0) + time.perf_counter() - t1
                     errors[spec] += bool(reply.get("errored"))
                 rates[spec].append(len(cases) / (time.perf_counter() - t0))
     finally:
@@ -124,6 +150,8 @@ def main(argv: list[str] | None = None) -> int:
         "variant": args.variant, "kinds": sorted(kinds), "cases_per_round": len(cases), "rounds": args.rounds,
         "implementations": [{"spec": spec or "(reference engine, in-process)", "label": impl.describe(),
                              "rules": rules_used, "cases_per_second": round(statistics.median(rates[spec]), 1),
+                             "by_kind": {k: round(per_kind[k] * args.rounds / t, 1)
+                                         for k, t in sorted(kind_seconds[spec].items())},
                              "errored_replies": errors[spec]} for spec, impl, rules_used in opened],
         "python": platform.python_version(), "machine": platform.machine(), "cpus": os.cpu_count(),
         "date": time.strftime("%Y-%m-%d"),
@@ -134,7 +162,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{len(cases)} cases a round ({', '.join(sorted(kinds))} under {args.variant}), "
               f"median of {args.rounds} rounds:")
         for item in report["implementations"]:
-            print(f"  {item['spec']:45} {item['cases_per_second']:>10,.1f} cases/s"
+            kinds_text = ", ".join(f"{k} {v:,.0f}" for k, v in item["by_kind"].items())
+            print(f"  {item['spec']:32} {item['cases_per_second']:>9,.1f} cases/s  ({kinds_text})"
                   + (f"  ({item['errored_replies']} errored replies)" if item["errored_replies"] else ""))
     return 0
 

@@ -128,6 +128,8 @@ class ColverAdapter:
     # -- the protocol ----------------------------------------------------------------
     def start(self) -> dict:
         import colver
+        # the first state copy imports numpy (about half a second): pay it here, not in the first case
+        colver.Env.deal(dealer=0, seed=0).get_state_bytes()
         return {"protocol": 1,
                 "implementation": {"name": "colver", "version": getattr(colver, "__version__", "unknown"),
                                    "language": "Rust (through its Python API and the coinche-spec adapter)",
