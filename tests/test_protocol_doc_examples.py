@@ -201,8 +201,11 @@ def test_the_in_process_example_runs_under_the_runner(tmp_path, monkeypatch, cap
                 "    return {'made': False, 'card_points': {'NS': 89, 'EW': 73}, 'score': {'NS': 0, 'EW': 250}}\n\n")
     path = tmp_path / "my_engine.py"
     path.write_text(stand_in + example, encoding="utf-8")
+    from test_conformance_fixtures import GOOD_SCORING  # score-089-on-090, as in the shipped corpus
+    (tmp_path / "corpus").mkdir()
+    (tmp_path / "corpus" / "scoring.yaml").write_text(GOOD_SCORING, encoding="utf-8")
     monkeypatch.chdir(tmp_path)
-    code = main(["conformance", "--impl", "python:my_engine:Engine", "-k", "score-089-on-090"])
+    code = main(["conformance", "--corpus", "corpus", "--impl", "python:my_engine:Engine"])
     out, _ = capsys.readouterr()
     # the object lists federation only: it passes there, and the four other rule sets are skipped
     assert code == 0, out

@@ -195,15 +195,30 @@ def test_the_worker_hands_back_values_and_times_out():
     gate.set()
 
 
+CORPUS = textwrap.dedent("""\
+    area: perft
+    fixtures:
+      - id: perft-two-tricks
+        title: two tricks of spades
+        case: {kind: perft, strain: H, leader: W, depth: 8,
+               hands: {N: [7S, 8S], E: [9S, TS], S: [JS, QS], W: [KS, AS]}}
+        expect:
+          federation, contree-701: {count: 16}   # 2 * 2 * 2 * 2 = 16
+          cafe-1000, cafe-701: {count: 15}       # wrong on purpose: the object answers 16
+          cafe-sans-tout-atout: {not_applicable: not needed here}
+    """)
+
+
 def test_the_runner_drives_an_object_and_the_cli_reports_a_bad_spec(objects, capsys, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    code = main(["conformance", "--impl", f"python:{objects}:Good", "-k", "perft-undertrump-or-discard",
-                 "--variant", "contree-701"])
+    (tmp_path / "corpus").mkdir()
+    (tmp_path / "corpus" / "perft.yaml").write_text(CORPUS)
+    code = main(["conformance", "--corpus", "corpus", "--impl", f"python:{objects}:Good"])
     out, _ = capsys.readouterr()
-    # the object answers 16 to every perft: the fixture's count under contree-701 is 3
-    assert code == 1 and out.rstrip().splitlines()[-1] == "0 passed, 1 failed"
+    # the object answers 16 to every perft: right under federation and contree-701, not under the café two
+    assert code == 1 and out.rstrip().splitlines()[-1] == "2 passed, 2 failed"
     assert "Conformance of good 1 (Python)" in out
-    code = main(["conformance", "--impl", "python:nowhere_to_be_found:Engine"])
+    code = main(["conformance", "--corpus", "corpus", "--impl", "python:nowhere_to_be_found:Engine"])
     _, err = capsys.readouterr()
     assert code == 2
     assert err.strip().startswith("coinche-spec: --impl: python:nowhere_to_be_found:Engine: cannot import")
