@@ -222,3 +222,16 @@ def test_the_runner_drives_an_object_and_the_cli_reports_a_bad_spec(objects, cap
     _, err = capsys.readouterr()
     assert code == 2
     assert err.strip().startswith("coinche-spec: --impl: python:nowhere_to_be_found:Engine: cannot import")
+
+
+def test_impl_colver_without_colver_says_which_extra(monkeypatch, capsys, tmp_path):
+    monkeypatch.setitem(sys.modules, "colver", None)   # as if it were not installed
+    with pytest.raises(SpecError) as info:
+        open_implementation("colver")
+    assert str(info.value) == ("colver: needs the colver package (import of colver halted; None in sys.modules): "
+                               "pip install 'coinche-spec[colver]'")
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "corpus").mkdir()
+    (tmp_path / "corpus" / "perft.yaml").write_text(CORPUS)
+    assert main(["conformance", "--corpus", "corpus", "--impl", "colver"]) == 2
+    assert capsys.readouterr().err.startswith("coinche-spec: --impl: colver: needs the colver package")

@@ -59,7 +59,7 @@ def check_available() -> str | None:
         import colver  # noqa: F401
         from colver import Env  # noqa: F401
     except ImportError as exc:
-        return f"colver cannot be imported ({exc}): pip install 'coinche-spec[colver]'"
+        return f"needs the colver package ({exc}): pip install 'coinche-spec[colver]'"
     return None
 
 
