@@ -14,6 +14,7 @@ from __future__ import annotations
 import sys
 import time
 
+from ..protocol.impls import IMPL_HELP
 from . import limits, reports
 from .fixtures import CorpusError, load_corpus, select
 from .runner import playable_count, run as run_corpus
@@ -32,8 +33,7 @@ def register(subparsers) -> None:
     p.add_argument("-k", dest="keyword", action="append", metavar="TEXT", default=None,
                    help="only fixtures whose id, title, area, kind or a tag contains TEXT (case-insensitive); "
                         "repeat it to take the fixtures matching any of them: -k belote -k score")
-    p.add_argument("--impl", metavar="SPEC", default=None, help="the implementation: a command line speaking the "
-                   "protocol over stdin/stdout, python:MODULE:FACTORY, or an adapter (colver); default: ours")
+    p.add_argument("--impl", metavar="SPEC", default=None, help=IMPL_HELP)
     p.add_argument("--corpus", metavar="DIR", default=None, help="fixture directory (default: the shipped corpus)")
     p.add_argument("--timeout", metavar="S", type=float, default=10.0,
                    help="seconds an implementation may take to answer one case (default 10)")

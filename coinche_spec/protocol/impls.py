@@ -36,6 +36,12 @@ ADAPTERS = {
 }
 
 
+# the --impl help every command shows
+IMPL_HELP = ("the implementation: a command line speaking the protocol over stdin/stdout, python:MODULE:FACTORY "
+             "(an object in this process), or an adapter (" + ", ".join(ADAPTERS) + "); default: the reference "
+             "engine in-process")
+
+
 class SpecError(ValueError):
     """An ``--impl`` spec that names nothing usable; the message is one line."""
 
