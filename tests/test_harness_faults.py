@@ -191,3 +191,14 @@ def test_after_a_halt_nothing_is_sent_or_started(tmp_path):
         with pytest.raises(ImplementationError) as info:
             call()
         assert info.value.kind == "not run" and info.value.message == "not run: enough"
+
+
+def test_cases_not_run_are_skipped_in_junit(capsys, tmp_path, corpus):
+    import xml.etree.ElementTree as ET
+    junit = tmp_path / "run.xml"
+    conformance(capsys, tmp_path, corpus, program(tmp_path, "crash"), "--max-restarts", "0", "--junit", str(junit))
+    root = ET.parse(junit).getroot()
+    # 1 error, then 9 cases never sent: reported, as skipped, so the 10 cases are all there
+    assert (root.get("tests"), root.get("errors"), root.get("skipped")) == ("10", "1", "9")
+    skipped = [c.find("skipped").get("message") for c in root.iter("testcase") if c.find("skipped") is not None]
+    assert skipped == ["not run: the implementation broke 1 case in a row (--max-restarts 0)"] * 9

@@ -10,7 +10,7 @@ that is not a reply costs one case an error, never the whole run; it is
 restarted and configured again before the next case, until it has broken
 ``max_restarts`` + 1 cases in a row: then it is given up, and every case left
 is *not run* (an implementation that always hangs costs a few time-outs, not
-one per case). ``PythonObject`` (module ``impls``) is an object in this
+one per case). ``PythonObject`` (module ``inprocess``) is an object in this
 process, with the same time limit.
 """
 
@@ -114,7 +114,8 @@ class Implementation:
         """One more case in a row that left the implementation broken; give up past the limit."""
         self.broken_in_a_row += 1
         if self.max_restarts is not None and self.broken_in_a_row > self.max_restarts:
-            self.halt(f"the implementation broke {self.broken_in_a_row} cases in a row "
+            n = self.broken_in_a_row
+            self.halt(f"the implementation broke {n} {'case' if n == 1 else 'cases'} in a row "
                       f"(--max-restarts {self.max_restarts})")
 
     def _answered(self) -> None:
