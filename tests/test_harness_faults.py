@@ -106,6 +106,8 @@ def test_a_crash_keeps_its_stderr_on_the_case_record(capsys, tmp_path, corpus):
     assert outcomes == ["error"] + ["not run"] * 9
     assert records[0]["stderr"] == "dying on perft-0@federation"
     assert records[1]["stderr"] is None
+    _, out, _, _ = conformance(capsys, tmp_path, corpus, program(tmp_path, "crash"), "--max-restarts", "0")
+    assert "  stderr: dying on perft-0@federation" in out.splitlines()   # shown with the error, too
 
 
 def test_a_reply_repeated_is_seen_at_once_as_out_of_order(capsys, tmp_path, corpus):

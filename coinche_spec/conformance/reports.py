@@ -99,6 +99,8 @@ def describe_problem(o: Outcome, indent: str = "  ") -> list[str]:
         lines.append(f"{indent}{d}")
     if o.message:
         lines.append(f"{indent}{o.message}")
+    if o.stderr:  # the end of what the implementation wrote during this case (all of it in --report-jsonl)
+        lines.append(f"{indent}stderr: " + " | ".join(o.stderr.splitlines()[-5:]))
     lines.append(f"{indent}case: {show(o.fixture.case)}")
     return lines
 
