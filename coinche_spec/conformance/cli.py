@@ -14,7 +14,8 @@ from __future__ import annotations
 import sys
 import time
 
-from . import reports
+from ..protocol.impls import IMPL_HELP
+from . import limits, reports
 from .fixtures import CorpusError, load_corpus, select
 from .runner import playable_count, run as run_corpus
 
@@ -32,12 +33,11 @@ def register(subparsers) -> None:
     p.add_argument("-k", dest="keyword", action="append", metavar="TEXT", default=None,
                    help="only fixtures whose id, title, area, kind or a tag contains TEXT (case-insensitive); "
                         "repeat it to take the fixtures matching any of them: -k belote -k score")
-    p.add_argument("--impl", metavar="COMMAND", default=None,
-                   help="command line of an implementation speaking the protocol over stdin/stdout "
-                        "(default: the reference engine in-process)")
+    p.add_argument("--impl", metavar="SPEC", default=None, help=IMPL_HELP)
     p.add_argument("--corpus", metavar="DIR", default=None, help="fixture directory (default: the shipped corpus)")
     p.add_argument("--timeout", metavar="S", type=float, default=10.0,
                    help="seconds an implementation may take to answer one case (default 10)")
+    limits.add_arguments(p)
     p.add_argument("--report-jsonl", metavar="FILE", default=None, help="write one JSON object per case to FILE")
     p.add_argument("--junit", metavar="FILE", default=None, help="write a JUnit XML report to FILE")
     p.add_argument("--markdown", metavar="FILE", default=None, help="write the matrix and failures as Markdown")
@@ -70,7 +70,8 @@ def _keywords(keywords: list[str] | None) -> str:
 
 
 def main(args) -> int:
-    from ..protocol.client import ImplementationError, open_implementation
+    from ..protocol.client import ImplementationError
+    from ..protocol.impls import open_implementation
     from ..variants import VariantError, shipped_ids
     from ..variants.cli import variant_for
 
@@ -108,7 +109,7 @@ def main(args) -> int:
                       f"{'is' if len(fixtures) == 1 else 'are'} not applicable under {', '.join(variants)}")
 
     try:
-        impl = open_implementation(args.impl, args.timeout)
+        impl = open_implementation(args.impl, args.timeout, args.max_restarts)
     except ValueError as exc:
         return _usage(f"--impl: {exc}")
     try:
@@ -130,7 +131,7 @@ def main(args) -> int:
                  f"now under {outcome.variant}")
 
     try:
-        report = run_corpus(impl, fixtures, variants, on_outcome)
+        report = run_corpus(impl, fixtures, variants, limits.watch(args, impl, on_outcome))
     finally:
         impl.stop()
 
