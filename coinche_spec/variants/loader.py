@@ -26,7 +26,7 @@ from typing import Any, Iterable
 import jsonschema
 
 from .. import yamlstrict
-from ..resources import variant_schema_path, variants_dir
+from ..resources import test_rulesets_dir, variant_schema_path, variants_dir
 from ..yamlstrict import Positions, Problem, format_path
 from . import semantics
 from .rules import Rules
@@ -78,8 +78,14 @@ def house_ids() -> list[str]:
     return _ids_in(house_dir())
 
 
+def test_ids() -> list[str]:
+    """Test rule sets, in conformance/rulesets/: fixtures name them to cover options no seed plays."""
+    return _ids_in(test_rulesets_dir())
+
+
 def _file_for_id(ident: str) -> Path | None:
-    found = [folder / f"{ident}{suffix}" for folder in (variants_dir(), house_dir()) for suffix in SUFFIXES]
+    found = [folder / f"{ident}{suffix}" for folder in (variants_dir(), house_dir(), test_rulesets_dir())
+             for suffix in SUFFIXES]
     found = [p for p in found if p.is_file()]
     if len(found) > 1:
         raise VariantError([f"{DOCUMENT_NAME}: id: variant id '{ident}' is given by more than one file: "
@@ -88,7 +94,7 @@ def _file_for_id(ident: str) -> Path | None:
 
 
 def _unknown_id_message(ident: str) -> str:
-    known = shipped_ids() + house_ids()
+    known = shipped_ids() + house_ids() + test_ids()
     match = difflib.get_close_matches(ident, known, n=1, cutoff=0.6)
     hint = f" (did you mean '{match[0]}'?)" if match else ""
     return f"unknown variant id '{ident}'{hint}; known ids: {', '.join(known) or 'none'}"
@@ -518,4 +524,4 @@ def _id_line(v: Variant) -> str:
 
 
 __all__ = ["Variant", "VariantError", "load_variant", "load_variant_file", "resolve", "check_files",
-           "shipped_ids", "house_ids", "house_dir", "format_path"]
+           "shipped_ids", "house_ids", "test_ids", "house_dir", "format_path"]
