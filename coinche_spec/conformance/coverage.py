@@ -161,16 +161,39 @@ def value_at(rules: dict, path: str) -> Any:
 
 
 def covers(fixture: Fixture, path: str) -> bool:
-    """The fixture lists the rule, a rule inside it, or the whole award object holding it
-    (``scoring.made.takers`` covers ``scoring.made.takers.terms``); a group is not its rules."""
-    return any(e == path or e.startswith(path + ".") or (path.startswith(e + ".") and _award_path(e))
+    """The fixture lists the rule, a rule inside it, or the whole object holding it when that object
+    is one rule in many parts: an award (``scoring.made.takers`` covers ``scoring.made.takers.terms``)
+    or a table of numbers (``melds.squares`` covers ``melds.squares.J``). Any other group is not
+    its rules: ``contract`` does not cover ``contract.minimum_total``."""
+    return any(e == path or e.startswith(path + ".") or (path.startswith(e + ".") and e in whole_objects())
                for e in fixture.exercises)
 
 
-def _award_path(path: str) -> bool:
-    """scoring.<outcome>.<side>, or scoring.capot_made whole."""
-    parts = path.split(".")
-    return parts[0] == "scoring" and (len(parts) == 3 or parts[1:] == ["capot_made"])
+_WHOLE: set = set()
+
+
+def whole_objects() -> set:
+    """Paths of the awards, of capot_made, and of the tables of numbers (card values, squares, runs)."""
+    if not _WHOLE:
+        schema = _schema()
+
+        def walk(path: str, node: dict) -> None:
+            if node.get("$ref") == AWARD_REF:
+                _WHOLE.add(path)
+                return
+            if "oneOf" in node:
+                _WHOLE.add(path)
+                node = next(n for n in node["oneOf"] if n.get("type") == "object")
+            node = _deref(node, schema)
+            props = node.get("properties") if node.get("type") == "object" else None
+            if not props:
+                return
+            if all(_deref(c, schema).get("type") == "integer" for c in props.values()):
+                _WHOLE.add(path)
+            for key, child in props.items():
+                walk(f"{path}.{key}" if path else key, child)
+        walk("", schema["$defs"]["rules"])
+    return _WHOLE
 
 
 def differ(a: dict, b: dict) -> bool:
