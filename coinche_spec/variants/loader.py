@@ -165,6 +165,20 @@ def _parent_path(layer: _Layer, base_dir: Path) -> Path:
     return found
 
 
+_PARENTS: dict = {}  # resolved path -> (stamp, layer): a seed extended by many rule sets is parsed once
+
+
+def _parent_layer(path: Path) -> _Layer:
+    """A parent file of an `extends` chain, read once per version of the file."""
+    key, stamp = path.resolve(), _stamp((path,))
+    hit = _PARENTS.get(key)
+    if hit is None or hit[0] != stamp or not stamp:
+        hit = (stamp, _read_layer(path, _display(path)))
+        _PARENTS[key] = hit
+    layer = hit[1]
+    return _Layer(copy.deepcopy(layer.data), layer.positions, _display(path), layer.path)
+
+
 def _chain(root: _Layer, base_dir: Path) -> list[_Layer]:
     """The root and its ancestors, child first; a cycle or a missing parent is an error."""
     layers = [root]
@@ -177,7 +191,7 @@ def _chain(root: _Layer, base_dir: Path) -> list[_Layer]:
             names = [layer.path.name if layer.path else DOCUMENT_NAME for layer in layers] + [parent.name]
             raise VariantError([_problem(root, ("extends",), "extends cycle: " + " -> ".join(names))])
         seen.append(resolved)
-        current = _read_layer(parent, _display(parent))
+        current = _parent_layer(parent)
         layers.append(current)
         folder = parent.parent
     return layers
