@@ -23,7 +23,8 @@ that have it and those that have another setting of the same rule.
 - a list of enum values (``auction.strain_order``): its order;
 - an award (``scoring.made.takers`` ...): each term of ``terms``, present
   against absent; ``base`` one number against one amount per kind of
-  contract; ``base_on_sweep`` given against not given; ``multiplied`` each
+  contract, and ``base_on_sweep`` given against not given (both only in an
+  award with the base term, the only place they count); ``multiplied`` each
   value -- but only in the coinched outcomes and ``capot_made``, the
   outcomes with a multiplier above 1 (``made`` and ``failed`` always
   multiply by 1, where the three values cannot differ);
@@ -65,6 +66,7 @@ class Option:
     has: Callable[[Any], bool] = _present
     lacks: Callable[[Any], bool] | None = None
     by_value: bool = False
+    read: str | None = None  # the rule the split looks at, when not ``path`` itself (a whole award)
 
     def __str__(self) -> str:
         return f"{self.path} = {self.label}"
@@ -92,14 +94,21 @@ def _is(expected):
 
 
 def _award_options(path: str, node: dict) -> list[Option]:
-    is_list = lambda v: isinstance(v, list)  # noqa: E731
-    out = [Option(f"{path}.terms", f"{term} in terms / not", lambda v, t=term: is_list(v) and t in v,
-                  lambda v, t=term: is_list(v) and t not in v)
+    """Each option reads the whole award: ``base`` and ``base_on_sweep`` matter only with the base term."""
+    def terms(award) -> list:
+        return award.get("terms", []) if isinstance(award, dict) else []
+
+    def with_base(test):
+        return lambda award: "base" in terms(award) and test(award)
+
+    out = [Option(f"{path}.terms", f"{term} in terms / not", lambda a, t=term: isinstance(a, dict) and t in terms(a),
+                  lambda a, t=term: isinstance(a, dict) and t not in terms(a), read=path)
            for term in node["properties"]["terms"]["items"]["enum"]]
     out.append(Option(f"{path}.base", "one number / one amount per kind of contract",
-                      lambda v: isinstance(v, int), lambda v: isinstance(v, dict)))
-    out.append(Option(f"{path}.base_on_sweep", "given / not given", lambda v: isinstance(v, int),
-                      lambda v: v is _ABSENT))
+                      with_base(lambda a: isinstance(a.get("base"), int)),
+                      with_base(lambda a: isinstance(a.get("base"), dict)), read=path))
+    out.append(Option(f"{path}.base_on_sweep", "given / not given", with_base(lambda a: "base_on_sweep" in a),
+                      with_base(lambda a: "base_on_sweep" not in a), read=path))
     if path.split(".")[1] in MULTIPLIED_OUTCOMES:
         out += [Option(f"{path}.multiplied", value, _is(value))
                 for value in node["properties"]["multiplied"]["enum"]]
@@ -211,7 +220,7 @@ def hand_derived(fixture: Fixture) -> bool:
 def shows(fixture: Fixture, option: Option, rules_of: Callable[[str], dict]) -> bool:
     """Some rule set with the option and one without it expect different results."""
     applicable = {v: normalised(e.fields) for v, e in fixture.expect.items() if e.applicable}
-    values = {v: value_at(rules_of(v), option.path) for v in applicable}
+    values = {v: value_at(rules_of(v), option.read or option.path) for v in applicable}
     return any(option.split(values[a], values[b]) and differ(applicable[a], applicable[b])
                for a in applicable for b in applicable)
 
@@ -222,3 +231,28 @@ def uncovered(fixtures: list[Fixture], rules_of: Callable[[str], dict],
     options = schema_options() if options is None else options
     hand = [f for f in fixtures if hand_derived(f)]
     return [o for o in options if not any(covers(f, o.path) and shows(f, o, rules_of) for f in hand)]
+
+
+def main() -> int:
+    """``python3 -m coinche_spec.conformance.coverage``: how many options the corpus covers, and which not."""
+    import functools
+
+    from ..variants import load_variant
+    from .fixtures import CorpusError, load_corpus
+
+    try:
+        fixtures = load_corpus()
+    except CorpusError as exc:
+        print("\n".join(str(p) for p in exc.problems))
+        return 2
+    options = schema_options()
+    missing = uncovered(fixtures, functools.lru_cache(maxsize=None)(lambda v: load_variant(v).document["rules"]),
+                        options)
+    print(f"{len(options) - len(missing)} of {len(options)} schema options covered")
+    for option in missing:
+        print(f"uncovered: {option}")
+    return 1 if missing else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
