@@ -32,13 +32,7 @@ from coinche_spec.conformance.fixtures import CorpusError, load_corpus, normalis
 from coinche_spec.variants import load_variant, shipped_ids
 from coinche_spec.variants import loader as variants_loader
 
-# Rules no case kind of the protocol can observe (docs/rules-model.md section 0); each with the reason.
-NOT_OBSERVABLE = {
-    "deal.shuffle": "no case shuffles: the dealing case is handed the pack in a known order",
-    "deal.cut.by": "the dealing case gives the cut itself, not which neighbour made it",
-    "table.first_dealer": "every case names its dealer; who dealt first is never asked",
-    "table.dealer_after_throw_in": "no case plays on after a thrown-in deal: the auction case ends at `redeal`",
-}
+NOT_OBSERVABLE = coverage.NOT_OBSERVABLE
 
 
 @functools.lru_cache(maxsize=None)
@@ -102,7 +96,7 @@ def test_not_observable_rules_are_real_rules_with_options():
 
 def test_every_schema_option_is_told_apart():
     """The whole schema: every option not in NOT_OBSERVABLE is shown by a hand-derived fixture."""
-    options = [o for o in coverage.schema_options() if o.path not in NOT_OBSERVABLE]
+    options = coverage.observable_options()
     missing = coverage.uncovered(corpus(), rules_of, options)
     for option in missing:
         print("uncovered:", option)
@@ -129,8 +123,7 @@ def test_the_schema_walk_finds_every_rule():
         if isinstance(value, dict):
             continue
         inside_award = any(path.startswith(w + ".") for w in coverage.whole_objects() if w.startswith("scoring."))
-        single = path in {"table.next_dealer", "auction.first_speaker", "auction.all_pass", "auction.coinche.by",
-                          "melds.run_order", "melds.timing"}
+        single = path in coverage.fixed_rules()
         assert path in covered_paths or single or inside_award, f"{path}: the walk gives it no option"
 
 
