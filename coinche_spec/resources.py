@@ -152,6 +152,11 @@ def corpus_dir() -> Path:
     return data_home().corpus
 
 
+def test_rulesets_dir() -> Path:
+    """Test-only rule sets (ids ``test-...``): they cover schema options no shipped rule set plays."""
+    return corpus_dir() / "rulesets"
+
+
 def variant_schema_path() -> Path:
     return _HERE / "variants" / "schema.json"
 

@@ -1,4 +1,15 @@
-"""Every rule on which the shipped rule sets disagree is shown to matter by some fixture.
+"""The corpus tells apart every option of the schema, and every rule the seeds dispute.
+
+Two checks. The whole-schema one (coinche_spec/conformance/coverage.py says what an option
+is): for every option the variant schema allows -- each enum value, each boolean, each
+numeric rule's value, each award's terms and multiplied setting -- some hand-derived fixture
+must list the rule in ``exercises`` and expect different results from a rule set that has
+the option and one that has not. Where no shipped rule set plays an option, a test rule set
+in conformance/rulesets/ does. The test walks the schema, so an option added to it later
+is uncovered until a fixture shows it; it reads the rule sets the fixtures name, so test,
+house and published rule sets count as soon as fixtures name them.
+
+The older check, kept because it says which seed values matter:
 
 For each rule path and each value a shipped rule set uses there (a leaf of the
 rules; a whole award object {terms, base, ...} counts as one value), when the
@@ -11,16 +22,30 @@ A path listed in ``exercises`` covers itself and, for an award object, any
 path inside it (``scoring.made.takers.terms``).
 """
 
+import functools
 import json
 
+import pytest
+
+from coinche_spec.conformance import coverage
 from coinche_spec.conformance.fixtures import CorpusError, load_corpus, normalised, rule_paths
 from coinche_spec.variants import load_variant, shipped_ids
+from coinche_spec.variants import loader as variants_loader
 
-# Rules no case kind of the protocol can observe; each with the reason.
-NOT_OBSERVABLE = {
-    "deal.shuffle": "no case shuffles: the dealing case is handed the pack in a known order",
-    "deal.cut.by": "the dealing case gives the cut itself, not which neighbour made it",
-}
+NOT_OBSERVABLE = coverage.NOT_OBSERVABLE
+
+
+@functools.lru_cache(maxsize=None)
+def rules_of(ref: str) -> dict:
+    return load_variant(ref).document["rules"]
+
+
+@functools.lru_cache(maxsize=None)
+def corpus() -> tuple:
+    try:
+        return tuple(load_corpus())
+    except CorpusError as exc:
+        raise AssertionError("the corpus does not load:\n" + "\n".join(str(p) for p in exc.problems)) from None
 
 
 def _is_group(value) -> bool:
@@ -50,16 +75,7 @@ def disputed_values() -> dict:
     return out
 
 
-def covers(fixture, path: str) -> bool:
-    return any(e == path or e.startswith(path + ".") for e in fixture.exercises)
-
-
-def differ(a: dict, b: dict) -> bool:
-    """Two expectations disagree: on a field both of them check (listing more fields is not a
-    difference), or one expects a dealing to be rejected and the other expects it dealt."""
-    if ("rejected" in a) != ("rejected" in b):
-        return True
-    return any(a[k] != b[k] for k in set(a) & set(b))
+covers, differ = coverage.covers, coverage.differ
 
 
 def shows(fixture, with_value: set) -> bool:
@@ -70,19 +86,61 @@ def shows(fixture, with_value: set) -> bool:
     return any(differ(a, b) for a in have for b in lack)
 
 
-def test_not_observable_rules_are_real_and_disputed():
+def test_not_observable_rules_are_real_rules_with_options():
     paths = rule_paths(load_variant(shipped_ids()[0]).document["rules"])
-    disputed = {path for path, _ in disputed_values()}
+    with_options = {o.path for o in coverage.schema_options()}
     for path in NOT_OBSERVABLE:
         assert path in paths, f"{path} is not a rule path"
-        assert path in disputed, f"{path}: the shipped rule sets agree on it now; remove it from NOT_OBSERVABLE"
+        assert path in with_options, f"{path}: the schema offers no choice there; remove it from NOT_OBSERVABLE"
+
+
+def test_every_schema_option_is_told_apart():
+    """The whole schema: every option not in NOT_OBSERVABLE is shown by a hand-derived fixture."""
+    options = coverage.observable_options()
+    missing = coverage.uncovered(corpus(), rules_of, options)
+    for option in missing:
+        print("uncovered:", option)
+    assert not missing, (f"{len(missing)} of {len(options)} schema options no hand-derived fixture tells apart "
+                         "(write a fixture, with a test rule set in conformance/rulesets/ if no shipped one "
+                         "plays the option):\n" + "\n".join(map(str, missing)))
+
+
+def test_not_observable_rules_really_are_not_shown():
+    """If a fixture comes to show a rule listed as not observable, the list is wrong: shorten it."""
+    fixtures = corpus()
+    for option in coverage.schema_options():
+        if option.path in NOT_OBSERVABLE:
+            assert coverage.uncovered(fixtures, rules_of, [option]), \
+                f"{option} is shown by a fixture: remove {option.path} from NOT_OBSERVABLE"
+
+
+def test_the_schema_walk_finds_every_rule():
+    """Each leaf rule of a rule set has options (or is an enum with a single value), so the walk skips nothing."""
+    covered_paths = {o.path for o in coverage.schema_options()}
+    rules = rules_of("federation")
+    for path in sorted(rule_paths(rules)):
+        value = coverage.value_at(rules, path)
+        if isinstance(value, dict):
+            continue
+        inside_award = any(path.startswith(w + ".") for w in coverage.whole_objects() if w.startswith("scoring."))
+        single = path in coverage.fixed_rules()
+        assert path in covered_paths or single or inside_award, f"{path}: the walk gives it no option"
+
+
+@pytest.mark.parametrize("ident", variants_loader.test_ids())
+def test_test_rule_sets_are_small_and_used(ident):
+    """A test rule set extends a shipped one (or another test set), says why it exists, and some fixture uses it."""
+    from coinche_spec.variants.loader import load_variant as load
+    variant = load(ident)
+    assert ident.startswith("test-"), f"{ident}: test rule set ids start with 'test-'"
+    assert variant.written.get("extends"), f"{ident}: a test rule set extends a seed"
+    assert variant.written.get("description") and variant.written.get("interpretations"), \
+        f"{ident}: say what it changes (description) and why it exists (an interpretation)"
+    assert any(ident in f.expect for f in corpus()), f"{ident}: no fixture names it; remove it or write one"
 
 
 def test_every_disputed_rule_value_is_exercised():
-    try:
-        fixtures = load_corpus()
-    except CorpusError as exc:
-        raise AssertionError("the corpus does not load:\n" + "\n".join(str(p) for p in exc.problems)) from None
+    fixtures = corpus()
     uncovered = []
     for (path, value), variants in disputed_values().items():
         if path in NOT_OBSERVABLE:
@@ -114,3 +172,39 @@ def test_the_coverage_rule_itself():
     assert not shows(fixture([], {"cafe-1000": failed, "cafe-701": None}), minimum_82)  # n/a shows nothing
     assert not shows(fixture([], {"cafe-1000": {"made": True}, "cafe-701": made}), minimum_82)  # more fields only
     assert shows(fixture([], {"cafe-1000": {"rejected": True}, "cafe-701": {"hands": {}}}), minimum_82)
+
+
+def test_the_option_rule_itself():
+    """The whole-schema check on made-up fixtures and rule sets: a split with different answers counts,
+    the same answers, one side only, or an unlisted rule do not."""
+    from coinche_spec.conformance.fixtures import Expectation, Fixture
+
+    rules = {"a": {"auction": {"speak_after_pass": True, "bids": {"minimum": 80}},
+                   "scoring": {"made": {"takers": {"terms": ["bid"], "multiplied": "none"}}}},
+             "b": {"auction": {"speak_after_pass": False, "bids": {"minimum": 70}},
+                   "scoring": {"made": {"takers": {"terms": ["bid", "base"], "base": 40, "multiplied": "none"}}}},
+             "c": {"auction": {"speak_after_pass": False, "bids": {"minimum": 80}},
+                   "scoring": {"made": {"takers": {"terms": ["bid"], "multiplied": "none"}}}}}
+
+    def fixture(exercises, expect):
+        return Fixture(id="x", title="x", area="auction", kind="auction", case={}, file="x.yaml", exercises=exercises,
+                       expect={v: Expectation(fields=f) for v, f in expect.items()})
+
+    options = {str(o): o for o in coverage.schema_options()}
+    speak = options["auction.speak_after_pass = true / false"]
+    minimum = options["auction.bids.minimum = its value"]
+    base = options["scoring.made.takers.terms = base in terms / not"]
+    one, two = {"accepted": 1}, {"accepted": 2}
+    told = fixture(["auction.speak_after_pass"], {"a": one, "c": two})
+    assert coverage.covers(told, speak.path) and coverage.shows(told, speak, rules.get)
+    assert not coverage.shows(fixture([], {"a": one, "c": one}), speak, rules.get)           # same answers
+    assert not coverage.shows(fixture([], {"b": one, "c": two}), speak, rules.get)           # both false
+    assert not coverage.uncovered([told], rules.get, [speak]) and coverage.uncovered([told], rules.get, [minimum])
+    assert coverage.shows(fixture([], {"a": one, "b": two}), minimum, rules.get)             # 80 against 70
+    assert not coverage.shows(fixture([], {"a": one, "c": two}), minimum, rules.get)         # 80 and 80
+    award = fixture(["scoring.made.takers"], {"a": one, "b": two})
+    assert coverage.covers(award, base.path) and coverage.shows(award, base, rules.get)      # whole award listed
+    assert not coverage.covers(fixture(["scoring.made"], {}), base.path)                    # a group is not the rule
+    assert "auction.first_speaker" not in {o.path for o in options.values()}                # one allowed value: no choice
+    assert "scoring.made.takers.multiplied" not in {o.path for o in options.values()}       # x1 only: no choice
+    assert "scoring.coinched_made.takers.multiplied" in {o.path for o in options.values()}

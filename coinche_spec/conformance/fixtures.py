@@ -68,6 +68,7 @@ class Fixture:
     tags: list = field(default_factory=list)
     exercises: list = field(default_factory=list)
     sources: list = field(default_factory=list)
+    depends_on: list = field(default_factory=list)
 
     @property
     def where(self) -> str:
@@ -220,6 +221,8 @@ class _FileLoader:
     def __init__(self, display: str, positions, known_variants: list[str], known_paths: set,
                  retired: set, seen_ids: dict, rule_sets: dict | None = None):
         self.rule_sets = rule_sets if rule_sets is not None else _known_rule_sets()
+        from ..variants import shipped_ids
+        self.seeds = shipped_ids()
         self.display = display
         self.positions = positions
         self.known_variants = known_variants
@@ -260,10 +263,16 @@ class _FileLoader:
             line, _ = self.where(base + ("id",))
             self.seen_ids[fid] = f"{self.display}:{line}" if line else self.display
 
-        for i, rule in enumerate(raw.get("exercises") or []):
-            if rule not in self.known_paths:
-                self.problem(base + ("exercises", i), f"{rule!r} is not a rule path of the variant schema "
-                                                      "(write it without 'rules.', e.g. auction.coinche.when)")
+        for name in ("exercises", "depends_on"):
+            for i, rule in enumerate(raw.get(name) or []):
+                if rule not in self.known_paths:
+                    self.problem(base + (name, i), f"{rule!r} is not a rule path of the variant schema "
+                                                   "(write it without 'rules.', e.g. auction.coinche.when)")
+        depends = raw.get("depends_on")
+        if depends is not None:
+            for i, rule in enumerate(raw.get("exercises") or []):
+                if not any(rule == d or rule.startswith(d + ".") for d in depends):
+                    self.problem(base + ("exercises", i), f"{rule!r} is exercised but not in depends_on")
         try:
             case = canonicalise(raw["case"], ("case",))
         except CaseError as exc:
@@ -301,7 +310,8 @@ class _FileLoader:
                     if expectation.applicable and not self.answerable(case, epath, vid):
                         continue
                     expect[vid] = expectation
-        missing = [v for v in self.known_variants if v not in named]
+        # a fixture written for test rule sets need not answer for every seed
+        missing = [] if (named - set(self.seeds)) & set(self.known_variants) else [v for v in self.seeds if v not in named]
         if missing:
             self.problem(base + ("expect",), "no expectation for " + ", ".join(missing)
                          + " (every shipped rule set needs one, or not_applicable with a reason)")
@@ -310,7 +320,8 @@ class _FileLoader:
         line, _ = self.where(base, prefer_key=False)
         return Fixture(id=fid, title=raw["title"], area=area, kind=case["kind"], case=case, expect=expect,
                        file=self.display, line=line, tags=list(raw.get("tags") or []),
-                       exercises=list(raw.get("exercises") or []), sources=list(raw.get("sources") or []))
+                       exercises=list(raw.get("exercises") or []), sources=list(raw.get("sources") or []),
+                       depends_on=list(raw.get("depends_on") or []))
 
 
 def _schema_validator():
@@ -320,22 +331,26 @@ def _schema_validator():
 
 
 def _known_rule_sets() -> dict:
-    """Shipped id -> its rules, read once per corpus load."""
-    from ..variants import load_variant, shipped_ids
-    return {vid: load_variant(vid).rules for vid in shipped_ids()}
+    """Shipped and test id -> its rules, read once per corpus load."""
+    from ..variants import load_variant, shipped_ids, test_ids
+    return {vid: load_variant(vid).rules for vid in shipped_ids() + test_ids()}
 
 
 def _known_rules() -> tuple[list[str], set]:
-    from ..variants import load_variant, shipped_ids
-    ids = shipped_ids()
+    from ..variants import load_variant, shipped_ids, test_ids
+    ids = shipped_ids() + test_ids()
     paths: set = set()
     for vid in ids:
         paths |= rule_paths(load_variant(vid).document["rules"])
     return ids, paths
 
 
+RULESETS_DIR = "rulesets"  # test rule sets beside the fixtures, not fixture files
+
+
 def corpus_files(directory: Path) -> list[Path]:
-    return sorted(p for p in Path(directory).rglob("*.yaml") if p.is_file())
+    return sorted(p for p in Path(directory).rglob("*.yaml")
+                  if p.is_file() and RULESETS_DIR not in p.relative_to(directory).parts[:-1])
 
 
 def load_corpus(directory: Path | str | None = None) -> list[Fixture]:

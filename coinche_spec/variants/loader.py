@@ -86,6 +86,11 @@ def known_ids() -> list[str]:
     return registry.ids()
 
 
+def test_ids() -> list[str]:
+    """Test rule sets, in conformance/rulesets/: fixtures name them to cover options no seed plays."""
+    return registry.ids("test")
+
+
 def _looks_like_path(text: str) -> bool:
     return text.endswith(SUFFIXES) or "/" in text or os.sep in text
 
@@ -161,6 +166,20 @@ def _parent_path(layer: _Layer, base_dir: Path | None) -> Path:
     return found
 
 
+_PARENTS: dict = {}  # resolved path -> (stamp, layer): a seed extended by many rule sets is parsed once
+
+
+def _parent_layer(path: Path, display: str) -> _Layer:
+    """A parent file of an `extends` chain, read once per version of the file."""
+    key, stamp = path.resolve(), _stamp((path,))
+    hit = _PARENTS.get(key)
+    if hit is None or hit[0] != stamp or not stamp:
+        hit = (stamp, _read_layer(path, display))
+        _PARENTS[key] = hit
+    layer = hit[1]
+    return _Layer(copy.deepcopy(layer.data), layer.positions, display, layer.path)
+
+
 def _parent_display(parent: Path, root: _Layer) -> str:
     """How messages name a parent file: its path, or ``<id>`` below a document sent as data
     (a parent that cannot be read), so that a reply to a protocol client never holds a path
@@ -180,7 +199,7 @@ def _chain(root: _Layer, base_dir: Path | None) -> list[_Layer]:
             names = [layer.path.name if layer.path else DOCUMENT_NAME for layer in layers] + [parent.name]
             raise VariantError([_problem(root, ("extends",), "extends cycle: " + " -> ".join(names))])
         seen.append(resolved)
-        current = _read_layer(parent, _parent_display(parent, root))
+        current = _parent_layer(parent, _parent_display(parent, root))
         if root.path is None:
             # below a document sent as data, every problem is the document's: located in it, by path
             current = _Layer(current.data, _data_positions(current.data), root.display, current.path)
@@ -574,4 +593,4 @@ def _id_line(v: Variant) -> str:
 
 
 __all__ = ["Variant", "VariantError", "VariantNotFound", "load_variant", "load_variant_file", "resolve", "check_files",
-           "shipped_ids", "house_ids", "known_ids", "house_dir", "format_path"]
+           "shipped_ids", "house_ids", "known_ids", "test_ids", "house_dir", "format_path"]
