@@ -1,0 +1,196 @@
+"""Which rules a fixture's outcome really depends on, found by changing them one at a time.
+
+The outcome of a fixture under some rules is what the reference engine
+answers, cut down to the fields the fixture's expectations check (an error
+or a skip counts as an outcome of its own). A rule matters when changing it
+alone changes that outcome.
+
+Trying every change of every rule on every fixture is slow, so each run is
+first made once with rules that note what the engine reads. The engine is
+deterministic: if a run never looks at a rule, changing that rule cannot
+change the run, and the change need not be played. Every rule it does look
+at is changed and played.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+from ..protocol.cases import CaseError, run_canonical_case
+from ..variants.rules import RuleNode, Rules
+from .fixtures import Fixture, normalised
+from .variations import Variation, variations
+
+
+class _Noted(RuleNode):
+    """A rules node that writes down, in a shared set, every rule path asked of it."""
+
+    __slots__ = ("_seen",)
+
+    def __init__(self, data, path: str, seen: set):
+        object.__setattr__(self, "_seen", seen)
+        object.__setattr__(self, "_path", path)
+        object.__setattr__(self, "_data", {k: _noted(v, f"{path}.{k}", seen) for k, v in data.items()})
+
+    def __getattr__(self, name):
+        self._seen.add(f"{self._path}.{name}")
+        return RuleNode.__getattr__(self, name)
+
+    def __getitem__(self, key):
+        self._seen.add(f"{self._path}.{key}")
+        return self._data[key]
+
+    def __iter__(self):
+        self._seen.add(f"{self._path}.*")  # the keys themselves: adding or removing one may matter
+        return iter(self._data)
+
+    def __len__(self):
+        self._seen.add(f"{self._path}.*")
+        return len(self._data)
+
+    def to_dict(self) -> dict:
+        self._seen.add(f"{self._path}.**")
+        return RuleNode.to_dict(self)
+
+
+class _NotedRules(_Noted):
+    __slots__ = ("variant_id",)
+
+    def __init__(self, rules: dict, variant_id: str, seen: set):
+        super().__init__(rules, "rules", seen)
+        object.__setattr__(self, "variant_id", variant_id)
+
+
+def _noted(value, path: str, seen: set):
+    if isinstance(value, dict):
+        return _Noted(value, path, seen)
+    if isinstance(value, (list, tuple)):
+        return tuple(_noted(v, f"{path}[{i}]", seen) for i, v in enumerate(value))
+    return value
+
+
+def fields_of(fixture: Fixture) -> tuple:
+    """The result fields any of the fixture's expectations checks."""
+    names: dict = {}
+    for expectation in fixture.expect.values():
+        for key in expectation.fields or ():
+            names[key] = None
+    return tuple(names)
+
+
+def outcome(rules, fixture: Fixture, fields: tuple | None = None):
+    """The reference engine's answer to the fixture, reduced to what the fixture checks."""
+    from ..engine.errors import EngineError, Unsupported
+    fields = fields_of(fixture) if fields is None else fields
+    try:
+        result = run_canonical_case(rules, fixture.case)
+    except Unsupported:
+        return ("skipped",)
+    except (CaseError, EngineError):
+        return ("errored",)
+    return ("result", repr(sorted(normalised({k: result[k] for k in fields if k in result}).items())))
+
+
+def rules_read(rules_doc: dict, variant_id: str, fixture: Fixture) -> set:
+    """Every rule path the engine looked at while answering the fixture (``rules.`` first; ``.*`` for
+    a group whose keys were listed, ``.**`` for a group read whole)."""
+    seen: set = set()
+    try:
+        run_canonical_case(_NotedRules(rules_doc, variant_id, seen), fixture.case)
+    except Exception:  # noqa: BLE001 - an error is an outcome too; the paths read up to it are what matter
+        pass
+    return seen
+
+
+@dataclass(frozen=True)
+class _Reads:
+    """What one run read, arranged for quick questions: the paths read and every group above them,
+    the groups whose keys were listed, the groups read whole."""
+
+    touched: frozenset
+    listed: frozenset
+    whole: tuple
+
+    @classmethod
+    def of(cls, read: set) -> "_Reads":
+        touched, listed, whole = set(), set(), []
+        for r in read:
+            r = r.split("[", 1)[0]  # an element of a list: the list was read
+            if r.endswith(".**"):
+                whole.append(r[:-3])
+            elif r.endswith(".*"):
+                listed.add(r[:-2])
+            else:
+                parts = r.split(".")
+                touched.update(".".join(parts[:i]) for i in range(1, len(parts) + 1))
+        return cls(frozenset(touched), frozenset(listed), tuple(whole))
+
+    def saw(self, path: str) -> bool:
+        """Whether the run may have seen the rule at ``path`` or anything under it."""
+        path = "rules." + path
+        if path in self.touched or path.rpartition(".")[0] in self.listed:
+            return True
+        if any(g == path or g.startswith(path + ".") for g in self.listed):
+            return True
+        return any(path == w or path.startswith(w + ".") or w.startswith(path + ".") for w in self.whole)
+
+
+@dataclass(frozen=True)
+class Change:
+    """A rule whose change alone changed the fixture's outcome."""
+
+    path: str
+    value: object
+    before: tuple
+    after: tuple
+
+
+@lru_cache(maxsize=64)
+def _variations_of(key: str, document_json: str) -> tuple:
+    import json
+    return tuple(variations(json.loads(document_json)))
+
+
+def cached_variations(document: dict) -> tuple[Variation, ...]:
+    import json
+    return _variations_of(document["id"], json.dumps(document, sort_keys=True))
+
+
+def changes(fixture: Fixture, document: dict, skip=lambda path: False) -> list[Change]:
+    """Every one-rule change of ``document`` that changes the fixture's outcome (paths ``skip`` says
+    to leave alone are not tried)."""
+    fields = fields_of(fixture)
+    before = outcome(Rules(document["rules"], document["id"]), fixture, fields)
+    read = _Reads.of(rules_read(document["rules"], document["id"], fixture))
+    out = []
+    for v in cached_variations(document):
+        if skip(v.path) or not read.saw(v.path):
+            continue
+        after = outcome(v.rules, fixture, fields)
+        if after != before:
+            out.append(Change(v.path, v.value, before, after))
+    return out
+
+
+def changes_by_rule_set(fixtures: list[Fixture], document: dict,
+                        skip=lambda fixture, path: False) -> dict:
+    """``changes`` for many fixtures under one rule set: fixture id -> [Change].
+
+    Each changed rule set is played on every fixture before the next is built,
+    so the engine compiles it once (its caches hold only a few rule sets)."""
+    base = Rules(document["rules"], document["id"])
+    plan = []
+    for f in fixtures:
+        fields = fields_of(f)
+        plan.append((f, fields, outcome(base, f, fields),
+                     _Reads.of(rules_read(document["rules"], document["id"], f))))
+    out: dict = {f.id: [] for f in fixtures}
+    for v in cached_variations(document):
+        for f, fields, before, read in plan:
+            if skip(f, v.path) or not read.saw(v.path):
+                continue
+            after = outcome(v.rules, f, fields)
+            if after != before:
+                out[f.id].append(Change(v.path, v.value, before, after))
+    return out
