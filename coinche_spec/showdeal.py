@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 
 from .notation import SEATS, SUIT_SYMBOLS, SUITS, next_seat, pretty_card, team_of
+from .variants.compiled import compiled_rules
 
 SEAT_NAMES = {"N": "North", "E": "East", "S": "South", "W": "West"}
 STRAIN_NAMES = {"S": "spades ♠", "H": "hearts ♥", "D": "diamonds ♦", "C": "clubs ♣",
@@ -62,12 +63,8 @@ def hand_text(mask: int) -> str:
 def _contract_text(contract, rules) -> str:
     value = "capot" if contract.is_capot else str(contract.value)
     m = contract.multiplier
-    if m == 1:
-        doubled = ""
-    elif m == rules.auction.coinche.multiplier:
-        doubled = f", coinched (× {m})"
-    else:
-        doubled = f", surcoinched (× {m})"
+    word = compiled_rules(rules).multipliers.get(m, "surcoinched")
+    doubled = "" if m == 1 else f", {word} (× {m})"
     return (f"{value} {STRAIN_NAMES[contract.strain]} by {SEAT_NAMES[contract.declarer]} "
             f"({contract.takers} are the takers){doubled}")
 
