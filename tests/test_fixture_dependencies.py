@@ -74,14 +74,16 @@ def test_expectations_that_would_carry_to_each_other_agree():
     assert not problems, "\n".join(problems)
 
 
-@pytest.mark.parametrize("path", ["scoring.rounding", "match.target"])
-def test_the_guard_itself_finds_a_missing_dependency(path):
+@pytest.mark.parametrize("fixture_id,rule_set,path", [
+    ("score-seed001-bid-90-belote-210-62", "federation", "scoring.rounding"),  # 62 is recorded 60
+    ("match-reach-701-exactly", "contree-701", "match.target"),                # 701 >= 701 ends it
+])
+def test_the_guard_itself_finds_a_missing_dependency(fixture_id, rule_set, path):
     """A fixture whose outcome depends on ``path``, with the path left out of depends_on, is flagged."""
-    fixture = next(f for f in FIXTURES if f.kind in ("score", "match") and f.depends_on
-                   and path in f.depends_on and path in f.exercises)
+    [fixture] = [f for f in FIXTURES if f.id == fixture_id]
+    assert path in fixture.depends_on
     declared = [p for p in fixture.depends_on if p != path]
-    found = set()
-    for variant in fixture.rule_sets.values():
-        changes = changes_by_rule_set([fixture], variant.document, skip=lambda f, p: covers(declared, p))
-        found |= {c.path for c in changes[fixture.id]}
-    assert path in found
+    document = fixture.rule_sets[rule_set].document
+    changes = changes_by_rule_set([fixture], document, skip=lambda f, p: covers(declared, p))[fixture.id]
+    assert path in {c.path for c in changes}
+    assert all(covers([path], c.path) for c in changes)  # and nothing else: the rest is declared

@@ -100,11 +100,10 @@ def _nothing_played(report) -> str | None:
         why = "; ".join(report.notes) or "every case is n/a"
         return (f"nothing was played: no case has a hand or carried expectation under "
                 f"{', '.join(report.variants)}, and {why}")
-    refused = [o for o in played if o.message and o.message.startswith(("configure ", "unsupported rules",
-                                                                         "the implementation does not play "))]
-    if len(refused) == len(played):
+    if all(o.variant in report.refused for o in played):
+        first = next(iter(report.refused.values()))
         return (f"nothing was played: the implementation refused every rule set "
-                f"({', '.join(report.variants)}); first reason: {refused[0].message}")
+                f"({', '.join(report.refused)}); first reason: {first}")
     if c["skip"] == len(played):
         return (f"nothing was played: the implementation skipped all {c['skip']} cases "
                 "(check the kinds and variants it lists in its start reply)")

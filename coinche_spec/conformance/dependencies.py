@@ -6,7 +6,9 @@ or a skip counts as an outcome of its own). A rule matters when changing it
 alone changes that outcome.
 
 Trying every change of every rule on every fixture is slow, so each run is
-first made once with rules that note what the engine reads. The engine is
+first made once with compiled rules that note what the engine reads (the
+facts they work out, such as the strains that may be bid, count as reads of
+the rules they come from). The engine is
 deterministic: if a run never looks at a rule, changing that rule cannot
 change the run, and the change need not be played. Every rule it does look
 at is changed and played.
@@ -18,56 +20,73 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from ..protocol.cases import CaseError, run_canonical_case
-from ..variants.rules import RuleNode, Rules
+from ..variants.compiled import CompiledRules, RuleGroup
+from ..variants.rules import Rules
 from .fixtures import Fixture, normalised
 from .variations import Variation, variations
 
 
-class _Noted(RuleNode):
-    """A rules node that writes down, in a shared set, every rule path asked of it."""
+class _Recorder(dict):
+    """The compiled rules' attributes while they are built: each fact set (``strains``,
+    ``multipliers``) is given the rules read since the previous one."""
 
-    __slots__ = ("_seen",)
+    def __init__(self, state: dict):
+        super().__init__()
+        self.state = state
 
-    def __init__(self, data, path: str, seen: set):
-        object.__setattr__(self, "_seen", seen)
-        object.__setattr__(self, "_path", path)
-        object.__setattr__(self, "_data", {k: _noted(v, f"{path}.{k}", seen) for k, v in data.items()})
-
-    def __getattr__(self, name):
-        self._seen.add(f"{self._path}.{name}")
-        return RuleNode.__getattr__(self, name)
-
-    def __getitem__(self, key):
-        self._seen.add(f"{self._path}.{key}")
-        return self._data[key]
-
-    def __iter__(self):
-        self._seen.add(f"{self._path}.*")  # the keys themselves: adding or removing one may matter
-        return iter(self._data)
-
-    def __len__(self):
-        self._seen.add(f"{self._path}.*")
-        return len(self._data)
-
-    def to_dict(self) -> dict:
-        self._seen.add(f"{self._path}.**")
-        return RuleNode.to_dict(self)
+    def __setitem__(self, key, value):
+        pending = self.state["pending"]
+        self.state["inputs"][key] = set(pending)
+        pending.clear()
+        super().__setitem__(key, value)
 
 
-class _NotedRules(_Noted):
-    __slots__ = ("variant_id",)
+def _noted_compiled(document: dict, seen: set):
+    """Compiled rules that write down, in ``seen``, every rule path the engine asks of them."""
+    state = {"pending": set(), "inputs": {}, "sink": None}
+    state["sink"] = state["pending"]
 
-    def __init__(self, rules: dict, variant_id: str, seen: set):
-        super().__init__(rules, "rules", seen)
-        object.__setattr__(self, "variant_id", variant_id)
+    def note(d, name):
+        path = dict.get(d, "_path")
+        if path is None:
+            return
+        state["sink"].add(f"{path}.{name}")
+        inputs = state["inputs"].get(name) if path == "rules" else None
+        if inputs:
+            state["sink"].update(inputs)  # a fact the compiled rules worked out from these rules
+        if path == "rules" and name == "document":
+            state["sink"].add("rules.**")
 
+    class Group(RuleGroup):
+        def __getattribute__(self, name):
+            if name[0] != "_":
+                d = object.__getattribute__(self, "__dict__")
+                if name in d:
+                    note(d, name)
+            return object.__getattribute__(self, name)
 
-def _noted(value, path: str, seen: set):
-    if isinstance(value, dict):
-        return _Noted(value, path, seen)
-    if isinstance(value, (list, tuple)):
-        return tuple(_noted(v, f"{path}[{i}]", seen) for i, v in enumerate(value))
-    return value
+        def __getitem__(self, key):
+            note(object.__getattribute__(self, "__dict__"), key)
+            return RuleGroup.__getitem__(self, key)
+
+        def get(self, key, default=None):
+            note(object.__getattribute__(self, "__dict__"), key)
+            return RuleGroup.get(self, key, default)
+
+        def keys(self):
+            note(object.__getattribute__(self, "__dict__"), "*")  # the keys themselves
+            return RuleGroup.keys(self)
+
+    Group._child = Group
+
+    class Noted(Group, CompiledRules):
+        _child = Group
+
+    noted = Noted.__new__(Noted)
+    object.__setattr__(noted, "__dict__", _Recorder(state))
+    CompiledRules.__init__(noted, document)
+    state["sink"] = seen
+    return noted
 
 
 def fields_of(fixture: Fixture) -> tuple:
@@ -92,12 +111,12 @@ def outcome(rules, fixture: Fixture, fields: tuple | None = None):
     return ("result", repr(sorted(normalised({k: result[k] for k in fields if k in result}).items())))
 
 
-def rules_read(rules_doc: dict, variant_id: str, fixture: Fixture) -> set:
+def rules_read(rules_doc: dict, fixture: Fixture) -> set:
     """Every rule path the engine looked at while answering the fixture (``rules.`` first; ``.*`` for
     a group whose keys were listed, ``.**`` for a group read whole)."""
     seen: set = set()
     try:
-        run_canonical_case(_NotedRules(rules_doc, variant_id, seen), fixture.case)
+        run_canonical_case(_noted_compiled(rules_doc, seen), fixture.case)
     except Exception:  # noqa: BLE001 - an error is an outcome too; the paths read up to it are what matter
         pass
     return seen
@@ -162,7 +181,7 @@ def changes(fixture: Fixture, document: dict, skip=lambda path: False) -> list[C
     to leave alone are not tried)."""
     fields = fields_of(fixture)
     before = outcome(Rules(document["rules"], document["id"]), fixture, fields)
-    read = _Reads.of(rules_read(document["rules"], document["id"], fixture))
+    read = _Reads.of(rules_read(document["rules"], fixture))
     out = []
     for v in cached_variations(document):
         if skip(v.path) or not read.saw(v.path):
@@ -184,7 +203,7 @@ def changes_by_rule_set(fixtures: list[Fixture], document: dict,
     for f in fixtures:
         fields = fields_of(f)
         plan.append((f, fields, outcome(base, f, fields),
-                     _Reads.of(rules_read(document["rules"], document["id"], f))))
+                     _Reads.of(rules_read(document["rules"], f))))
     out: dict = {f.id: [] for f in fixtures}
     for v in cached_variations(document):
         for f, fields, before, read in plan:

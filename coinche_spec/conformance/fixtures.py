@@ -275,7 +275,7 @@ class _FileLoader:
         shown = tuple(p.replace(" ", "") if isinstance(p, str) and "," in p else p for p in path)
         self.problems.append(yamlstrict.Problem(self.display, line, col, shown, message))
 
-    def rule_paths(self, base: tuple, raw: dict) -> list | None:
+    def declared_rules(self, base: tuple, raw: dict) -> list | None:
         """``exercises`` and ``depends_on``: rule paths of the schema; what a fixture exercises, its
         outcome must depend on."""
         for name in ("exercises", "depends_on"):
@@ -304,7 +304,7 @@ class _FileLoader:
             line, _ = self.where(base + ("id",))
             self.seen_ids[fid] = f"{self.display}:{line}" if line else self.display
 
-        depends_on = self.rule_paths(base, raw)
+        depends_on = self.declared_rules(base, raw)
         try:
             case = canonicalise(raw["case"], ("case",))
         except CaseError as exc:

@@ -68,6 +68,7 @@ class Report:
     seconds: float = 0.0
     notes: list = field(default_factory=list)  # what was not run, and why
     unjudged: int = 0  # cases no expectation covered and no engine verdict was asked for
+    refused: dict = field(default_factory=dict)  # rule set id -> why the implementation would not play it
 
     def counts(self) -> dict:
         counts = {o: 0 for o in OUTCOMES}
@@ -174,6 +175,8 @@ def run(impl: Implementation, fixtures: list[Fixture], variants: list,
         refusal = None
         if any(s.expectation.applicable for _, s in todo):
             refusal = _refusal(impl, variant, playable)
+            if refusal is not None:
+                report.refused[variant.id] = refusal[1]
         for fixture, source in todo:
             def outcome(kind, diffs=(), message=None, seconds=0.0, result=None):
                 return Outcome(fixture, variant.id, kind, list(diffs), message, seconds, result,
