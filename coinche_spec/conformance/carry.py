@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from ..variants.rules import Rules
 from .dependencies import fields_of, outcome
 from .fixtures import Expectation, Fixture, normalised
-from .rulepaths import agree
+from .rulepaths import differences
 
 
 @dataclass(frozen=True)
@@ -45,7 +45,7 @@ def find(fixture: Fixture, variant) -> Source | None:
     if fixture.depends_on is None:
         return None
     for vid, other in fixture.rule_sets.items():
-        if not agree(_rules(other), _rules(variant), fixture.depends_on):
+        if not differences(_rules(other), _rules(variant), fixture.depends_on):
             return Source(fixture.expect[vid], by or "carried", vid)
     return None
 
@@ -64,7 +64,7 @@ def conflicting_expectations(fixture: Fixture) -> list[str]:
     out = []
     for i, a in enumerate(ids):
         for b in ids[i + 1:]:
-            if (not agree(_rules(fixture.rule_sets[a]), _rules(fixture.rule_sets[b]), fixture.depends_on)
+            if (not differences(_rules(fixture.rule_sets[a]), _rules(fixture.rule_sets[b]), fixture.depends_on)
                     and not _same(fixture.expect[a], fixture.expect[b])):
                 out.append(f"{fixture.where}: {fixture.id}: {a} and {b} agree at every depends_on path but "
                            "expect different results: a rule that tells them apart is missing from depends_on")
@@ -93,7 +93,7 @@ class CarryCheck:
         mine, theirs = self._outcome(fixture, variant), self._outcome(fixture, origin)
         if mine == theirs:
             return None
-        differ = _leaf_differences(_rules(origin), _rules(variant))
+        differ = differences(_rules(origin), _rules(variant))
         culprits = [p for p in differ if self._moves(fixture, origin, p, variant) != theirs]
         named = culprits or differ
         return (f"corpus defect: the expectation would be carried from {source.carried_from}, but the reference "
@@ -118,12 +118,3 @@ class CarryCheck:
 
 def _shown(result: tuple) -> str:
     return result[0] if len(result) == 1 else result[1][:160]
-
-
-def _leaf_differences(a, b, prefix: str = "") -> list[str]:
-    if isinstance(a, dict) and isinstance(b, dict):
-        out = []
-        for key in list(a) + [k for k in b if k not in a]:
-            out += _leaf_differences(a.get(key), b.get(key), f"{prefix}{key}.")
-        return out
-    return [] if a == b else [prefix.rstrip(".")]

@@ -8,10 +8,9 @@ alone changes that outcome.
 Trying every change of every rule on every fixture is slow, so each run is
 first made once with compiled rules that note what the engine reads (the
 facts they work out, such as the strains that may be bid, count as reads of
-the rules they come from). The engine is
-deterministic: if a run never looks at a rule, changing that rule cannot
-change the run, and the change need not be played. Every rule it does look
-at is changed and played.
+the rules they come from). The engine is deterministic: if a run never
+looks at a rule, changing that rule cannot change the run, and the change
+need not be played. Every rule it does look at is changed and played.
 """
 
 from __future__ import annotations
@@ -176,25 +175,10 @@ def cached_variations(document: dict) -> tuple[Variation, ...]:
     return _variations_of(document["id"], json.dumps(document, sort_keys=True))
 
 
-def changes(fixture: Fixture, document: dict, skip=lambda path: False) -> list[Change]:
-    """Every one-rule change of ``document`` that changes the fixture's outcome (paths ``skip`` says
-    to leave alone are not tried)."""
-    fields = fields_of(fixture)
-    before = outcome(Rules(document["rules"], document["id"]), fixture, fields)
-    read = _Reads.of(rules_read(document["rules"], fixture))
-    out = []
-    for v in cached_variations(document):
-        if skip(v.path) or not read.saw(v.path):
-            continue
-        after = outcome(v.rules, fixture, fields)
-        if after != before:
-            out.append(Change(v.path, v.value, before, after))
-    return out
-
-
 def changes_by_rule_set(fixtures: list[Fixture], document: dict,
                         skip=lambda fixture, path: False) -> dict:
-    """``changes`` for many fixtures under one rule set: fixture id -> [Change].
+    """Every one-rule change of ``document`` that changes a fixture's outcome, for many fixtures under
+    one rule set: fixture id -> [Change] (changes ``skip(fixture, path)`` names are not tried).
 
     Each changed rule set is played on every fixture before the next is built,
     so the engine compiles it once (its caches hold only a few rule sets)."""

@@ -67,11 +67,24 @@ def value_at(rules: dict, path: str):
     return node
 
 
+def leaves(rules: dict, prefix: str = ""):
+    """(path, value) for every rule a rules document writes (a list or null is one value)."""
+    for key, value in rules.items():
+        path = f"{prefix}{key}"
+        if isinstance(value, dict):
+            yield from leaves(value, path + ".")
+        else:
+            yield path, value
+
+
 def covers(depends_on, path: str) -> bool:
     """Whether a declared path (or a group above it) names ``path``."""
     return any(path == d or path.startswith(d + ".") for d in depends_on)
 
 
-def agree(a: dict, b: dict, paths) -> list[str]:
-    """The paths at which two rules documents differ (empty when they agree on all of them)."""
+def differences(a: dict, b: dict, paths=None) -> list[str]:
+    """The paths at which two rules documents differ (empty when they agree on all of them; without
+    ``paths``, every rule either writes)."""
+    if paths is None:
+        paths = dict.fromkeys([p for p, _ in leaves(a)] + [p for p, _ in leaves(b)])
     return [p for p in paths if value_at(a, p) != value_at(b, p)]

@@ -13,16 +13,7 @@ import json
 
 from .carry import find
 from .fixtures import Fixture
-from .rulepaths import covers
-
-
-def _leaves(rules: dict, prefix: str = ""):
-    for key, value in rules.items():
-        path = f"{prefix}{key}"
-        if isinstance(value, dict):
-            yield from _leaves(value, path + ".")
-        else:
-            yield path, value
+from .rulepaths import covers, leaves
 
 
 def uncovered(fixtures: list[Fixture], variant) -> list[tuple[str, object]]:
@@ -32,13 +23,13 @@ def uncovered(fixtures: list[Fixture], variant) -> list[tuple[str, object]]:
         source = find(f, variant)
         if source is not None and source.expected_by != "engine" and source.expectation.applicable:
             told.append(f.depends_on if f.depends_on is not None else [])
-    return [(path, value) for path, value in _leaves(variant.document["rules"])
+    return [(path, value) for path, value in leaves(variant.document["rules"])
             if not any(covers(deps, path) for deps in told)]
 
 
 def uncovered_lines(fixtures: list[Fixture], variant) -> list[str]:
     found = uncovered(fixtures, variant)
-    total = sum(1 for _ in _leaves(variant.document["rules"]))
+    total = sum(1 for _ in leaves(variant.document["rules"]))
     if not found:
         return [f"{variant.id}: every one of its {total} rule values is told apart by a hand or carried expectation"]
     head = (f"{variant.id}: {len(found)} of {total} rule values are told apart by no hand or carried "
