@@ -38,7 +38,7 @@ def last_lines(out, n=2):
 
 
 def test_everything_passes_with_the_reference_engine(corpus, capsys):
-    code, out, err = run(capsys, "--corpus", str(corpus))
+    code, out, err = run(capsys, "--corpus-only", "--corpus", str(corpus))
     # 2 fixtures x 5 rule sets = 10 cases, all applicable
     assert last_lines(out) == ["0 errors, 0 timeouts, 0 n/a", "10 passed, 0 failed"]
     assert code == 0
@@ -52,7 +52,7 @@ def test_everything_passes_with_the_reference_engine(corpus, capsys):
 def test_a_wrong_expectation_fails_with_a_readable_diff(corpus, capsys):
     text = GOOD_SCORING.replace("score: {NS: 0, EW: 250}         # 160 + 90 = 250", "score: {NS: 0, EW: 252}")
     (corpus / "scoring.yaml").write_text(text)
-    code, out, err = run(capsys, "--corpus", str(corpus))
+    code, out, err = run(capsys, "--corpus-only", "--corpus", str(corpus))
     assert code == 1
     assert last_lines(out) == ["0 errors, 0 timeouts, 0 n/a", "9 passed, 1 failed"]
     assert "FAIL score-089-on-090 under federation" in out
@@ -67,7 +67,7 @@ def test_not_applicable_is_not_counted(corpus, capsys):
                                 '''      cafe-sans-tout-atout: {not_applicable: "for the test"}''')
     assert text != GOOD_SCORING
     (corpus / "scoring.yaml").write_text(text)
-    code, out, err = run(capsys, "--corpus", str(corpus), "--variant", "cafe-sans-tout-atout", "--variant", "federation")
+    code, out, err = run(capsys, "--corpus-only", "--corpus", str(corpus), "--variant", "cafe-sans-tout-atout", "--variant", "federation")
     assert code == 0
     assert last_lines(out) == ["0 errors, 0 timeouts, 1 n/a", "3 passed, 0 failed"]
     scoring = next(line for line in out.splitlines() if line.startswith("scoring"))
@@ -75,14 +75,14 @@ def test_not_applicable_is_not_counted(corpus, capsys):
 
 
 def test_keyword_and_variant_selection(corpus, capsys):
-    code, out, err = run(capsys, "--corpus", str(corpus), "-k", "cut-one", "--variant", "federation")
+    code, out, err = run(capsys, "--corpus-only", "--corpus", str(corpus), "-k", "cut-one", "--variant", "federation")
     assert code == 0 and last_lines(out, 1) == ["1 passed, 0 failed"]
 
 
 def test_bad_fixture_files_exit_2_with_one_line_per_problem(corpus, capsys):
     (corpus / "scoring.yaml").write_text(GOOD_SCORING.replace("strain: h", "strain: hearts"))
     (corpus / "dealing.yaml").write_text(GOOD_DEALING.replace("dealer: S", "dealer: South"))
-    code, out, err = run(capsys, "--corpus", str(corpus))
+    code, out, err = run(capsys, "--corpus-only", "--corpus", str(corpus))
     assert code == 2 and out == ""
     problems = [line for line in err.splitlines() if line.startswith("corpus/")]
     assert len(problems) == 2
@@ -91,9 +91,11 @@ def test_bad_fixture_files_exit_2_with_one_line_per_problem(corpus, capsys):
 
 
 def test_usage_mistakes_exit_2(corpus, capsys):
-    code, out, err = run(capsys, "--corpus", str(corpus), "--variant", "belote-classic")
-    assert code == 2 and "unknown variant id 'belote-classic'" in err
-    code, out, err = run(capsys, "--corpus", str(corpus), "--timeout", "0")
+    code, out, err = run(capsys, "--corpus-only", "--corpus", str(corpus), "--variant", "belote-classic")
+    assert code == 2 and len(err.splitlines()) == 1
+    assert err.startswith("coinche-spec: --variant belote-classic: unknown variant id 'belote-classic'")
+    assert "; known ids: seed: " + ", ".join(SHIPPED) + ";" in err and "house: contree-701-rounded" in err
+    code, out, err = run(capsys, "--corpus-only", "--corpus", str(corpus), "--timeout", "0")
     assert code == 2
 
 
@@ -101,7 +103,7 @@ def test_reports(corpus, capsys, tmp_path):
     jsonl, junit, md = tmp_path / "r.jsonl", tmp_path / "r.xml", tmp_path / "r.md"
     text = GOOD_SCORING.replace("score: {NS: 0, EW: 250}         # 160 + 90 = 250", "score: {NS: 0, EW: 252}")
     (corpus / "scoring.yaml").write_text(text)
-    code, out, err = run(capsys, "--corpus", str(corpus), "--report-jsonl", str(jsonl), "--junit", str(junit),
+    code, out, err = run(capsys, "--corpus-only", "--corpus", str(corpus), "--report-jsonl", str(jsonl), "--junit", str(junit),
                          "--markdown", str(md))
     assert code == 1
     rows = [json.loads(line) for line in jsonl.read_text().splitlines()]
@@ -142,7 +144,7 @@ def test_another_implementation_skips_errors_and_timeouts(corpus, capsys, tmp_pa
                   f"      federation, contree-701, cafe-1000, cafe-701: {{count: {count}}}   # 2 * 2 * 2 * 2 = 16",
                   "      cafe-sans-tout-atout: {not_applicable: for the test}"]
     (corpus / "perft.yaml").write_text("\n".join(perft) + "\n")
-    code, out, err = run(capsys, "--corpus", str(corpus), "--impl", write_fake(tmp_path), "--timeout", "1",
+    code, out, err = run(capsys, "--corpus-only", "--corpus", str(corpus), "--impl", write_fake(tmp_path), "--timeout", "1",
                          "--report-jsonl", str(tmp_path / "r.jsonl"))
     assert code == 1
     rows = {(r["fixture"], r["variant"]): r for r in map(json.loads, (tmp_path / "r.jsonl").read_text().splitlines())}
@@ -176,7 +178,7 @@ def test_another_implementation_skips_errors_and_timeouts(corpus, capsys, tmp_pa
 
 def test_the_real_command_exit_codes(corpus):
     cmd = [sys.executable, "-c", "import sys; from coinche_spec.cli import main; sys.exit(main(sys.argv[1:]))",
-           "conformance", "--corpus", str(corpus)]
+           "conformance", "--corpus-only", "--corpus", str(corpus)]
     env = dict(__import__("os").environ, PYTHONPATH=str(ROOT))
     done = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=60)
     assert done.returncode == 0, done.stderr
@@ -189,7 +191,7 @@ def test_the_real_command_exit_codes(corpus):
 
 
 def test_verbose_lists_every_case_on_stderr(corpus, capsys):
-    code, out, err = run(capsys, "--corpus", str(corpus), "-v", "--variant", "federation")
+    code, out, err = run(capsys, "--corpus-only", "--corpus", str(corpus), "-v", "--variant", "federation")
     assert code == 0
     lines = [line for line in err.splitlines() if line.startswith("ok")]
     assert len(lines) == 2 and any("score-089-on-090 [federation]" in line for line in lines)
@@ -199,7 +201,7 @@ def test_our_server_as_a_separate_program(corpus, capsys, monkeypatch):
     """The same corpus through `coinche-spec serve` over real pipes gives the same outcomes."""
     monkeypatch.setenv("PYTHONPATH", str(ROOT))  # the server starts in the corpus's folder
     serve = f"{sys.executable} -c \"import sys; from coinche_spec.cli import main; sys.exit(main(['serve']))\""
-    code, out, err = run(capsys, "--corpus", str(corpus), "--impl", serve)
+    code, out, err = run(capsys, "--corpus-only", "--corpus", str(corpus), "--impl", serve)
     assert last_lines(out) == ["0 errors, 0 timeouts, 0 n/a", "10 passed, 0 failed"]
     assert code == 0
     assert "coinche-spec reference engine" in out.splitlines()[0]
@@ -208,17 +210,17 @@ def test_our_server_as_a_separate_program(corpus, capsys, monkeypatch):
 # --- a run that plays nothing, repeated -k, rule sets the corpus does not know -------------
 
 def test_a_keyword_matching_nothing_exits_2_with_one_line(corpus, capsys):
-    code, out, err = run(capsys, "--corpus", str(corpus), "-k", "zzzzz")
+    code, out, err = run(capsys, "--corpus-only", "--corpus", str(corpus), "-k", "zzzzz")
     assert code == 2 and out == ""
     assert err.splitlines() == ["coinche-spec: no fixture matches -k zzzzz"]
-    code, out, err = run(capsys, "--corpus", str(corpus), "-k", "zzzzz", "-k", "yyy")
+    code, out, err = run(capsys, "--corpus-only", "--corpus", str(corpus), "-k", "zzzzz", "-k", "yyy")
     assert code == 2 and err.splitlines() == ["coinche-spec: no fixture matches -k zzzzz -k yyy"]
 
 
 def test_an_empty_corpus_exits_2(tmp_path, capsys, monkeypatch):
     monkeypatch.chdir(tmp_path)
     (tmp_path / "empty").mkdir()
-    code, out, err = run(capsys, "--corpus", "empty")
+    code, out, err = run(capsys, "--corpus-only", "--corpus", "empty")
     assert code == 2 and out == ""
     assert err.splitlines() == ["coinche-spec: no fixture in empty: nothing to run"]
 
@@ -229,7 +231,7 @@ def test_fixtures_all_n_a_under_the_chosen_rule_set_exit_2(corpus, capsys):
         score: {NS: 0, EW: 162}         # 162 + both sides' melds 0 = 162, no bid term''',
                                 '''      cafe-sans-tout-atout: {not_applicable: "for the test"}''')
     (corpus / "scoring.yaml").write_text(text)
-    code, out, err = run(capsys, "--corpus", str(corpus), "-k", "089", "--variant", "cafe-sans-tout-atout")
+    code, out, err = run(capsys, "--corpus-only", "--corpus", str(corpus), "-k", "089", "--variant", "cafe-sans-tout-atout")
     assert code == 2 and out == ""
     assert err.splitlines() == ["coinche-spec: nothing to run: the 1 fixture matching -k 089 is not applicable "
                                 "under cafe-sans-tout-atout"]
@@ -237,10 +239,10 @@ def test_fixtures_all_n_a_under_the_chosen_rule_set_exit_2(corpus, capsys):
 
 def test_k_may_be_repeated_and_takes_any_match(corpus, capsys):
     # "089" matches the scoring fixture's id, "cut-one" the dealing one: both, under one rule set
-    code, out, err = run(capsys, "--corpus", str(corpus), "-k", "089", "-k", "cut-one", "--variant", "federation")
+    code, out, err = run(capsys, "--corpus-only", "--corpus", str(corpus), "-k", "089", "-k", "cut-one", "--variant", "federation")
     assert code == 0 and last_lines(out) == ["0 errors, 0 timeouts, 0 n/a", "2 passed, 0 failed"]
     assert out.splitlines()[0].endswith(" 2 fixtures, 1 rule set, " + out.splitlines()[0].split(", ")[-1])
-    code, out, err = run(capsys, "--corpus", str(corpus), "-k", "089", "-k", "zzzzz", "--variant", "federation")
+    code, out, err = run(capsys, "--corpus-only", "--corpus", str(corpus), "-k", "089", "-k", "zzzzz", "--variant", "federation")
     assert code == 0 and last_lines(out, 1) == ["1 passed, 0 failed"]
     assert " 1 fixture, 1 rule set, " in out.splitlines()[0]
 
@@ -252,18 +254,19 @@ def test_help_says_k_is_repeatable(capsys):
     assert "repeat it to take the fixtures matching any of them: -k belote -k score" in text
 
 
-def test_house_rule_sets_and_files_are_not_in_the_corpus(corpus, capsys, tmp_path):
-    code, out, err = run(capsys, "--corpus", str(corpus), "--variant", "federation-1500-x3")
-    assert code == 2 and out == "" and len(err.splitlines()) == 1
-    assert err.startswith("coinche-spec: --variant federation-1500-x3: a house rule set; the corpus has "
-                          "expectations only for the shipped seed rule sets: " + ", ".join(SHIPPED))
+def test_a_house_rule_set_without_dependencies_in_the_corpus_plays_nothing(corpus, capsys, tmp_path):
+    # GOOD_SCORING and GOOD_DEALING declare no depends_on: their expectations carry nowhere, and the
+    # reference engine is not judged against itself, so nothing is played: exit 2, saying why.
+    code, out, err = run(capsys, "--corpus-only", "--corpus", str(corpus), "--variant", "federation-1500-x3")
+    assert code == 2
+    assert err.splitlines()[-1] == ("coinche-spec: nothing was played: no case has a hand or carried expectation "
+                                    "under federation-1500-x3, and engine verdicts not run: the implementation "
+                                    "under test is the reference engine itself, so they would compare it with "
+                                    "itself")
     mine = tmp_path / "mine.yaml"
-    mine.write_text("extends: federation\nid: mine\n")
-    code, out, err = run(capsys, "--corpus", str(corpus), "--variant", str(mine))
-    assert code == 2 and len(err.splitlines()) == 1
-    assert f"--variant {mine}: a rule-set file; the corpus has expectations only for" in err
-    code, out, err = run(capsys, "--corpus", str(corpus), "--variant", "belote-classic")
-    assert code == 2 and "unknown variant id 'belote-classic'" in err
+    mine.write_text("extends: federation\nid: mine\nname: Mine\nstatus: house\n")
+    code, out, err = run(capsys, "--corpus-only", "--corpus", str(corpus), "--variant", str(mine))
+    assert code == 2 and "under mine, and engine verdicts not run" in err
 
 
 # --- an implementation that cannot start fails fast ----------------------------------------
@@ -286,7 +289,7 @@ def fake_program(tmp_path, name, body):
 def test_an_implementation_that_cannot_start_fails_fast(corpus, capsys, tmp_path, name, body, words):
     command = fake_program(tmp_path, name, body)
     started = time.monotonic()
-    code, out, err = run(capsys, "--corpus", str(corpus), "--impl", command)
+    code, out, err = run(capsys, "--corpus-only", "--corpus", str(corpus), "--impl", command)
     assert time.monotonic() - started < 15  # one start, not one per case
     assert code == 2 and out == ""
     [line] = err.splitlines()
@@ -296,7 +299,7 @@ def test_an_implementation_that_cannot_start_fails_fast(corpus, capsys, tmp_path
 
 
 def test_a_command_that_does_not_exist_fails_fast(corpus, capsys, tmp_path):
-    code, out, err = run(capsys, "--corpus", str(corpus), "--impl", str(tmp_path / "no-such-engine") + " --stdio")
+    code, out, err = run(capsys, "--corpus-only", "--corpus", str(corpus), "--impl", str(tmp_path / "no-such-engine") + " --stdio")
     assert code == 2 and out == ""
     assert err.splitlines() == [f'coinche-spec: --impl "{tmp_path / "no-such-engine"} --stdio" '
                                 f"did not start: cannot start: command not found: {tmp_path / 'no-such-engine'}"]
@@ -328,7 +331,7 @@ def test_the_matrix_shows_skipped_cases_apart(corpus, capsys, tmp_path, monkeypa
     (corpus / "scoring.yaml").write_text(GOOD_SCORING + body)
     monkeypatch.setenv("PYTHONPATH", str(ROOT))
     md = tmp_path / "r.md"
-    code, out, err = run(capsys, "--corpus", str(corpus), "--impl", fake_program(tmp_path, "proxy.py", PROXY),
+    code, out, err = run(capsys, "--corpus-only", "--corpus", str(corpus), "--impl", fake_program(tmp_path, "proxy.py", PROXY),
                          "--markdown", str(md))
     # Per rule set: score-089-on-090 passes; score-skipme-089 skipped (a skipped reply); the dealing
     # fixture skipped (kind not claimed). 5 rule sets: 5 passed, 5 x 2 = 10 skipped; nothing failed.
@@ -351,8 +354,10 @@ def test_the_matrix_shows_skipped_cases_apart(corpus, capsys, tmp_path, monkeypa
 
 def test_a_run_where_everything_was_skipped_says_so(corpus, capsys, tmp_path, monkeypatch):
     monkeypatch.setenv("PYTHONPATH", str(ROOT))
-    code, out, err = run(capsys, "--corpus", str(corpus), "-k", "cut-one", "--impl",
+    code, out, err = run(capsys, "--corpus-only", "--corpus", str(corpus), "-k", "cut-one", "--impl",
                          fake_program(tmp_path, "proxy.py", PROXY))
     # the proxy claims score only: the dealing fixture is skipped under all 5 rule sets
     assert last_lines(out, 1) == ["0 passed, 0 failed, 5 skipped"]
-    assert "warning: no case was played: the implementation skipped all 5" in err
+    assert code == 2
+    assert err.splitlines()[-1] == ("coinche-spec: nothing was played: the implementation skipped all 5 cases "
+                                    "(check the kinds and variants it lists in its start reply)")

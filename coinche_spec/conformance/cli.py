@@ -1,12 +1,14 @@
 """``coinche-spec conformance``: play the fixture corpus against an implementation.
 
-By default our own engine, in-process, under every shipped rule set. With
-``--impl "python3 my_engine.py"`` any program speaking the protocol
-(docs/protocol.md) on its standard input and output. Exit status: 0 when
-nothing failed, 1 when a case failed, errored or timed out, 2 when the
-fixture files themselves are wrong (one line per problem), the command line
-is, the selection leaves no case to play, or the implementation cannot even
-start: a run that played nothing never looks like one that passed.
+By default our own engine, in-process, under every shipped rule set; with
+``--variant`` any rule set (an id or a file). With ``--impl "python3
+my_engine.py"`` any program speaking the protocol (docs/protocol.md) on its
+standard input and output. Exit status: 0 when nothing failed, 1 when a case
+failed, errored, timed out or showed a corpus defect, 2 when the fixture or
+rule-set files themselves are wrong (one line per problem), the command line
+is, the selection leaves no case to play, the implementation cannot even
+start, refused every rule set or skipped every case: a run that played
+nothing never looks like one that passed.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from ..protocol.impls import IMPL_HELP
 from . import limits, reports
 from .fixtures import CorpusError, load_corpus, select
 from .runner import playable_count, run as run_corpus
+from .uncovered import uncovered_lines
 
 
 def register(subparsers) -> None:
@@ -25,16 +28,27 @@ def register(subparsers) -> None:
         "conformance", help="run the conformance corpus against an implementation",
         description="Play every fixture of the corpus under every shipped rule set (or those named with "
                     "--variant) against the reference engine, or against another implementation with --impl. "
-                    "Prints a matrix (area x rule set), the cases that went wrong with their differences, and "
-                    "closes with 'N passed, N failed'.")
-    p.add_argument("--variant", action="append", metavar="ID", default=None,
-                   help="a shipped seed rule set id (repeat for several; default: all shipped). The corpus "
-                        "has expectations for these only, not for house rule sets or other files")
+                    "Each case's expectation is written for the rule set (hand), carried from a rule set "
+                    "with the same values at every rule the fixture depends on (carried), or the reference "
+                    "engine's own answer (engine). Prints a matrix (area x rule set), the cases that went "
+                    "wrong with their differences, and closes with 'N passed, N failed'.")
+    p.add_argument("--variant", action="append", metavar="ID|FILE", default=None,
+                   help="a rule set: a shipped or house id, or a rule-set file (repeat for several; "
+                        "default: all shipped)")
     p.add_argument("-k", dest="keyword", action="append", metavar="TEXT", default=None,
                    help="only fixtures whose id, title, area, kind or a tag contains TEXT (case-insensitive); "
                         "repeat it to take the fixtures matching any of them: -k belote -k score")
     p.add_argument("--impl", metavar="SPEC", default=None, help=IMPL_HELP)
-    p.add_argument("--corpus", metavar="DIR", default=None, help="fixture directory (default: the shipped corpus)")
+    p.add_argument("--corpus", metavar="DIR", action="append", default=None,
+                   help="a folder of your own fixture files, played with the shipped corpus (repeatable)")
+    p.add_argument("--corpus-only", action="store_true",
+                   help="play only the --corpus folders, not the shipped corpus")
+    p.add_argument("--no-engine-verdicts", action="store_true",
+                   help="do not judge cases that no hand or carried expectation covers against the "
+                        "reference engine")
+    p.add_argument("--uncovered", action="store_true",
+                   help="list every rule value of the --variant rule sets that no hand or carried "
+                        "expectation tells apart (the fixtures to write next), and play nothing")
     p.add_argument("--timeout", metavar="S", type=float, default=10.0,
                    help="seconds an implementation may take to answer one case (default 10)")
     limits.add_arguments(p)
@@ -55,43 +69,69 @@ def _usage(text: str) -> int:
     return 2
 
 
-def _not_in_corpus(ref: str, variant, shipped: list[str]) -> str:
-    """Why --variant REF cannot be run: the fixtures answer for the shipped seed rule sets only."""
-    from ..variants import registry
-
-    kind = registry.kind_of(variant.path) if variant.path is not None and ref == variant.id else None
-    what = f"{'an' if kind and kind[0] in 'aeiou' else 'a'} {kind} rule set" if kind else "a rule-set file"
-    return (f"--variant {ref}: {what}; the corpus has expectations only for the shipped seed rule sets: "
-            f"{', '.join(shipped)}")
-
-
 def _keywords(keywords: list[str] | None) -> str:
     return " ".join(f"-k {k}" for k in keywords or ())
+
+
+def _rule_sets(refs: list[str]):
+    """The Variants named on the command line, or the lines saying why one cannot be used."""
+    from ..variants import VariantError, load_variant
+    variants, problems = [], []
+    from ..variants.registry import clipped
+    for ref in dict.fromkeys(refs):
+        try:
+            variant = load_variant(ref)
+        except VariantError as exc:
+            problems.extend(f"--variant {clipped(ref)}: {line.split(': id: ', 1)[1]}"
+                            if line.startswith("<variant>: id: ") else line for line in exc.lines)
+            continue
+        if any(v.id == variant.id for v in variants):
+            problems.append(f"--variant {ref}: rule set id '{variant.id}' is given twice")
+        variants.append(variant)
+    return variants, problems
+
+
+def _nothing_played(report) -> str | None:
+    """Why a run played nothing (every case skipped, every rule set refused), or None."""
+    c = report.counts()
+    if any(c[k] for k in ("pass", "fail", "defect")):
+        return None
+    played = [o for o in report.outcomes if o.outcome != "n/a"]
+    if not played:
+        why = "; ".join(report.notes) or "every case is n/a"
+        return (f"nothing was played: no case has a hand or carried expectation under "
+                f"{', '.join(report.variants)}, and {why}")
+    if all(o.variant in report.refused for o in played):
+        first = next(iter(report.refused.values()))
+        return (f"nothing was played: the implementation refused every rule set "
+                f"({', '.join(report.refused)}); first reason: {first}")
+    if c["skip"] == len(played):
+        return (f"nothing was played: the implementation skipped all {c['skip']} cases "
+                "(check the kinds and variants it lists in its start reply)")
+    return None
 
 
 def main(args) -> int:
     from ..protocol.client import ImplementationError
     from ..protocol.impls import open_implementation
-    from ..variants import VariantError, shipped_ids
-    from ..variants.cli import variant_for
+    from ..variants import shipped_ids
 
     if args.timeout <= 0:
         return _usage(f"--timeout {args.timeout:g}: give a number of seconds above 0")
-    shipped = shipped_ids()
-    variants = args.variant or shipped
-    for v in variants:
-        try:
-            found = variant_for(v)  # the one resolution: an unknown id, a missing or invalid file is said here
-        except VariantError as exc:
-            for line in exc.lines:
-                _err(line)
-            return 2
-        if v not in shipped:
-            return _usage(_not_in_corpus(v, found, shipped))
-    variants = list(dict.fromkeys(variants))
+    if args.corpus_only and not args.corpus:
+        return _usage("--corpus-only needs at least one --corpus DIR")
+    if args.uncovered and not args.variant:
+        return _usage("--uncovered needs --variant ID|FILE: the rule set whose uncovered rules to list")
+    variants, problems = _rule_sets(args.variant or shipped_ids())
+    if len(problems) == 1:
+        return _usage(problems[0])
+    if problems:
+        for line in problems:
+            _err(line)
+        return _usage(f"{reports.plural(len(problems), 'problem')} with --variant; nothing was run")
 
     try:
-        fixtures = load_corpus(args.corpus)
+        fixtures = load_corpus(extra=args.corpus or (), shipped=not args.corpus_only)
     except CorpusError as exc:
         for problem in exc.problems:
             _err(str(problem))
@@ -99,14 +139,19 @@ def main(args) -> int:
         return 2
     # A run that plays nothing must not look like a run that passed.
     if not fixtures:
-        return _usage(f"no fixture in {args.corpus or 'the corpus'}: nothing to run")
+        return _usage(f"no fixture in {', '.join(args.corpus or ['the corpus'])}: nothing to run")
     fixtures = select(fixtures, args.keyword)
     if not fixtures:
         return _usage(f"no fixture matches {_keywords(args.keyword)}")
-    if playable_count(fixtures, variants) == 0:
+    if args.uncovered:
+        for variant in variants:
+            print("\n".join(uncovered_lines(fixtures, variant)), flush=True)
+        return 0
+    if playable_count(fixtures, variants, not args.no_engine_verdicts) == 0:
         chosen = f" matching {_keywords(args.keyword)}" if args.keyword else ""
         return _usage(f"nothing to run: the {reports.plural(len(fixtures), 'fixture')}{chosen} "
-                      f"{'is' if len(fixtures) == 1 else 'are'} not applicable under {', '.join(variants)}")
+                      f"{'is' if len(fixtures) == 1 else 'are'} not applicable under "
+                      f"{', '.join(v.id for v in variants)}")
 
     try:
         impl = open_implementation(args.impl, args.timeout, args.max_restarts)
@@ -131,15 +176,12 @@ def main(args) -> int:
                  f"now under {outcome.variant}")
 
     try:
-        report = run_corpus(impl, fixtures, variants, limits.watch(args, impl, on_outcome))
+        report = run_corpus(impl, fixtures, variants, limits.watch(args, impl, on_outcome),
+                            engine_verdicts=not args.no_engine_verdicts)
     finally:
         impl.stop()
 
     print(reports.console(report, verbose=args.verbose), flush=True)
-    counts = report.counts()
-    if counts["skip"] and not any(counts[k] for k in ("pass", "fail", "error", "timeout")):
-        _err(f"coinche-spec: warning: no case was played: the implementation skipped all {counts['skip']} "
-             "(check the kinds and variants it lists in its start reply)")
     for path, write in ((args.report_jsonl, reports.write_jsonl), (args.junit, reports.write_junit),
                         (args.markdown, reports.write_markdown)):
         if path:
@@ -147,4 +189,7 @@ def main(args) -> int:
                 write(report, path)
             except OSError as exc:
                 return _usage(f"cannot write {path}: {exc.strerror}")
+    why = _nothing_played(report)
+    if why is not None:
+        return _usage(why)
     return 0 if report.ok else 1

@@ -1,11 +1,13 @@
 """The fixture corpus: strict loading of ``conformance/*.yaml``.
 
-A fixture is a scenario a person worked out by hand, with the result every
-shipped rule set must give. The loader refuses anything it would otherwise
-have to guess about — a duplicate key, an unknown field, a misspelt rule set,
-a card that does not exist, an expectation field the case kind never
-returns, a rule set forgotten in ``expect``, an id used twice or retired —
-and reports every problem as one line ``FILE:LINE:COL: path: message``.
+A fixture is a scenario a person worked out by hand, with the result some
+rule sets must give (``expect``, keyed by rule set id or by a rule-set file
+relative to the fixture file) and the rules that result depends on
+(``depends_on``), by which it carries to other rule sets (see carry.py). The
+loader refuses anything it would otherwise have to guess about — a duplicate
+key, an unknown field, a misspelt rule set or rule path, a card that does not
+exist, an expectation field the case kind never returns, an id used twice or
+retired — and reports every problem as one line ``FILE:LINE:COL: path: message``.
 
 Cases are canonicalised here (``10H`` becomes ``TH``) so that the runner
 sends every implementation the same canonical bytes.
@@ -30,6 +32,7 @@ from ..protocol.cases import check_seat_keyed as _seat_keyed
 from ..protocol.cases import check_team as _team
 from ..protocol.cases import check_team_ints as _team_ints
 from ..resources import corpus_dir, fixture_schema_path
+from .rulepaths import covers, known_paths
 
 AREAS = ("dealing", "auction", "play", "perft", "melds", "belote", "scoring", "match", "deal")
 RETIRED_FILE = "retired-ids.txt"
@@ -62,13 +65,15 @@ class Fixture:
     area: str
     kind: str
     case: dict                      # canonical
-    expect: dict                    # variant id -> Expectation
+    expect: dict                    # rule set id -> Expectation
     file: str
     line: int | None = None
     tags: list = field(default_factory=list)
     exercises: list = field(default_factory=list)
     sources: list = field(default_factory=list)
-    depends_on: list = field(default_factory=list)
+    depends_on: list | None = None  # None: not declared, so the expectations carry nowhere
+    expected_by: str = "hand"       # hand, or engine (written by the engine, e.g. by fuzzing)
+    rule_sets: dict = field(default_factory=dict, repr=False)  # rule set id -> Variant, for each expect key
 
     @property
     def where(self) -> str:
@@ -178,8 +183,6 @@ def check_expectation(kind: str, value: dict, path: tuple = ()) -> dict:
     return out
 
 
-# --- rule paths named in `exercises` -----------------------------------------
-
 def rule_paths(rules: dict, prefix: tuple = ()) -> set:
     """Every path into a rules document, groups and leaves alike, as dotted strings."""
     out = set()
@@ -217,27 +220,48 @@ def _split_ids(key: str) -> list[str]:
     return [part.strip() for part in key.split(",")]
 
 
+class RuleSets:
+    """The rule sets named by ``expect`` keys, loaded once per corpus: an id, or a file path relative
+    to the fixture file (``rulesets/foo.yaml``)."""
+
+    def __init__(self) -> None:
+        self._loaded: dict = {}
+
+    def get(self, name: str, folder: Path):
+        """The Variant the key names, or the reason it names none (a str)."""
+        from ..variants import VariantError, load_variant
+        from ..variants.loader import _looks_like_path
+        ref = str((folder / name).resolve()) if _looks_like_path(name) else name
+        if ref not in self._loaded:
+            try:
+                self._loaded[ref] = load_variant(ref)
+            except VariantError as exc:
+                first = exc.lines[0] if exc.lines else "cannot be loaded"
+                if _looks_like_path(name):
+                    self._loaded[ref] = f"rule set file {name!r}: {first}"
+                else:
+                    self._loaded[ref] = f"unknown rule set {name!r}: {first.split(': id: ', 1)[-1]}"
+        return self._loaded[ref]
+
+
 class _FileLoader:
-    def __init__(self, display: str, positions, known_variants: list[str], known_paths: set,
-                 retired: set, seen_ids: dict, rule_sets: dict | None = None):
-        self.rule_sets = rule_sets if rule_sets is not None else _known_rule_sets()
-        from ..variants import shipped_ids
-        self.seeds = shipped_ids()
+    def __init__(self, display: str, positions, retired: set, seen_ids: dict, rule_sets: RuleSets,
+                 folder: Path):
         self.display = display
         self.positions = positions
-        self.known_variants = known_variants
-        self.known_paths = known_paths
         self.retired = retired
         self.seen_ids = seen_ids
+        self.rule_sets = rule_sets
+        self.folder = folder
         self.problems: list = []
 
-    def answerable(self, case: dict, epath: tuple, vid: str) -> bool:
+    def answerable(self, case: dict, epath: tuple, variant) -> bool:
         """An expectation for a case the rule set cannot even be asked (a tout atout trick where tout
         atout may not be bid) would only ever meet an errored reply: say so, and how to mark it."""
         try:
-            check_for_rules(self.rule_sets[vid], case)
+            check_for_rules(variant.rules, case)
         except CaseError as exc:
-            self.problem(epath, f"{vid}: {exc}; mark this rule set not_applicable")
+            self.problem(epath, f"{variant.id}: {exc}; mark this rule set not_applicable")
             return False
         return True
 
@@ -251,6 +275,23 @@ class _FileLoader:
         shown = tuple(p.replace(" ", "") if isinstance(p, str) and "," in p else p for p in path)
         self.problems.append(yamlstrict.Problem(self.display, line, col, shown, message))
 
+    def declared_rules(self, base: tuple, raw: dict) -> list | None:
+        """``exercises`` and ``depends_on``: rule paths of the schema; what a fixture exercises, its
+        outcome must depend on."""
+        for name in ("exercises", "depends_on"):
+            for i, rule in enumerate(raw.get(name) or []):
+                if rule not in known_paths():
+                    self.problem(base + (name, i), f"{rule!r} is not a rule path of the variant schema "
+                                                   "(write it without 'rules.', e.g. auction.coinche.when)")
+        depends_on = raw.get("depends_on")
+        if depends_on is None:
+            return None
+        for i, rule in enumerate(raw.get("exercises") or []):
+            if rule in known_paths() and not covers(depends_on, rule):
+                self.problem(base + ("exercises", i), f"{rule!r} is exercised but not in depends_on: "
+                                                      "an outcome that tells it apart depends on it")
+        return list(depends_on)
+
     def fixture(self, area: str, index: int, raw: dict) -> Fixture | None:
         base = ("fixtures", index)
         fid = raw["id"]
@@ -263,16 +304,7 @@ class _FileLoader:
             line, _ = self.where(base + ("id",))
             self.seen_ids[fid] = f"{self.display}:{line}" if line else self.display
 
-        for name in ("exercises", "depends_on"):
-            for i, rule in enumerate(raw.get(name) or []):
-                if rule not in self.known_paths:
-                    self.problem(base + (name, i), f"{rule!r} is not a rule path of the variant schema "
-                                                   "(write it without 'rules.', e.g. auction.coinche.when)")
-        depends = raw.get("depends_on")
-        if depends is not None:
-            for i, rule in enumerate(raw.get("exercises") or []):
-                if not any(rule == d or rule.startswith(d + ".") for d in depends):
-                    self.problem(base + ("exercises", i), f"{rule!r} is exercised but not in depends_on")
+        depends_on = self.declared_rules(base, raw)
         try:
             case = canonicalise(raw["case"], ("case",))
         except CaseError as exc:
@@ -280,16 +312,19 @@ class _FileLoader:
             case = None
 
         expect: dict = {}
-        named: set = set()
+        variants: dict = {}
         for key, value in raw["expect"].items():
             epath = base + ("expect", key)
-            ids = _split_ids(key)
-            for vid in ids:
-                if vid not in self.known_variants:
-                    self.problem(epath, f"unknown rule set {vid!r} (shipped: {', '.join(self.known_variants)})")
-                elif vid in named:
-                    self.problem(epath, f"rule set {vid!r} has more than one expectation in this fixture")
-                named.add(vid)
+            named = []
+            for name in _split_ids(key):
+                variant = self.rule_sets.get(name, self.folder)
+                if isinstance(variant, str):
+                    self.problem(epath, variant)
+                elif variant.id in variants:
+                    self.problem(epath, f"rule set {variant.id!r} has more than one expectation in this fixture")
+                else:
+                    variants[variant.id] = variant
+                    named.append(variant)
             if "not_applicable" in value:
                 if len(value) > 1:
                     extra = ", ".join(k for k in value if k != "not_applicable")
@@ -305,23 +340,18 @@ class _FileLoader:
                     self.problem(exc.path, exc.message, prefer_key=False)
                     continue
                 expectation = Expectation(fields=fields)
-            for vid in ids:
-                if vid in self.known_variants and vid not in expect:
-                    if expectation.applicable and not self.answerable(case, epath, vid):
-                        continue
-                    expect[vid] = expectation
-        # a fixture written for test rule sets need not answer for every seed
-        missing = [] if (named - set(self.seeds)) & set(self.known_variants) else [v for v in self.seeds if v not in named]
-        if missing:
-            self.problem(base + ("expect",), "no expectation for " + ", ".join(missing)
-                         + " (every shipped rule set needs one, or not_applicable with a reason)")
+            for variant in named:
+                if expectation.applicable and not self.answerable(case, epath, variant):
+                    continue
+                expect[variant.id] = expectation
         if len(self.problems) > count_before or case is None:
             return None
         line, _ = self.where(base, prefer_key=False)
         return Fixture(id=fid, title=raw["title"], area=area, kind=case["kind"], case=case, expect=expect,
                        file=self.display, line=line, tags=list(raw.get("tags") or []),
                        exercises=list(raw.get("exercises") or []), sources=list(raw.get("sources") or []),
-                       depends_on=list(raw.get("depends_on") or []))
+                       depends_on=depends_on, expected_by=raw.get("expected_by", "hand"),
+                       rule_sets={vid: variants[vid] for vid in expect})
 
 
 def _schema_validator():
@@ -330,75 +360,71 @@ def _schema_validator():
     return jsonschema.Draft202012Validator(schema)
 
 
-def _known_rule_sets() -> dict:
-    """Shipped and test id -> its rules, read once per corpus load."""
-    from ..variants import load_variant, shipped_ids, test_ids
-    return {vid: load_variant(vid).rules for vid in shipped_ids() + test_ids()}
-
-
-def _known_rules() -> tuple[list[str], set]:
-    from ..variants import load_variant, shipped_ids, test_ids
-    ids = shipped_ids() + test_ids()
-    paths: set = set()
-    for vid in ids:
-        paths |= rule_paths(load_variant(vid).document["rules"])
-    return ids, paths
-
-
-RULESETS_DIR = "rulesets"  # test rule sets beside the fixtures, not fixture files
+RULESETS_DIR = "rulesets"  # rule sets the fixtures name by file (test-only rule sets), not fixtures
 
 
 def corpus_files(directory: Path) -> list[Path]:
-    return sorted(p for p in Path(directory).rglob("*.yaml")
+    directory = Path(directory)
+    return sorted(p for p in directory.rglob("*.yaml")
                   if p.is_file() and RULESETS_DIR not in p.relative_to(directory).parts[:-1])
 
 
-def load_corpus(directory: Path | str | None = None) -> list[Fixture]:
-    """Every fixture of the corpus, checked; raises CorpusError listing every problem."""
-    directory = Path(directory) if directory is not None else corpus_dir()
-    if not directory.is_dir():
-        raise CorpusError([f"{directory}: the corpus directory does not exist"])
-    known_variants, known_paths = _known_rules()
-    rule_sets = _known_rule_sets()
-    retired = read_retired(directory)
+def load_corpus(directory: Path | str | None = None, extra: list | tuple = (),
+                shipped: bool = True) -> list[Fixture]:
+    """Every fixture of the corpus, checked; raises CorpusError listing every problem.
+
+    ``directory`` is the main corpus (default: the shipped one; left out when
+    ``shipped`` is false); ``extra`` adds user corpus folders. Ids must be unique
+    across all of them."""
+    folders = [Path(directory) if directory is not None else corpus_dir()] if shipped else []
+    folders += [Path(d) for d in extra]
+    missing = [f for f in folders if not f.is_dir()]
+    if missing:
+        raise CorpusError([f"{f}: the corpus directory does not exist" for f in missing])
+    rule_sets = RuleSets()
     validator = _schema_validator()
     seen_ids: dict = {}
     problems: list = []
     fixtures: list[Fixture] = []
-    for path in corpus_files(directory):
-        display = _display(path)
-        try:
-            data, positions = yamlstrict.load_file(path, display)
-        except yamlstrict.YamlStrictError as exc:
-            problems.extend(exc.problems)
-            continue
-        loader = _FileLoader(display, positions, known_variants, known_paths, retired, seen_ids, rule_sets)
-
-        def locate(p, prefer_key, _loader=loader):
-            line, col = _loader.where(tuple(p), prefer_key)
-            return display, line, col
-
-        errors = list(validator.iter_errors(data))
-        schema_problems = yamlstrict.schema_problems(errors, locate)
-        problems.extend(schema_problems)
-        if not isinstance(data, dict) or not isinstance(data.get("fixtures"), list):
-            continue
-        # fixtures the schema already refused are not checked further
-        refused = {tuple(e.absolute_path)[1] for e in errors
-                   if len(e.absolute_path) >= 2 and e.absolute_path[0] == "fixtures"}
-        if any(len(e.absolute_path) < 2 for e in errors):
-            continue
-        area = data["area"]
-        for i, raw in enumerate(data["fixtures"]):
-            if i in refused:
-                continue
-            fixture = loader.fixture(area, i, raw)
-            if fixture is not None:
-                fixtures.append(fixture)
-        problems.extend(loader.problems)
+    for folder in folders:
+        retired = read_retired(folder)
+        for path in corpus_files(folder):
+            problems.extend(_load_file(path, validator, retired, seen_ids, rule_sets, fixtures))
     if problems:
         raise CorpusError(problems)
     return fixtures
+
+
+def _load_file(path: Path, validator, retired: set, seen_ids: dict, rule_sets: RuleSets,
+               fixtures: list) -> list:
+    """Load one fixture file into ``fixtures``; returns its problems."""
+    display = _display(path)
+    try:
+        data, positions = yamlstrict.load_file(path, display)
+    except yamlstrict.YamlStrictError as exc:
+        return list(exc.problems)
+    loader = _FileLoader(display, positions, retired, seen_ids, rule_sets, path.parent)
+
+    def locate(p, prefer_key, _loader=loader):
+        line, col = _loader.where(tuple(p), prefer_key)
+        return display, line, col
+
+    errors = list(validator.iter_errors(data))
+    problems = yamlstrict.schema_problems(errors, locate)
+    if not isinstance(data, dict) or not isinstance(data.get("fixtures"), list):
+        return problems
+    # fixtures the schema already refused are not checked further
+    refused = {tuple(e.absolute_path)[1] for e in errors
+               if len(e.absolute_path) >= 2 and e.absolute_path[0] == "fixtures"}
+    if any(len(e.absolute_path) < 2 for e in errors):
+        return problems
+    for i, raw in enumerate(data["fixtures"]):
+        if i in refused:
+            continue
+        fixture = loader.fixture(data["area"], i, raw)
+        if fixture is not None:
+            fixtures.append(fixture)
+    return problems + loader.problems
 
 
 def select(fixtures: list[Fixture], keyword: str | list[str] | tuple | None) -> list[Fixture]:

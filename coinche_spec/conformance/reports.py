@@ -1,10 +1,13 @@
 """What a conformance run tells people and machines.
 
 The console gets the matrix (area x rule set, passed/applicable, with the
-cases the implementation skipped counted apart as ``+N skip``), then every
-case that went wrong with its differences, then the counts; the closing line
-is always ``N passed, N failed`` (``, N skipped`` when some were skipped), so
-a script can read it. The same outcomes can be written as JSON Lines (one
+cases whose expectation was carried or came from the reference engine counted
+inside the cell, and the cases the implementation skipped counted apart as
+``+N skip``), then every case that went wrong with its differences, then the
+counts: passed and failed for each kind of expectation (hand, carried,
+engine), errors, time-outs, n/a and corpus defects; the closing line is always
+``N passed, N failed`` (``, N skipped`` when some were skipped), so a script
+can read it. The same outcomes can be written as JSON Lines (one
 object per fixture and rule set), JUnit XML (for CI dashboards) and a
 Markdown matrix (for a README or an issue).
 """
@@ -19,7 +22,7 @@ from .compare import show
 from .fixtures import AREAS
 from .runner import Outcome, Report
 
-_LABEL = {"fail": "FAIL", "error": "ERROR", "timeout": "TIMEOUT"}
+_LABEL = {"fail": "FAIL", "error": "ERROR", "timeout": "TIMEOUT", "defect": "CORPUS DEFECT", "not run": "NOT RUN"}
 
 
 def _areas(report: Report) -> list[str]:
@@ -32,12 +35,13 @@ def plural(n: int, word: str, many: str | None = None) -> str:
     return f"{n} {word if n == 1 else (many or word + 's')}"
 
 
-LEGEND = ("Each cell: passed/applicable (n/a cases left out); +N skip: cases skipped, not counted "
-          "(kinds or rule sets the implementation did not claim).")
+LEGEND = ("Each cell: passed/applicable (n/a cases left out), with how many of those were carried from "
+          "another rule set (N carried) or judged against the reference engine (N engine); +N skip: cases "
+          "skipped, not counted (kinds or rule sets the implementation did not claim).")
 
 
 def matrix(report: Report) -> dict:
-    """(area, variant) -> (passed, applicable, skipped).
+    """(area, variant) -> (passed, applicable, skipped, carried, engine).
 
     A skipped case is not applicable: the implementation never claimed it, so
     it is neither passed nor failed. n/a cases are not counted at all."""
@@ -45,21 +49,25 @@ def matrix(report: Report) -> dict:
     for o in report.outcomes:
         if o.outcome == "n/a":
             continue
-        passed, applicable, skipped = cells.get((o.fixture.area, o.variant), (0, 0, 0))
+        passed, applicable, skipped, carried, engine = cells.get((o.fixture.area, o.variant), (0, 0, 0, 0, 0))
         if o.outcome == "skip":
             skipped += 1
         else:
             passed += o.outcome == "pass"
             applicable += 1
-        cells[(o.fixture.area, o.variant)] = (passed, applicable, skipped)
+            carried += o.expected_by == "carried"
+            engine += o.expected_by == "engine"
+        cells[(o.fixture.area, o.variant)] = (passed, applicable, skipped, carried, engine)
     return cells
 
 
-def cell_text(passed: int, applicable: int, skipped: int) -> str:
-    """``8/8``, ``8/8 (+2 skip)``, ``0/0 (+7 skip)``; ``-`` when every case there is n/a."""
+def cell_text(passed: int, applicable: int, skipped: int, carried: int = 0, engine: int = 0) -> str:
+    """``8/8``, ``8/8 (6 carried, +2 skip)``, ``0/0 (+7 skip)``; ``-`` when every case there is n/a."""
     if not applicable and not skipped:
         return "-"
-    return f"{passed}/{applicable}" + (f" (+{skipped} skip)" if skipped else "")
+    bits = [f"{n} {word}" for n, word in ((carried, "carried"), (engine, "engine")) if n]
+    bits += [f"+{skipped} skip"] if skipped else []
+    return f"{passed}/{applicable}" + (f" ({', '.join(bits)})" if bits else "")
 
 
 def _cell(cells: dict, key) -> str:
@@ -68,7 +76,7 @@ def _cell(cells: dict, key) -> str:
 
 def _totals(cells: dict, variant: str, areas: list[str]) -> str:
     mine = [cells[(a, variant)] for a in areas if (a, variant) in cells]
-    return cell_text(*(sum(c[i] for c in mine) for i in range(3)))
+    return cell_text(*(sum(c[i] for c in mine) for i in range(5)))
 
 
 def matrix_rows(report: Report) -> list[list[str]]:
@@ -81,19 +89,41 @@ def matrix_rows(report: Report) -> list[list[str]]:
     return rows
 
 
+def source_line(report: Report) -> str:
+    """Passed and failed for each kind of expectation, so that no kind passes for another."""
+    by = report.counts_by_source()
+    return "by expectation: " + "; ".join(f"{kind} {by[kind]['pass']} passed, {by[kind]['fail']} failed"
+                                          for kind in ("hand", "carried", "engine"))
+
+
 def closing_lines(report: Report) -> list[str]:
-    """The counts: errors, time-outs and n/a on one line, then the closing line."""
+    """The counts: passed and failed by kind of expectation; errors, time-outs, n/a (and corpus
+    defects, if any) on one line; then the closing line."""
     c = report.counts()
     closing = f"{c['pass']} passed, {c['fail']} failed"
     if c["skip"]:
         closing += f", {c['skip']} skipped"
+    errors = f"{plural(c['error'], 'error')}, {plural(c['timeout'], 'timeout')}, {c['n/a']} n/a"
+    if c["defect"]:
+        errors += f", {plural(c['defect'], 'corpus defect')}"
     if c["not run"]:
         closing += f", {c['not run']} not run"
-    return [f"{plural(c['error'], 'error')}, {plural(c['timeout'], 'timeout')}, {c['n/a']} n/a", closing]
+    return [source_line(report), errors, closing]
+
+
+def note_lines(report: Report) -> list[str]:
+    """What the run did not do, and why."""
+    lines = list(report.notes)
+    if report.unjudged:
+        lines.append(f"{plural(report.unjudged, 'case')} without a hand or carried expectation "
+                     f"{'was' if report.unjudged == 1 else 'were'} not played")
+    return lines
 
 
 def describe_problem(o: Outcome, indent: str = "  ") -> list[str]:
     head = f"{_LABEL[o.outcome]} {o.fixture.id} under {o.variant}: {o.fixture.title} ({o.fixture.where})"
+    if o.expected_by != "hand":
+        head += f" [expected by {o.expected_by}" + (f", carried from {o.carried_from}]" if o.carried_from else "]")
     lines = [head]
     for d in o.diffs:
         lines.append(f"{indent}{d}")
@@ -126,6 +156,7 @@ def console(report: Report, verbose: bool = False) -> str:
         for o in problems:
             lines.extend(describe_problem(o))
     lines.append("")
+    lines.extend(note_lines(report))
     lines.extend(closing_lines(report))
     return "\n".join(lines)
 
@@ -133,7 +164,8 @@ def console(report: Report, verbose: bool = False) -> str:
 def progress_line(o: Outcome) -> str:
     """One line per case, for -v."""
     mark = {"pass": "ok", "n/a": "n/a"}.get(o.outcome, o.outcome.upper())
-    return f"{mark:7} {o.fixture.id} [{o.variant}] {o.seconds * 1000:.1f} ms"
+    origin = f" carried from {o.carried_from}" if o.carried_from else ("" if o.expected_by == "hand" else " engine")
+    return f"{mark:7} {o.fixture.id} [{o.variant}{origin}] {o.seconds * 1000:.1f} ms"
 
 
 # --- files --------------------------------------------------------------------
@@ -148,15 +180,15 @@ def write_junit(report: Report, path: str | Path) -> None:
     c = report.counts()
     root = ET.Element("testsuites", {
         "name": "coinche-spec conformance",
-        "tests": str(sum(c[k] for k in ("pass", "fail", "error", "timeout", "skip", "not run"))),
-        "failures": str(c["fail"]), "errors": str(c["error"] + c["timeout"]),
+        "tests": str(sum(c[k] for k in ("pass", "fail", "error", "timeout", "skip", "defect", "not run"))),
+        "failures": str(c["fail"]), "errors": str(c["error"] + c["timeout"] + c["defect"]),
         "skipped": str(c["skip"] + c["not run"]), "time": f"{report.seconds:.3f}"})
     for variant in report.variants:
         mine = [o for o in report.outcomes if o.variant == variant and o.outcome != "n/a"]
         suite = ET.SubElement(root, "testsuite", {
             "name": variant, "tests": str(len(mine)),
             "failures": str(sum(o.outcome == "fail" for o in mine)),
-            "errors": str(sum(o.outcome in ("error", "timeout") for o in mine)),
+            "errors": str(sum(o.outcome in ("error", "timeout", "defect") for o in mine)),
             "skipped": str(sum(o.outcome in ("skip", "not run") for o in mine)),
             "time": f"{sum(o.seconds for o in mine):.3f}"})
         for o in mine:
@@ -167,7 +199,7 @@ def write_junit(report: Report, path: str | Path) -> None:
                 el = ET.SubElement(case, "failure", {"message": "; ".join(str(d) for d in o.diffs)[:500],
                                                      "type": "mismatch"})
                 el.text = "\n".join(describe_problem(o))
-            elif o.outcome in ("error", "timeout"):
+            elif o.outcome in ("error", "timeout", "defect"):
                 el = ET.SubElement(case, "error", {"message": (o.message or o.outcome)[:500], "type": o.outcome})
                 el.text = "\n".join(describe_problem(o))
             elif o.outcome in ("skip", "not run"):
@@ -206,8 +238,10 @@ def markdown(report: Report) -> str:
             if o.message:
                 out.append(f"  - {_md(o.message)}")
         out.append("")
-    errors_line, closing = closing_lines(report)
-    out.extend([errors_line, "", closing])
+    for line in note_lines(report):
+        out.extend([_md(line), ""])
+    by_source, errors_line, closing = closing_lines(report)
+    out.extend([by_source, "", errors_line, "", closing])
     return "\n".join(out) + "\n"
 
 

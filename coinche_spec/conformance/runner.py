@@ -1,6 +1,11 @@
 """Playing the corpus against an implementation: every fixture under every rule set.
 
-Each (fixture, rule set) pair gets one outcome:
+Each (fixture, rule set) pair gets an expectation from one of three places
+(carry.py): written for that rule set (``hand``), carried from a rule set with
+the same values at every rule the fixture depends on (``carried``), or, when
+neither exists, the reference engine's own answer under that rule set
+(``engine``; never when the implementation under test is the reference
+engine, which would only be compared with itself). Then one outcome:
 
 - ``pass``    the result has every expected field, equal;
 - ``fail``    a field differs or is missing (the diffs say which);
@@ -12,6 +17,9 @@ Each (fixture, rule set) pair gets one outcome:
 - ``n/a``     the fixture says the case cannot be played under this rule set;
 - ``not run`` the run was stopped before this case (``limits``: ``--max-fail``,
   ``-x``, or an implementation given up after ``--max-restarts``).
+- ``defect``  the expectation would be carried, but the reference engine
+  answers the two rule sets differently: the fixture's depends_on is
+  incomplete. A fault of the corpus, not of the implementation.
 
 One case going wrong never stops the run by itself.
 """
@@ -23,10 +31,14 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from ..protocol.client import Implementation, ImplementationError
+from ..protocol.server import IMPLEMENTATION
+from .carry import CarryCheck, Source, find
 from .compare import Diff, compare
 from .fixtures import Fixture
+from .verdicts import engine_source
 
-OUTCOMES = ("pass", "fail", "error", "timeout", "skip", "n/a", "not run")
+OUTCOMES = ("pass", "fail", "error", "timeout", "skip", "n/a", "not run", "defect")
+SOURCES = ("hand", "carried", "engine")
 
 
 @dataclass
@@ -38,11 +50,14 @@ class Outcome:
     message: str | None = None
     seconds: float = 0.0
     result: dict | None = None
+    expected_by: str = "hand"
+    carried_from: str | None = None
     stderr: str | None = None  # what the implementation wrote on standard error during this case
 
     def to_json(self) -> dict:
         return {"fixture": self.fixture.id, "variant": self.variant, "area": self.fixture.area,
-                "kind": self.fixture.kind, "outcome": self.outcome,
+                "kind": self.fixture.kind, "outcome": self.outcome, "expected_by": self.expected_by,
+                "carried_from": self.carried_from,
                 "diff": [d.to_json() for d in self.diffs], "message": self.message,
                 "seconds": round(self.seconds, 6), "file": self.fixture.file, "line": self.fixture.line,
                 "stderr": self.stderr}
@@ -54,6 +69,9 @@ class Report:
     variants: list
     outcomes: list = field(default_factory=list)
     seconds: float = 0.0
+    notes: list = field(default_factory=list)  # what was not run, and why
+    unjudged: int = 0  # cases no expectation covered and no engine verdict was asked for
+    refused: dict = field(default_factory=dict)  # rule set id -> why the implementation would not play it
 
     def counts(self) -> dict:
         counts = {o: 0 for o in OUTCOMES}
@@ -61,18 +79,28 @@ class Report:
             counts[o.outcome] += 1
         return counts
 
+    def counts_by_source(self) -> dict:
+        """expected_by -> {"pass": n, "fail": n}: the three kinds of verdict, never mixed."""
+        out = {s: {"pass": 0, "fail": 0} for s in SOURCES}
+        for o in self.outcomes:
+            if o.outcome in ("pass", "fail"):
+                out[o.expected_by][o.outcome] += 1
+        return out
+
     @property
     def ok(self) -> bool:
         c = self.counts()
-        return c["fail"] == 0 and c["error"] == 0 and c["timeout"] == 0 and c["not run"] == 0
+        return all(c[k] == 0 for k in ("fail", "error", "timeout", "not run", "defect"))
 
     def problems(self) -> list:
-        return [o for o in self.outcomes if o.outcome in ("fail", "error", "timeout")]
+        return [o for o in self.outcomes if o.outcome in ("fail", "error", "timeout", "defect")]
 
 
-def _variant_document(variant_id: str) -> dict:
-    from ..variants import load_variant
-    return load_variant(variant_id).document
+def is_reference(impl: Implementation) -> bool:
+    """Whether the implementation under test is our own engine (in-process or ``coinche-spec serve``),
+    by the name its start reply gives."""
+    info = (impl.info or {}).get("implementation")
+    return isinstance(info, dict) and info.get("name") == IMPLEMENTATION["name"]
 
 
 def outcome_of(exc: ImplementationError) -> str:
@@ -89,14 +117,52 @@ def judge(expected: dict, reply: dict) -> tuple[str, list[Diff], str | None]:
     return "error", [], str(reply.get("message") or "errored")
 
 
-def run(impl: Implementation, fixtures: list[Fixture], variants: list[str],
-        on_outcome: Callable[[Outcome, int, int], None] | None = None) -> Report:
-    """Play every fixture under every named rule set; the implementation must already be started."""
+def _refusal(impl: Implementation, variant, playable) -> tuple[str, str] | None:
+    """Configure the rule set: by id when the implementation lists it, else as a whole document."""
+    if playable is not None and variant.id not in playable:
+        return ("skip", f"the implementation does not play {variant.id}")
+    try:
+        reply = impl.configure(variant.id if playable is not None else variant.document)
+    except ImplementationError as exc:
+        return (outcome_of(exc), exc.message if exc.kind == "not run" else f"configure {variant.id}: {exc.message}")
+    if reply.get("ok"):
+        return None
+    unsupported = reply.get("unsupported")
+    if unsupported:
+        return ("skip", "unsupported rules: " + ", ".join(map(str, unsupported)))
+    return ("error", f"configure {variant.id} refused: {reply.get('message')}")
+
+
+def plan(fixtures: list[Fixture], variant, engine_verdicts: bool) -> list[tuple[Fixture, Source | None]]:
+    """The cases to play under one rule set, each with the expectation that answers for it (None:
+    an engine verdict is wanted)."""
+    out = []
+    for f in fixtures:
+        source = find(f, variant)
+        if source is not None or engine_verdicts:
+            out.append((f, source))
+    return out
+
+
+def run(impl: Implementation, fixtures: list[Fixture], variants: list,
+        on_outcome: Callable[[Outcome, int, int], None] | None = None,
+        engine_verdicts: bool = True) -> Report:
+    """Play every fixture under every rule set (loaded Variants); the implementation must already be
+    started."""
     info = impl.info or {}
     kinds = set(info.get("kinds") or [])
     playable = info.get("variants")
-    report = Report(implementation=impl.describe(), variants=list(variants))
-    total = sum(1 for v in variants for f in fixtures if v in f.expect)
+    report = Report(implementation=impl.describe(), variants=[v.id for v in variants])
+    if engine_verdicts and is_reference(impl):
+        engine_verdicts = False
+        report.notes.append("engine verdicts not run: the implementation under test is the reference engine "
+                            "itself, so they would compare it with itself")
+    elif not engine_verdicts:
+        report.notes.append("engine verdicts not run (--no-engine-verdicts)")
+    plans = {v.id: plan(fixtures, v, engine_verdicts) for v in variants}
+    report.unjudged = sum(1 for v in variants for f in fixtures if find(f, v) is None) if not engine_verdicts else 0
+    total = sum(len(p) for p in plans.values())
+    carry = CarryCheck()
     started = time.monotonic()
     done = 0
 
@@ -108,50 +174,53 @@ def run(impl: Implementation, fixtures: list[Fixture], variants: list[str],
             on_outcome(outcome, done, total)
 
     for variant in variants:
-        todo = [f for f in fixtures if variant in f.expect]
-        if not todo:
-            continue
-        # Choose the rule set: by id when the implementation lists it, else as a whole document.
-        refusal: tuple[str, str] | None = None
-        if playable is not None and variant not in playable:
-            refusal = ("skip", f"the implementation does not play {variant}")
-        elif any(f.expect[variant].applicable for f in todo):
-            try:
-                ref = variant if playable is not None else _variant_document(variant)
-                reply = impl.configure(ref)
-            except ImplementationError as exc:
-                refusal = (outcome_of(exc), exc.message if exc.kind == "not run" else f"configure {variant}: {exc.message}")
-            else:
-                if not reply.get("ok"):
-                    unsupported = reply.get("unsupported")
-                    if unsupported:
-                        refusal = ("skip", "unsupported rules: " + ", ".join(map(str, unsupported)))
-                    else:
-                        refusal = ("error", f"configure {variant} refused: {reply.get('message')}")
-        for fixture in todo:
-            expectation = fixture.expect[variant]
+        todo = []
+        for fixture, source in plans[variant.id]:
+            if source is None:
+                source = engine_source(fixture, variant)
+            todo.append((fixture, source))
+        refusal = None
+        if any(s.expectation.applicable for _, s in todo):
+            refusal = _refusal(impl, variant, playable)
+            if refusal is not None:
+                report.refused[variant.id] = refusal[1]
+        for fixture, source in todo:
+            def outcome(kind, diffs=(), message=None, seconds=0.0, result=None):
+                return Outcome(fixture, variant.id, kind, list(diffs), message, seconds, result,
+                               source.expected_by, source.carried_from)
+            expectation = source.expectation
             if not expectation.applicable:
-                add(Outcome(fixture, variant, "n/a", message=expectation.not_applicable))
+                add(outcome("n/a", message=expectation.not_applicable))
+                continue
+            defect = carry.defect(fixture, variant, source)
+            if defect is not None:
+                add(outcome("defect", message=defect))
                 continue
             if refusal is not None:
-                add(Outcome(fixture, variant, refusal[0], message=refusal[1]))
+                add(outcome(refusal[0], message=refusal[1]))
                 continue
             if fixture.kind not in kinds:
-                add(Outcome(fixture, variant, "skip", message=f"the implementation does not answer {fixture.kind}"))
+                add(outcome("skip", message=f"the implementation does not answer {fixture.kind}"))
                 continue
             t0 = time.perf_counter()
             try:
-                reply = impl.run(f"{fixture.id}@{variant}", fixture.case)
+                reply = impl.run(f"{fixture.id}@{variant.id}", fixture.case)
             except ImplementationError as exc:
-                add(Outcome(fixture, variant, outcome_of(exc), message=exc.message, seconds=time.perf_counter() - t0))
+                add(outcome(outcome_of(exc), message=exc.message, seconds=time.perf_counter() - t0))
                 continue
             seconds = time.perf_counter() - t0
-            outcome, diffs, message = judge(expectation.fields, reply)
-            add(Outcome(fixture, variant, outcome, diffs, message, seconds, reply.get("result")))
+            verdict, diffs, message = judge(expectation.fields, reply)
+            add(outcome(verdict, diffs, message, seconds, reply.get("result")))
     report.seconds = time.monotonic() - started
     return report
 
 
-def playable_count(fixtures: list[Fixture], variants: list[str]) -> int:
-    """How many (fixture, rule set) pairs are real tests: those not marked not_applicable."""
-    return sum(1 for v in variants for f in fixtures if v in f.expect and f.expect[v].applicable)
+def playable_count(fixtures: list[Fixture], variants: list, engine_verdicts: bool = True) -> int:
+    """How many (fixture, rule set) pairs may be real tests: an applicable expectation, or an engine
+    verdict to come."""
+    count = 0
+    for v in variants:
+        for f in fixtures:
+            source = find(f, v)
+            count += (source.expectation.applicable if source is not None else engine_verdicts)
+    return count

@@ -507,7 +507,12 @@ def run_case(rules, case: Any) -> dict:
     Raises CaseError for a malformed case, or one that names something the
     rule set does not have (see ``check_for_rules``); an engine failure
     propagates (the server turns it into an ``errored`` reply)."""
-    canonical = canonicalise(case)
+    return run_canonical_case(rules, canonicalise(case))
+
+
+def run_canonical_case(rules, canonical: dict) -> dict:
+    """``run_case`` for a case already canonicalised (a loaded fixture's): the same checks and answer,
+    without parsing the case again."""
     check_for_rules(rules, canonical)
     return _RUN[canonical["kind"]](rules, canonical)
 

@@ -38,10 +38,13 @@ _RANKS = ("7", "8", "9", "T", "J", "Q", "K", "A")
 class RuleGroup:
     """One group of rules as attributes named as in the schema; read-only."""
 
+    _child = None  # the class of the groups inside (None: RuleGroup); the dependency guard watches reads
+
     def __init__(self, data: Mapping[str, Any], path: str):
         d = self.__dict__
+        child = type(self)._child or RuleGroup
         for key, value in data.items():
-            d[key] = _compile(value, f"{path}.{key}")
+            d[key] = _compile(value, f"{path}.{key}", child)
         d["_path"] = path
 
     def __setattr__(self, name: str, value: Any) -> None:
@@ -63,11 +66,11 @@ class RuleGroup:
         return f"RuleGroup({self._path})"
 
 
-def _compile(value: Any, path: str) -> Any:
+def _compile(value: Any, path: str, group: type = RuleGroup) -> Any:
     if isinstance(value, Mapping):
-        return RuleGroup(value, path)
+        return group(value, path)
     if isinstance(value, (list, tuple)):
-        return tuple(_compile(v, f"{path}[{i}]") for i, v in enumerate(value))
+        return tuple(_compile(v, f"{path}[{i}]", group) for i, v in enumerate(value))
     return value
 
 

@@ -17,7 +17,6 @@ Public API: :class:`Variant`, :class:`VariantError`, :func:`load_variant`
 from __future__ import annotations
 
 import copy
-import difflib
 import json
 import os
 from dataclasses import dataclass, field
@@ -501,15 +500,15 @@ def _find(ref, name: str, files: bool) -> tuple[Path, str]:
     if isinstance(ref, os.PathLike) or (isinstance(ref, str) and _looks_like_path(ref)):
         text = str(ref)
         if not files:
-            raise VariantNotFound(f"'{registry._clip(text)}' is a file path; name a rule set by its id "
+            raise VariantNotFound(f"'{registry.clipped(text)}' is a file path; name a rule set by its id "
                                   f"(known ids: {', '.join(known_ids())}) or send a whole document", name)
         p = Path(ref)
         try:
             if not p.exists() and not p.is_symlink():
                 raise VariantNotFound(f"no such variant file '{text}'", text, "(top)", "no such file")
         except OSError as exc:  # a name too long, say
-            raise VariantNotFound(f"cannot read '{registry._clip(text)}': {exc.strerror or exc}",
-                                  registry._clip(text), "(top)") from None
+            raise VariantNotFound(f"cannot read '{registry.clipped(text)}': {exc.strerror or exc}",
+                                  registry.clipped(text), "(top)") from None
         return p, text
     if not isinstance(ref, str):
         raise VariantError([f"{name}: (top): expected a variant id, a file path or a document, "

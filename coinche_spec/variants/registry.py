@@ -105,14 +105,15 @@ def _is_file(p: Path) -> bool:
         return False
 
 
-def _clip(text: str, width: int = 40) -> str:
+def clipped(text: str, width: int = 40) -> str:
+    """A reference short enough to quote in a one-line message."""
     return text if len(text) <= width else text[:width] + f"… ({len(text)} characters)"
 
 
 def not_an_id(text: str) -> str:
     if len(text) > LONGEST_ID:
-        return f"'{_clip(text)}' is too long to be a variant id (at most {LONGEST_ID} characters)"
-    return (f"'{_clip(text)}' is not a variant id (lower-case letters, digits and '-'), "
+        return f"'{clipped(text)}' is too long to be a variant id (at most {LONGEST_ID} characters)"
+    return (f"'{clipped(text)}' is not a variant id (lower-case letters, digits and '-'), "
             "nor a file path (a path ends in .yaml or holds a '/')")
 
 
@@ -120,7 +121,9 @@ def unknown_id(ident: str) -> str:
     known = ids()
     match = difflib.get_close_matches(ident, known, n=1, cutoff=0.6)
     hint = f" (did you mean '{match[0]}'?)" if match else ""
-    listed = "; ".join(f"{kind}: {', '.join(names)}" for kind, names in by_kind().items() if names)
+    # test rule sets are many and only fixtures name them: counted, not listed
+    listed = "; ".join(f"{kind}: {', '.join(names)}" if kind != "test" else f"{len(names)} test rule sets"
+                       for kind, names in by_kind().items() if names)
     return f"unknown variant id '{ident}'{hint}; known ids: {listed or 'none'}"
 
 

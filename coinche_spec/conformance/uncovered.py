@@ -1,0 +1,37 @@
+"""What the corpus does not pin down for one rule set: ``conformance --variant R --uncovered``.
+
+A rule value of R is told apart when some fixture with a hand-derived
+expectation that answers for R (written for R, or carried to it) depends on
+that rule: an implementation that got the rule wrong could fail there. The
+rest is listed, one ``path = value`` a line: the fixtures a contributor should
+write next. Engine verdicts do not count; they pin nothing down by hand.
+"""
+
+from __future__ import annotations
+
+import json
+
+from .carry import find
+from .fixtures import Fixture
+from .rulepaths import covers, leaves
+
+
+def uncovered(fixtures: list[Fixture], variant) -> list[tuple[str, object]]:
+    """(path, value) for every rule of ``variant`` no hand or carried expectation depends on."""
+    told = []
+    for f in fixtures:
+        source = find(f, variant)
+        if source is not None and source.expected_by != "engine" and source.expectation.applicable:
+            told.append(f.depends_on if f.depends_on is not None else [])
+    return [(path, value) for path, value in leaves(variant.document["rules"])
+            if not any(covers(deps, path) for deps in told)]
+
+
+def uncovered_lines(fixtures: list[Fixture], variant) -> list[str]:
+    found = uncovered(fixtures, variant)
+    total = sum(1 for _ in leaves(variant.document["rules"]))
+    if not found:
+        return [f"{variant.id}: every one of its {total} rule values is told apart by a hand or carried expectation"]
+    head = (f"{variant.id}: {len(found)} of {total} rule values are told apart by no hand or carried "
+            "expectation (a fixture whose outcome depends on one, with its expectation, would pin it down):")
+    return [head] + [f"  {path} = {json.dumps(value)}" for path, value in found]
