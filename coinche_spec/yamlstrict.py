@@ -31,6 +31,11 @@ from yaml.events import (AliasEvent, MappingEndEvent, MappingStartEvent, ScalarE
                          SequenceStartEvent, StreamEndEvent)
 from yaml.nodes import ScalarNode
 
+from . import inputs
+from .errors import CoincheSpecError
+
+MAX_DEPTH = 64  # levels of nesting; the deepest shipped rule set or fixture uses 7 (docs/limits.md)
+
 _BOOL = "tag:yaml.org,2002:bool"
 _INT = "tag:yaml.org,2002:int"
 _FLOAT = "tag:yaml.org,2002:float"
@@ -69,12 +74,15 @@ class Problem:
         return f"{where}: {format_path(self.path)}: {self.message}"
 
 
-class YamlStrictError(ValueError):
+class YamlStrictError(CoincheSpecError, ValueError):
     """The file is not strict YAML; ``problems`` holds every problem found, in file order."""
 
     def __init__(self, problems: list[Problem]):
         self.problems = list(problems)
         super().__init__("\n".join(str(p) for p in self.problems))
+        if self.problems:
+            first = self.problems[0]
+            self.locate(first.filename, first.line, first.col, first.path)
 
     @property
     def lines(self) -> list[str]:
@@ -179,6 +187,12 @@ class _Reader:
         self.where = path
         event = self.next()
         self.positions[path] = (event.start_mark.line + 1, event.start_mark.column + 1)
+        if len(path) >= MAX_DEPTH and isinstance(event, (SequenceStartEvent, MappingStartEvent)):
+            # every later reader (the schema, the merge, the engine) walks the data recursively
+            self.problem(event.start_mark, path, f"nested more than {MAX_DEPTH} levels deep: "
+                                                 "no rule set or fixture needs that many")
+            self.skip_rest_of(event)
+            return None
         if isinstance(event, AliasEvent):
             self.problem(event.start_mark, path,
                          f"alias '*{event.anchor}' is not allowed: write the value out in full")
@@ -357,16 +371,9 @@ def load_file(path, display: str | None = None) -> tuple[Any, Positions]:
     """Read a file as strict YAML; a missing or unreadable file is a one-line problem too."""
     name = display if display is not None else str(path)
     try:
-        with open(path, encoding="utf-8") as fh:
-            text = fh.read()
-    except FileNotFoundError:
-        raise YamlStrictError([Problem(name, None, None, (), "no such file")]) from None
-    except IsADirectoryError:
-        raise YamlStrictError([Problem(name, None, None, (), "is a directory, not a file")]) from None
-    except UnicodeDecodeError as exc:
-        raise YamlStrictError([Problem(name, None, None, (), f"not UTF-8 text ({exc.reason} at byte {exc.start})")]) from None
-    except OSError as exc:
-        raise YamlStrictError([Problem(name, None, None, (), f"cannot read: {exc.strerror}")]) from None
+        text = inputs.read_text(path, name)
+    except inputs.InputError as exc:
+        raise YamlStrictError([Problem(name, None, None, (), exc.message)]) from None
     return load(text, name)
 
 

@@ -23,6 +23,8 @@ import threading
 import time
 from typing import Any
 
+from . import jsonline
+
 PROTOCOL_VERSION = 1
 
 
@@ -135,6 +137,7 @@ class InProcess(Implementation):
 
 
 _EOF = object()
+_TOO_LONG = object()
 
 
 class Subprocess(Implementation):
@@ -174,8 +177,11 @@ class Subprocess(Implementation):
         proc = self._proc
 
         def read_stdout() -> None:
-            for raw in proc.stdout:
-                lines.put(raw)
+            while True:  # line by line, never holding more than the line limit
+                raw, too_long = jsonline.read_line(proc.stdout)
+                if raw is None:
+                    break
+                lines.put(_TOO_LONG if too_long else raw)
             lines.put(_EOF)
 
         def read_stderr() -> None:
@@ -256,6 +262,9 @@ class Subprocess(Implementation):
                 raise ImplementationError("timeout", f"no reply within {timeout:g} s") from None
             if raw is _EOF:
                 raise self._died()
+            if raw is _TOO_LONG:
+                raise ImplementationError("malformed", f"the reply is longer than {jsonline.MAX_LINE_BYTES:,} "
+                                                       "bytes, the limit")
             try:
                 text = raw.decode("utf-8")
             except UnicodeDecodeError:
@@ -263,9 +272,11 @@ class Subprocess(Implementation):
             if not text.strip():
                 continue
             try:
-                return json.loads(text)
-            except ValueError:
-                raise ImplementationError("malformed", f"the reply is not JSON: {text.strip()[:200]!r}") from None
+                return jsonline.decode(text)
+            except jsonline.LineError as exc:
+                if exc.message.startswith("the line is not JSON"):
+                    raise ImplementationError("malformed", f"the reply is not JSON: {text.strip()[:200]!r}") from None
+                raise ImplementationError("malformed", "the reply " + exc.message.removeprefix("the line ")) from None
 
     def _restart(self) -> None:
         self._kill()
