@@ -14,6 +14,8 @@ from __future__ import annotations
 import sys
 import time
 
+from .. import outputs
+from ..errors import OutputError
 from . import reports
 from .fixtures import CorpusError, load_corpus, select
 from .runner import playable_count, run as run_corpus
@@ -89,6 +91,10 @@ def main(args) -> int:
     variants = list(dict.fromkeys(variants))
 
     try:
+        targets = _report_targets(args)
+    except OutputError as exc:
+        return _usage(str(exc))
+    try:
         fixtures = load_corpus(args.corpus)
     except CorpusError as exc:
         for problem in exc.problems:
@@ -138,11 +144,29 @@ def main(args) -> int:
     if counts["skip"] and not any(counts[k] for k in ("pass", "fail", "error", "timeout")):
         _err(f"coinche-spec: warning: no case was played: the implementation skipped all {counts['skip']} "
              "(check the kinds and variants it lists in its start reply)")
-    for path, write in ((args.report_jsonl, reports.write_jsonl), (args.junit, reports.write_junit),
-                        (args.markdown, reports.write_markdown)):
-        if path:
-            try:
-                write(report, path)
-            except OSError as exc:
-                return _usage(f"cannot write {path}: {exc.strerror}")
+    for target in targets:
+        try:
+            _WRITERS[target.option](report, target)
+        except OutputError as exc:
+            return _usage(str(exc))
     return 0 if report.ok else 1
+
+
+_WRITERS = {"--report-jsonl": reports.write_jsonl, "--junit": reports.write_junit,
+            "--markdown": reports.write_markdown}
+
+
+def _report_targets(args) -> list:
+    """The report files, checked before the run: none may be an input, none named twice."""
+    from pathlib import Path
+
+    from ..resources import corpus_dir, variants_dir
+    from .fixtures import RETIRED_FILE, corpus_files
+
+    folder = Path(args.corpus) if args.corpus is not None else corpus_dir()
+    inputs: list = []
+    if folder.is_dir():
+        inputs += corpus_files(folder) + [folder / RETIRED_FILE]
+    inputs += [p for p in variants_dir().rglob("*") if p.suffix in (".yaml", ".yml")]
+    return outputs.plan([("--report-jsonl", args.report_jsonl), ("--junit", args.junit),
+                         ("--markdown", args.markdown)], inputs)
