@@ -11,6 +11,7 @@ start: a run that played nothing never looks like one that passed.
 
 from __future__ import annotations
 
+import math
 import sys
 import time
 
@@ -39,7 +40,8 @@ def register(subparsers) -> None:
                         "(default: the reference engine in-process)")
     p.add_argument("--corpus", metavar="DIR", default=None, help="fixture directory (default: the shipped corpus)")
     p.add_argument("--timeout", metavar="S", type=float, default=10.0,
-                   help="seconds an implementation may take to answer one case (default 10)")
+                   help="seconds an implementation (the in-process engine as well) may take to answer one "
+                        "case (default 10); a case that takes longer counts as a time-out")
     p.add_argument("--report-jsonl", metavar="FILE", default=None, help="write one JSON object per case to FILE")
     p.add_argument("--junit", metavar="FILE", default=None, help="write a JUnit XML report to FILE")
     p.add_argument("--markdown", metavar="FILE", default=None, help="write the matrix and failures as Markdown")
@@ -81,8 +83,8 @@ def main(args) -> int:
     from ..protocol.client import ImplementationError, open_implementation
     from ..variants import shipped_ids
 
-    if args.timeout <= 0:
-        return _usage(f"--timeout {args.timeout:g}: give a number of seconds above 0")
+    if not (math.isfinite(args.timeout) and 0 < args.timeout <= 86400):  # nan compares false to everything
+        return _usage(f"--timeout {args.timeout:g}: give a number of seconds above 0 and at most 86400")
     shipped = shipped_ids()
     variants = args.variant or shipped
     for v in variants:

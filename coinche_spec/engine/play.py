@@ -568,6 +568,11 @@ def _reason(sr: StrainRules, seat: str, card: int, legal: int, led: int, win: in
 
 # --- perft -------------------------------------------------------------------
 
+# The deepest perft counted: 16 cards (four tricks) from a full deal visit at most
+# (8*7)^4 = 9.8 million sequences, a few seconds; 32 would visit ~10^18 and never end.
+PERFT_MAX_DEPTH = 16
+
+
 def perft(rules, strain: str, leader: str, hands, depth: int) -> int:
     """How many legal sequences of ``depth`` cards start at a trick led by ``leader``.
 
@@ -582,6 +587,8 @@ def perft(rules, strain: str, leader: str, hands, depth: int) -> int:
     left = sum(m.bit_count() for m in h)
     if depth > left:
         raise BadInput(f"depth: {depth} cards asked, only {left} are left to play")
+    if depth > PERFT_MAX_DEPTH:
+        raise BadInput(f"depth: {depth} cards asked; perft counts at most {PERFT_MAX_DEPTH} (docs/limits.md)")
     if depth == 0:
         return 1
     return _perft(sr, h, lead, depth)

@@ -110,30 +110,94 @@ class Implementation:
 
 
 class InProcess(Implementation):
-    """The reference engine in this process, reached through the server's JSON request/reply path."""
+    """The reference engine in this process, reached through the server's JSON request/reply path.
+
+    With a ``timeout`` every request is answered by a worker thread and waited for at most that
+    long: a case that runs away ends as a time-out, like a hung program's, and the next case is
+    answered by a fresh session (the runaway thread is abandoned; it cannot be killed)."""
 
     label = "reference engine (in-process)"
 
-    def __init__(self) -> None:
+    def __init__(self, timeout: float | None = None) -> None:
+        self.timeout = timeout
+        self._session = None
+        self._jobs: queue.Queue | None = None
+        self._variant: str | dict | None = None
+        self._broken = False
+        self._fresh()
+
+    def _fresh(self) -> None:
         from .server import Session
         self._session = Session()
+        self._jobs = None
+        if self.timeout is not None:
+            jobs: queue.Queue = queue.Queue()
+            session = self._session
 
-    def _call(self, request: dict) -> Any:
-        reply, _ = self._session.handle_line(json.dumps(request))
+            def work() -> None:
+                while True:
+                    line, answer = jobs.get()
+                    if line is None:
+                        return
+                    try:
+                        answer.put(session.handle_line(line)[0])
+                    except BaseException as exc:  # noqa: BLE001 - handle_line answers everything; belt and braces
+                        answer.put(exc)
+
+            threading.Thread(target=work, daemon=True, name="coinche-spec in-process case").start()
+            self._jobs = jobs
+
+    def _call(self, request: dict, slow: bool = False) -> Any:
+        """``slow``: start and configure, which may read rule files, get a longer limit."""
+        line = json.dumps(request)
+        limit = max(self.timeout, 30.0) if slow and self.timeout is not None else self.timeout
+        if self._jobs is None:
+            reply, _ = self._session.handle_line(line)
+        else:
+            answer: queue.Queue = queue.Queue(maxsize=1)
+            self._jobs.put((line, answer))
+            try:
+                reply = answer.get(timeout=limit)
+            except queue.Empty:
+                self._jobs = None  # the worker stays busy with the runaway case: leave it behind
+                self._broken = True
+                raise ImplementationError("timeout", f"no reply within {limit:g} s") from None
+            if isinstance(reply, BaseException):
+                raise ImplementationError("crashed", f"{type(reply).__name__}: {reply}")
         return None if reply is None else json.loads(reply)
 
+    def _mend(self) -> None:
+        """After a time-out: a new session, configured as the old one was."""
+        self._fresh()
+        self._broken = False
+        if self._variant is not None:
+            check_configure_reply(self._call({"cmd": "configure", "variant": self._variant}, slow=True))
+
     def start(self) -> dict:
-        self.info = check_start_reply(self._call({"cmd": "start", "protocol": PROTOCOL_VERSION}))
+        self.info = check_start_reply(self._call({"cmd": "start", "protocol": PROTOCOL_VERSION}, slow=True))
         return self.info
 
     def configure(self, variant: str | dict) -> dict:
-        return check_configure_reply(self._call({"cmd": "configure", "variant": variant}))
+        if self._broken:
+            self._variant = None
+            self._mend()
+        self._variant = variant
+        reply = check_configure_reply(self._call({"cmd": "configure", "variant": variant}, slow=True))
+        if not reply["ok"]:
+            self._variant = None
+        return reply
 
     def run(self, seq: Any, case: dict) -> dict:
+        if self._broken:
+            self._mend()
         return check_run_reply(self._call({"cmd": "run", "seq": seq, "case": case}), seq)
 
     def stop(self) -> None:
+        if self._broken:
+            return
         self._call({"cmd": "stop"})
+        if self._jobs is not None:
+            self._jobs.put((None, None))
 
 
 _EOF = object()
@@ -357,5 +421,5 @@ class Subprocess(Implementation):
 def open_implementation(command: str | None, timeout: float = 10.0) -> Implementation:
     """``None``: our engine in-process; otherwise the command line of another implementation."""
     if command is None:
-        return InProcess()
+        return InProcess(timeout)
     return Subprocess(command, timeout=timeout)
