@@ -45,7 +45,14 @@ _TIMESTAMP = "tag:yaml.org,2002:timestamp"
 _MERGE = "tag:yaml.org,2002:merge"
 _VALUE = "tag:yaml.org,2002:value"
 
+# libyaml's parser when PyYAML has it (PyPI wheels do) reads a file ~25 times faster than the
+# pure-Python one, which takes seconds per megabyte (docs/performance.md). The pure one stays
+# the reference: it reads any text with a tab (libyaml accepts tabs where it does not), and a
+# text libyaml finds broken is read again by it, so that every message is worded the same.
+_FAST_LOADER = getattr(yaml, "CSafeLoader", None)
+
 _OCTAL = re.compile(r"^[-+]?0[0-7_]+$")
+_DECIMAL = re.compile(r"^[-+]?(?:0|[1-9][0-9]*)$")  # what int() reads exactly as YAML does
 
 
 def format_path(path: Iterable) -> str:
@@ -144,12 +151,13 @@ _type_name = type_name
 class _Reader:
     """Walks PyYAML's event stream and builds plain data, checking every node."""
 
-    def __init__(self, text: str, filename: str):
+    def __init__(self, text: str, filename: str, loader_class=yaml.SafeLoader):
         self.filename = filename
-        self.loader = yaml.SafeLoader(text)
+        self.loader = loader_class(text)
         self.positions = Positions()
         self.problems: list[Problem] = []
         self.where: tuple = ()  # the path being read, for syntax errors
+        self.resolved: dict[str, str] = {}  # plain scalar text -> its implicit tag
 
     # -- helpers ----------------------------------------------------------
     def problem(self, mark, path: tuple, message: str) -> None:
@@ -248,7 +256,7 @@ class _Reader:
             self.problem(event.start_mark, path,
                          "merge key '<<' is not allowed: write every key out (variants share rules with `extends`)")
             return _BAD_KEY
-        value = self.scalar(event, path, as_key=True)
+        value = self.scalar(event, path, as_key=True, tag=tag)
         if value is _BAD_KEY:
             return _BAD_KEY
         if not isinstance(value, str):
@@ -275,10 +283,15 @@ class _Reader:
     def resolve(self, event: ScalarEvent) -> str:
         if event.tag is not None and event.tag != "!":
             return _STR  # already reported; read it as the text written
-        return self.loader.resolve(ScalarNode, event.value, event.implicit)
+        if event.style is not None or not event.implicit[0]:  # quoted or tagged '!': text
+            return self.loader.resolve(ScalarNode, event.value, event.implicit)
+        tag = self.resolved.get(event.value)  # plain scalars repeat (keys, small numbers)
+        if tag is None:
+            tag = self.resolved[event.value] = self.loader.resolve(ScalarNode, event.value, event.implicit)
+        return tag
 
-    def scalar(self, event: ScalarEvent, path: tuple, as_key: bool = False) -> Any:
-        tag = self.resolve(event)
+    def scalar(self, event: ScalarEvent, path: tuple, as_key: bool = False, tag: str | None = None) -> Any:
+        tag = tag or self.resolve(event)
         text = event.value
         mark = event.start_mark
         if tag == _STR:
@@ -302,6 +315,8 @@ class _Reader:
                              f"'{text}' is read as an octal number by YAML 1.1 readers: "
                              f"write it without the leading 0, or quote it ('{text}')")
                 return _BAD_KEY if as_key else text
+            if _DECIMAL.match(text):
+                return int(text)
             return self.construct(ScalarNode(tag, text, mark, event.end_mark))
         if tag == _FLOAT:
             low = text.lower()
@@ -336,13 +351,38 @@ def _short_tag(tag: str) -> str:
     return "!!" + tag[len(prefix):] if tag.startswith(prefix) else tag
 
 
+class _Syntax(Exception):
+    """The fast parser found the text broken: read it again with the reference parser."""
+
+
 def load(text: str, filename: str = "<string>") -> tuple[Any, Positions]:
     """Read strict YAML; return ``(data, positions)`` or raise :class:`YamlStrictError`."""
+    if _FAST_LOADER is not None and "\t" not in text:
+        try:
+            return _load(text, filename, _FAST_LOADER)
+        except _Syntax:
+            pass
+    return _load(text, filename, yaml.SafeLoader)
+
+
+def _load(text: str, filename: str, loader_class) -> tuple[Any, Positions]:
+    fast = loader_class is not yaml.SafeLoader
     reader = None
     try:
-        reader = _Reader(text, filename)
+        reader = _Reader(text, filename, loader_class)
         data = reader.read()
-    except yaml.MarkedYAMLError as exc:
+    except yaml.YAMLError as exc:
+        if fast:
+            raise _Syntax() from None
+        _syntax_error(exc, text, filename, reader)
+    if reader.problems:
+        raise YamlStrictError(sorted(reader.problems, key=lambda p: (p.line, p.col)))
+    return data, reader.positions
+
+
+def _syntax_error(exc, text: str, filename: str, reader) -> None:
+    """Raise the YamlStrictError for a syntax error of the reference parser."""
+    if isinstance(exc, yaml.MarkedYAMLError):
         mark = exc.problem_mark or exc.context_mark
         message = exc.problem or exc.context or "not valid YAML"
         if exc.context and exc.problem:
@@ -355,16 +395,13 @@ def load(text: str, filename: str = "<string>") -> tuple[Any, Positions]:
         problems = [p for p in reader.problems if (p.line, p.col) < (line, col)]
         problems.append(Problem(filename, line, col, reader.where, f"YAML syntax: {message}"))
         raise YamlStrictError(problems) from None
-    except yaml.YAMLError as exc:  # the reader: a character YAML does not allow
-        position = getattr(exc, "position", 0) or 0
-        before = text[:position]
-        line = before.count("\n") + 1
-        col = position - (before.rfind("\n") + 1) + 1
-        reason = str(exc).splitlines()[0]
-        raise YamlStrictError([Problem(filename, line, col, (), f"YAML syntax: {reason}")]) from None
-    if reader.problems:
-        raise YamlStrictError(sorted(reader.problems, key=lambda p: (p.line, p.col)))
-    return data, reader.positions
+    # the reader: a character YAML does not allow
+    position = getattr(exc, "position", 0) or 0
+    before = text[:position]
+    line = before.count("\n") + 1
+    col = position - (before.rfind("\n") + 1) + 1
+    reason = str(exc).splitlines()[0]
+    raise YamlStrictError([Problem(filename, line, col, (), f"YAML syntax: {reason}")]) from None
 
 
 def load_file(path, display: str | None = None) -> tuple[Any, Positions]:
@@ -413,6 +450,9 @@ def schema_problems(errors: Iterable, locate: Locate, noun: Callable[[tuple], st
         rest.sort(key=lambda p: (p.filename, p.line or 0, p.col or 0))
         out = [head] + rest
     return out
+
+
+SUGGESTIONS = 50  # unknown keys of one mapping that get a "did you mean" (each costs a fuzzy match)
 
 
 def _suggest(word: str, choices: Iterable[str]) -> str:
@@ -464,8 +504,9 @@ def _explain(err, noun) -> list[tuple[tuple, bool, str]]:
                 continue
             what = noun(path + (key,))
             shown = _rule_name(path + (key,)) if what == "rule" else str(key)
-            out.append((path + (key,), True,
-                        f"unknown {what} '{shown}'{_suggest(key, allowed)}"))
+            # a spelling hint for the first few only: past that the file is not a misspelling
+            hint = _suggest(key, allowed) if len(out) < SUGGESTIONS else ""
+            out.append((path + (key,), True, f"unknown {what} '{shown}'{hint}"))
         return out or [(path, False, err.message)]
     if kind == "required" and isinstance(inst, dict):
         return [(path, True, f"missing required {noun(path + (k,))} '{k}'")
