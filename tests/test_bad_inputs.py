@@ -540,16 +540,35 @@ PROTOCOL = [
 
 
 def test_perft_deeper_than_the_limit_is_refused_at_once():
-    """32 cards from a full deal would never end: the case is refused before any counting."""
+    """32 cards from a full deal would never end: the case is refused before any counting.
+    Two tricks from a full deal are (8*7)^4 = 9,834,496 sequences at worst, within 10^7;
+    a ninth card makes it 9,834,496 * 6 = 59,006,976, beyond."""
+    from coinche_spec.engine.play import PERFT_MAX_SEQUENCES, perft_bound
+
+    assert perft_bound(8, 8) == 8 ** 4 * 7 ** 4 == 9_834_496 <= PERFT_MAX_SEQUENCES
+    assert perft_bound(8, 9) > PERFT_MAX_SEQUENCES
+    assert perft_bound(4, 16) == (4 * 3 * 2 * 1) ** 4 == 331_776
     cards = [r + s for s in "SHDC" for r in "789TJQKA"]
     hands = {seat: cards[i * 8:(i + 1) * 8] for i, seat in enumerate("NESW")}
     session = Session()
     session.handle_line('{"cmd": "configure", "variant": "federation"}')
-    for depth in (17, 32):
+    for depth in (9, 16, 32):
         line = json.dumps({"cmd": "run", "seq": 1, "case": dict(CASE, hands=hands, depth=depth)})
         reply = json.loads(session.handle_line(line)[0])
         assert reply["errored"] is True
-        assert f"case.depth: {depth} is above 16, the deepest perft" in reply["message"]
+        assert reply["message"] == (f"case.depth: {depth} cards from 8 each may be more than 10,000,000 "
+                                    "sequences, the most a perft may ask for (docs/limits.md)")
+
+
+def test_the_engine_refuses_a_runaway_perft_itself():
+    from coinche_spec.engine.errors import BadInput
+    from coinche_spec.engine.play import perft
+    from coinche_spec.variants import load_variant
+
+    cards = [r + s for s in "SHDC" for r in "789TJQKA"]
+    hands = {seat: cards[i * 8:(i + 1) * 8] for i, seat in enumerate("NESW")}
+    with pytest.raises(BadInput, match="more than 10,000,000 sequences"):
+        perft(load_variant("federation").rules, "H", "N", hands, 32)
 
 
 def strict_json(text: str):
