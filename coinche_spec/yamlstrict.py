@@ -22,6 +22,7 @@ The same module also turns JSON Schema errors into such lines
 from __future__ import annotations
 
 import difflib
+import itertools
 import re
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable
@@ -48,8 +49,10 @@ _VALUE = "tag:yaml.org,2002:value"
 # libyaml's parser when PyYAML has it (PyPI wheels do) reads a file ~25 times faster than the
 # pure-Python one, which takes seconds per megabyte (docs/performance.md). The pure one stays
 # the reference: it reads any text with a tab (libyaml accepts tabs where it does not), and a
-# text libyaml finds broken is read again by it, so that every message is worded the same.
+# text libyaml finds broken is read again by it, so that every message is worded the same --
+# up to PURE_MAX_CHARS; a larger file is libyaml's alone (docs/limits.md).
 _FAST_LOADER = getattr(yaml, "CSafeLoader", None)
+PURE_MAX_CHARS = 512 * 1024  # above this, libyaml alone reads the file and words its syntax errors
 
 _OCTAL = re.compile(r"^[-+]?0[0-7_]+$")
 _DECIMAL = re.compile(r"^[-+]?(?:0|[1-9][0-9]*)$")  # what int() reads exactly as YAML does
@@ -355,9 +358,41 @@ class _Syntax(Exception):
     """The fast parser found the text broken: read it again with the reference parser."""
 
 
+# Both YAML parsers take time quadratic in the depth of nested flow collections ("[[[[...");
+# 100,000 levels took a minute. The reader refuses 64 levels anyway; beyond this many brackets
+# deep the text is refused before any parser sees it.
+FLOW_SCAN_DEPTH = 1000
+_QUOTED_OR_COMMENT = re.compile(r'"(?:[^"\\\n]|\\.)*"|\'(?:[^\'\n]|\'\')*\'|(?:^|(?<=[ \t]))#[^\n]*', re.M)
+_NOT_BRACKET = re.compile(r"[^\[\]{}]+")
+_BRACKET = re.compile(r"[\[\]{}]")
+_DELTA = {"[": 1, "{": 1, "]": -1, "}": -1}
+
+
+def _flow_guard(text: str, filename: str) -> None:
+    """Refuse, in linear time, flow collections nested more than FLOW_SCAN_DEPTH deep."""
+    if text.count("[") + text.count("{") <= FLOW_SCAN_DEPTH:
+        return
+    plain = _QUOTED_OR_COMMENT.sub(lambda m: " " * len(m.group()), text)  # brackets in text or comments do not nest
+    brackets = _NOT_BRACKET.sub("", plain)
+    if max(itertools.accumulate(map(_DELTA.__getitem__, brackets)), default=0) <= FLOW_SCAN_DEPTH:
+        return
+    nth = next(i for i, d in enumerate(itertools.accumulate(map(_DELTA.__getitem__, brackets)))
+               if d > FLOW_SCAN_DEPTH)
+    where = next(itertools.islice(_BRACKET.finditer(plain), nth, None)).start()
+    line = text.count("\n", 0, where) + 1
+    col = where - (text.rfind("\n", 0, where) + 1) + 1
+    raise YamlStrictError([Problem(filename, line, col, (), f"brackets nested more than {FLOW_SCAN_DEPTH} levels "
+                                                           f"deep (the limit is {MAX_DEPTH} levels of nesting)")])
+
+
 def load(text: str, filename: str = "<string>") -> tuple[Any, Positions]:
     """Read strict YAML; return ``(data, positions)`` or raise :class:`YamlStrictError`."""
-    if _FAST_LOADER is not None and "\t" not in text:
+    _flow_guard(text, filename)
+    if _FAST_LOADER is None:
+        return _load(text, filename, yaml.SafeLoader)
+    if len(text) > PURE_MAX_CHARS:  # the pure parser would take tens of seconds: libyaml says it all
+        return _load(text, filename, _FAST_LOADER, fast_errors=True)
+    if "\t" not in text:
         try:
             return _load(text, filename, _FAST_LOADER)
         except _Syntax:
@@ -365,8 +400,8 @@ def load(text: str, filename: str = "<string>") -> tuple[Any, Positions]:
     return _load(text, filename, yaml.SafeLoader)
 
 
-def _load(text: str, filename: str, loader_class) -> tuple[Any, Positions]:
-    fast = loader_class is not yaml.SafeLoader
+def _load(text: str, filename: str, loader_class, fast_errors: bool = False) -> tuple[Any, Positions]:
+    fast = loader_class is not yaml.SafeLoader and not fast_errors
     reader = None
     try:
         reader = _Reader(text, filename, loader_class)

@@ -111,6 +111,9 @@ VARIANT_FILES = [
     ("top-is-text", "just words\n", r"bad\.yaml:1:1: \(top\): a variant file is a mapping .* not text"),
     ("empty-file", "", r"bad\.yaml: \(top\): a variant file is a mapping .* not an empty file"),
     ("deep-flow", deep_yaml(500), r"bad\.yaml:2:\d+: rules\.x(\[0\])+: nested more than 64 levels deep"),
+    # both YAML parsers are quadratic in this: refused before parsing; "  x: " is 5 columns, bracket 1001 is at 1006
+    ("deep-flow-100000", deep_yaml(100000),
+     r"bad\.yaml:2:1006: \(top\): brackets nested more than 1000 levels deep"),
     ("deep-block", "rules:\n" + "".join("  " * i + f"k{i}:\n" for i in range(1, 80)) + "  " * 80 + "v: 1\n",
      r"bad\.yaml:\d+:\d+: rules\.k1\.k2.*: nested more than 64 levels deep"),
     ("deep-list-in-sources", "sources:\n  - " + "[" * 100 + "]" * 100 + "\n",
