@@ -39,15 +39,19 @@ HOUSE = [
 ]
 
 
-def house(**lines) -> str:
-    """HOUSE with line N replaced by lines['l<N>'] (None removes it) and lines['tail'] appended."""
+def edited(template: list[str], **lines) -> str:
+    """The template with line N replaced by lines['l<N>'] (None removes it) and lines['tail'] appended."""
     out = []
-    for i, text in enumerate(HOUSE, start=1):
+    for i, text in enumerate(template, start=1):
         new = lines.get(f"l{i}", text)
         if new is not None:
             out.append(new)
     out.extend(lines.get("tail", []))
     return "\n".join(out) + "\n"
+
+
+def house(**lines) -> str:
+    return edited(HOUSE, **lines)
 
 
 def deep_yaml(levels: int) -> str:
@@ -229,13 +233,7 @@ FIXTURE = [
 
 
 def fixture(**lines) -> str:
-    out = []
-    for i, text in enumerate(FIXTURE, start=1):
-        new = lines.get(f"l{i}", text)
-        if new is not None:
-            out.append(new)
-    out.extend(lines.get("tail", []))
-    return "\n".join(out) + "\n"
+    return edited(FIXTURE, **lines)
 
 
 FIXTURE_FILES = [
