@@ -6,13 +6,18 @@ import argparse
 import importlib
 import sys
 
+from .resources import HomeError
+
 # sub-command -> module providing register(subparsers)
 COMMANDS = {
     "variants": "coinche_spec.variants.cli",
     "serve": "coinche_spec.protocol.server",
     "conformance": "coinche_spec.conformance.cli",
+    "fuzz": "coinche_spec.conformance.fuzz_cli",
     "deal": "coinche_spec.showdeal",
     "docs": "coinche_spec.docsgen.cli",
+    "score": "coinche_spec.scoresheet",
+    "new": "coinche_spec.housefile",
 }
 
 
@@ -40,7 +45,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     try:
         return int(args.func(args) or 0)
-    except UserError as exc:
+    except (UserError, HomeError) as exc:
         print(f"coinche-spec: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

@@ -23,7 +23,6 @@ _WHY = {
     errno.ENOENT: "no such file",
     errno.EISDIR: "is a directory, not a file",
     errno.ELOOP: "is a symlink loop (or a chain of too many links)",
-    errno.ENAMETOOLONG: "the name is too long for the file system",
     errno.EACCES: "permission denied",
     errno.ENOTDIR: "a part of the path is not a folder",
 }

@@ -1,4 +1,7 @@
-"""``coinche-spec deal``: play one random legal deal and print it the way a player reads it.
+"""``coinche-spec deal``: play one legal deal and print it the way a player reads it.
+
+The players are the random ones (every choice drawn among the legal ones) or
+the simple, plausible ones of ``engine.players`` (``--players simple``).
 
 The hands with suit symbols, the auction call by call, each trick with who
 led and who won it, the melds and the belote, then the score with the
@@ -10,6 +13,7 @@ from __future__ import annotations
 import random
 
 from .notation import SEATS, SUIT_SYMBOLS, SUITS, next_seat, pretty_card, team_of
+from .variants.compiled import compiled_rules
 
 SEAT_NAMES = {"N": "North", "E": "East", "S": "South", "W": "West"}
 STRAIN_NAMES = {"S": "spades ♠", "H": "hearts ♥", "D": "diamonds ♦", "C": "clubs ♣",
@@ -20,19 +24,23 @@ _SHOW_ORDER = (7, 3, 6, 5, 4, 2, 1, 0)
 
 def register(subparsers) -> None:
     p = subparsers.add_parser(
-        "deal", help="play a random legal deal and print it",
-        description="Play one random legal deal under a rule set and print the hands, the auction, "
+        "deal", help="play a legal deal (random or simple players) and print it",
+        description="Play one legal deal under a rule set and print the hands, the auction, "
                     "every trick, the melds and belote, and the score with its arithmetic.")
     p.add_argument("--variant", required=True, metavar="ID",
                    help="a shipped or house variant id (or a variant file)")
     p.add_argument("--seed", type=int, default=None, help="random seed: the same seed plays the same deal")
     p.add_argument("--dealer", choices=SEATS, default=None, help="the dealer (default: drawn with the seed)")
+    p.add_argument("--players", choices=("random", "simple"), default="random",
+                   help="random: any legal call and card; simple: plausible players who count their "
+                        "hands and play sensible cards (default: random)")
     p.set_defaults(func=run)
 
 
 def run(args) -> int:
     from .cli import UserError
     from .engine.errors import EngineError
+    from .engine.players import simple_deal
     from .engine.random_play import random_deal
     from .variants import VariantError
     from .variants.cli import variant_for
@@ -43,7 +51,8 @@ def run(args) -> int:
         raise UserError(exc.lines[0] if exc.lines else str(exc)) from None
     seed = args.seed if args.seed is not None else random.randrange(1 << 31)
     try:
-        deal = random_deal(variant.rules, random.Random(seed), dealer=args.dealer)
+        play = simple_deal if args.players == "simple" else random_deal
+        deal = play(variant.rules, random.Random(seed), dealer=args.dealer)
     except EngineError as exc:  # e.g. a rule the engine does not play (the générale)
         raise UserError(f"variant {variant.id}: {exc}") from None
     print(render(deal, variant, seed))
@@ -62,12 +71,8 @@ def hand_text(mask: int) -> str:
 def _contract_text(contract, rules) -> str:
     value = "capot" if contract.is_capot else str(contract.value)
     m = contract.multiplier
-    if m == 1:
-        doubled = ""
-    elif m == rules.auction.coinche.multiplier:
-        doubled = f", coinched (× {m})"
-    else:
-        doubled = f", surcoinched (× {m})"
+    word = compiled_rules(rules).multipliers.get(m, "surcoinched")
+    doubled = "" if m == 1 else f", {word} (× {m})"
     return (f"{value} {STRAIN_NAMES[contract.strain]} by {SEAT_NAMES[contract.declarer]} "
             f"({contract.takers} are the takers){doubled}")
 

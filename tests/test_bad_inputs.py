@@ -328,7 +328,7 @@ OPTIONS = [
     ("timeout-zero", ["conformance", "--timeout", "0"], 2, r"--timeout 0: give a number"),
     ("timeout-negative", ["conformance", "--timeout", "-3"], 2, r"--timeout -3: give a number"),
     ("timeout-text", ["conformance", "--timeout", "soon"], 2, r"argument --timeout: invalid float value: 'soon'"),
-    ("variant-unknown", ["conformance", "--variant", "belote-classic"], 2, r"--variant belote-classic: not a shipped rule set"),
+    ("variant-unknown", ["conformance", "--variant", "belote-classic"], 2, r"unknown variant id 'belote-classic'; known ids: seed: "),
     ("variant-house", ["conformance", "--variant", "federation-1500-x3"], 2, r"--variant federation-1500-x3: a house rule set"),
     ("variant-file", ["conformance", "--variant", "mine.yaml"], 2, r"--variant mine\.yaml: a rule-set file"),
     ("keyword-nothing", ["conformance", "-k", "no-such-fixture-anywhere"], 2, r"no fixture matches -k no-such-fixture-anywhere"),
@@ -339,15 +339,15 @@ OPTIONS = [
     ("impl-unbalanced-quote", ["conformance", "--impl", "python3 'x", "-k", "perft-undertrump"], 2, r"--impl: "),
     ("deal-seed-text", ["deal", "--variant", "federation", "--seed", "abc"], 2, r"argument --seed: invalid int value: 'abc'"),
     ("deal-dealer-bad", ["deal", "--variant", "federation", "--dealer", "X"], 2, r"argument --dealer: invalid choice: 'X'"),
-    ("deal-variant-unknown", ["deal", "--variant", "nope"], 2, r"unknown variant 'nope'"),
-    ("deal-variant-device", ["deal", "--variant", "/dev/zero"], 2, r"'/dev/zero' is not a file"),
-    ("show-unknown", ["variants", "show", "nope"], 2, r"unknown variant 'nope'"),
-    ("show-device", ["variants", "show", "/dev/zero"], 2, r"'/dev/zero' is not a file"),
+    ("deal-variant-unknown", ["deal", "--variant", "nope"], 2, r"unknown variant id 'nope'"),
+    ("deal-variant-device", ["deal", "--variant", "/dev/zero"], 2, r"/dev/zero: \(top\): is not a regular file"),
+    ("show-unknown", ["variants", "show", "nope"], 2, r"unknown variant id 'nope'"),
+    ("show-device", ["variants", "show", "/dev/zero"], 1, r"^/dev/zero: \(top\): is not a regular file"),
     ("show-format", ["variants", "show", "federation", "--format", "xml"], 2, r"argument --format: invalid choice: 'xml'"),
     ("check-nothing", ["variants", "check", "empty"], 2, r"no variant file to check: empty holds no \.yaml file"),
     ("docs-two-kinds", ["docs", "federation", "--compare"], 2, r"docs: give either a variant \(ID\|FILE\) or --compare"),
     ("docs-nothing", ["docs"], 2, r"docs: name a variant"),
-    ("docs-unknown", ["docs", "nope"], 2, r"unknown variant 'nope'"),
+    ("docs-unknown", ["docs", "nope"], 2, r"unknown variant id 'nope'"),
     ("docs-all-is-file", ["docs", "--all", "mine.yaml"], 2, r"--all: 'mine\.yaml' is not a folder"),
 ]
 
@@ -504,9 +504,9 @@ PROTOCOL = [
     ("protocol-text", '{"cmd": "start", "protocol": "one"}', "errored", r"protocol 'one' is not spoken here"),
     ("configure-nothing", '{"cmd": "configure"}', "refused", r"configure needs \"variant\""),
     ("configure-number", '{"cmd": "configure", "variant": 5}', "refused", r"configure needs \"variant\""),
-    ("configure-unknown-id", '{"cmd": "configure", "variant": "nope"}', "refused", r"unknown variant 'nope'"),
+    ("configure-unknown-id", '{"cmd": "configure", "variant": "nope"}', "refused", r"unknown variant id 'nope'"),
     ("configure-bad-document", '{"cmd": "configure", "variant": {"id": "x"}}', "refused",
-     r"variant rejected: <variant>: \(top\): missing required field 'name'"),
+     r"variant rejected: <configure>: \(top\): missing required field 'name'"),
     ("run-no-case", '{"cmd": "run", "seq": 1}', "errored", r"run needs a \"case\""),
     ("run-case-list", '{"cmd": "run", "seq": 1, "case": []}', "errored", r"case: expected an object"),
     ("run-case-no-kind", '{"cmd": "run", "seq": 1, "case": {}}', "errored", r"case"),
@@ -587,6 +587,7 @@ def configured_session():
 
 @pytest.mark.parametrize("line, kind, pattern", [row[1:] for row in PROTOCOL], ids=[row[0] for row in PROTOCOL])
 def test_bad_protocol_line(configured_session, line, kind, pattern):
+    configured_session.handle_line('{"cmd": "configure", "variant": "federation"}')
     reply_text, stop = configured_session.handle_line(line)
     assert not stop and reply_text is not None and "\n" not in reply_text
     reply = strict_json(reply_text)

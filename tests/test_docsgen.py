@@ -288,7 +288,7 @@ def test_a_house_file_of_ones_own(capsys, tmp_path):
 
 
 @pytest.mark.parametrize("argv, words", [
-    (("docs", "federaton"), "unknown variant 'federaton'"),
+    (("docs", "federaton"), "unknown variant id 'federaton'"),
     (("docs", "nowhere/file.yaml"), "no such variant file"),
     (("docs",), "name a variant"),
     (("docs", "federation", "--all", "x"), "not both"),

@@ -127,6 +127,28 @@ def test_a_crash_reports_exit_status_and_stderr(fake):
     assert fake.run("again@federation", PERFT)["result"]["count"] == 16
 
 
+def test_many_cases_at_once_come_back_in_order_and_a_crash_fails_only_the_rest(fake):
+    fake.configure("federation")
+    calls = []
+    replies = fake.run_many([("a", PERFT), ("skipme-b", PERFT), ("c", PERFT)], lambda: calls.append("meanwhile"))
+    assert calls == ["meanwhile"]
+    assert [r["seq"] for r in replies] == ["a", "skipme-b", "c"] and replies[1]["skipped"] is True
+    replies = fake.run_many([("d", PERFT), ("crash-e", PERFT), ("f", PERFT)])
+    assert replies[0]["result"]["count"] == 16
+    assert all(isinstance(r, ImplementationError) and r.kind == "crashed" for r in replies[1:])
+    # the program is started and configured again before the next cases
+    assert [r["result"]["configured"] for r in fake.run_many([("g", PERFT), ("h", PERFT)])] == ["federation"] * 2
+    assert fake.restarts == 1
+
+
+def test_many_cases_in_process_are_answered_one_by_one():
+    impl = InProcess()
+    impl.start()
+    impl.configure("federation")
+    replies = impl.run_many([(1, PERFT), (2, {"kind": "perft"})])   # the second lacks its fields
+    assert replies[0]["result"]["count"] > 0 and replies[1]["seq"] == 2 and replies[1]["errored"] is True
+
+
 def test_a_missing_program_cannot_start(tmp_path):
     impl = Subprocess([str(tmp_path / "no-such-program")], timeout=1)
     with pytest.raises(ImplementationError) as info:

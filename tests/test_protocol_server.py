@@ -251,5 +251,7 @@ def test_configure_by_house_id_like_every_other_command():
                                                          "this rule set (1 not doubled, 2 coinched, 4 surcoinched)"}
     reply, _ = session.handle({"cmd": "configure", "variant": "federation-1500"})
     assert reply["ok"] is False
-    assert "shipped ids are cafe-1000, cafe-701, cafe-sans-tout-atout, contree-701, federation" in reply["message"]
-    assert "house ids are " in reply["message"] and "federation-1500-x3" in reply["message"]
+    assert reply["message"].startswith("variant rejected: <configure>: id: unknown variant id 'federation-1500' "
+                                       "(did you mean 'federation-1500-x3'?); known ids: seed: cafe-1000, cafe-701, "
+                                       "cafe-sans-tout-atout, contree-701, federation; ")
+    assert "house: contree-701-rounded, federation-1500-x3" in reply["message"]

@@ -39,7 +39,7 @@ def shelf(tmp_path, monkeypatch):
     for ident in loader.shipped_ids():
         shutil.copy(variants_dir() / f"{ident}.yaml", folder / f"{ident}.yaml")
     (folder / "house" / "our-table.yaml").write_text(HOUSE, encoding="utf-8")
-    monkeypatch.setattr(loader, "variants_dir", lambda: folder)
+    monkeypatch.setenv("COINCHE_SPEC_HOME", str(tmp_path))
     return folder
 
 
@@ -51,23 +51,34 @@ def run(capsys, *argv):
 
 # --- list ----------------------------------------------------------------
 
-def test_list_names_every_seed_variant_then_the_house_ones_marked(capsys, shelf):
+def test_list_groups_the_rule_sets_by_kind(capsys, shelf, tmp_path):
+    (shelf / "implementations").mkdir()
+    (shelf / "implementations" / "some-engine.yaml").write_text(
+        HOUSE.replace("our-table", "some-engine").replace("status: house", "status: interpreted"), encoding="utf-8")
+    (tmp_path / "conformance" / "rulesets").mkdir(parents=True)
+    (tmp_path / "conformance" / "rulesets" / "test-short.yaml").write_text(
+        HOUSE.replace("our-table", "test-short"), encoding="utf-8")
     code, out, err = run(capsys, "variants", "list")
     assert code == 0 and err == ""
-    lines = out.splitlines()
-    ids = [line.split()[0] for line in lines]
-    assert ids == ["cafe-1000", "cafe-701", "cafe-sans-tout-atout", "contree-701", "federation", "our-table"]
+    groups = [block.splitlines() for block in out.split("\n\n")]
+    assert [g[0].split(" (")[0] for g in groups] == [
+        "seed rule sets", "programs' rule sets", "house rule sets", "test rule sets"]  # no published one here
+    assert [line.split()[0] for line in groups[0][1:]] == [
+        "cafe-1000", "cafe-701", "cafe-sans-tout-atout", "contree-701", "federation"]
     fed_name = yaml.safe_load((variants_dir() / "federation.yaml").read_text(encoding="utf-8"))["name"]
-    assert lines[4].split(None, 1)[1] == fed_name
-    assert lines[5].split(None, 1)[1] == "Our table: federation to 1500  [house, extends federation]"
-    assert not any("[house" in line for line in lines[:5])
+    assert groups[0][5].split(None, 1)[1] == fed_name
+    assert not any("[extends" in line for line in groups[0])
+    rest = [[" ".join(line.split()) for line in g[1:]] for g in groups[1:]]
+    assert rest == [["some-engine Our table: federation to 1500 [extends federation]"],
+                    ["our-table Our table: federation to 1500 [extends federation]"],
+                    ["test-short Our table: federation to 1500 [extends federation]"]]
 
 
 def test_list_reports_an_invalid_variant_and_fails(capsys, shelf):
     (shelf / "house" / "our-table.yaml").write_text(HOUSE.replace("1500", "lots"), encoding="utf-8")
     code, out, _ = run(capsys, "variants", "list")
     assert code == 1
-    bad = [line for line in out.splitlines() if line.startswith("our-table")]
+    bad = [line for line in out.splitlines() if line.strip().startswith("our-table")]
     assert len(bad) == 1 and "INVALID" in bad[0] and "rules.match.target: expected a whole number" in bad[0]
 
 
@@ -112,7 +123,7 @@ def test_show_resolved_json_of_a_file(capsys, tmp_path):
 def test_show_unknown_id_is_a_user_error_naming_the_known_ids(capsys):
     code, out, err = run(capsys, "variants", "show", "federaton")
     assert code == 2 and out == ""
-    assert err.startswith("coinche-spec: unknown variant 'federaton'; known variants: ")
+    assert err.startswith("coinche-spec: unknown variant id 'federaton' (did you mean 'federation'?); known ids: ")
     for ident in loader.shipped_ids():
         assert ident in err
     assert len(err.strip().splitlines()) == 1
@@ -196,7 +207,7 @@ def test_check_refuses_an_id_that_is_a_shipped_rule_sets(capsys, tmp_path):
     (tmp_path / "mine.yaml").write_text(TABLE_TEMPLATE.format(id="federation"))
     code, out, _ = run(capsys, "variants", "check", str(tmp_path / "mine.yaml"))
     assert code == 1
-    assert out.startswith(f"{tmp_path / 'mine.yaml'}:2:5: id: 'federation' is already the id of the shipped rule set")
+    assert out.startswith(f"{tmp_path / 'mine.yaml'}:2:5: id: 'federation' is already the id of the seed rule set")
 
 
 def test_check_refuses_two_files_with_one_id_but_not_one_file_named_twice(capsys, tmp_path):

@@ -44,7 +44,7 @@ def test_cli_json(capsys):
 def test_cli_unknown_variant_is_one_line(capsys):
     assert main(["variants", "diff", "federation", "no-such-rules"]) == 2
     err = capsys.readouterr().err
-    assert err.count("\n") == 1 and "unknown variant 'no-such-rules'" in err
+    assert err.count("\n") == 1 and "unknown variant id 'no-such-rules'" in err
 
 
 def test_cli_text_shows_both_values_and_the_house_reading(capsys):

@@ -345,7 +345,7 @@ def test_a_shipped_file_must_be_named_after_its_id(tmp_path, monkeypatch):
     text = (variants_dir() / "federation.yaml").read_text(encoding="utf-8")
     write(folder, "federation.yaml", text)
     write(folder / "house", "mine.yaml", "extends: federation\nid: not-mine\nname: M\nstatus: house\n")
-    monkeypatch.setattr(loader, "variants_dir", lambda: folder)
+    monkeypatch.setenv("COINCHE_SPEC_HOME", str(tmp_path))
     monkeypatch.chdir(tmp_path)
     assert loader.house_ids() == ["mine"]
     with pytest.raises(VariantError) as exc:

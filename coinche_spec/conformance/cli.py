@@ -17,7 +17,8 @@ import time
 
 from .. import outputs
 from ..errors import OutputError
-from . import reports
+from ..protocol.impls import IMPL_HELP
+from . import limits, reports
 from .fixtures import CorpusError, load_corpus, select
 from .runner import playable_count, run as run_corpus
 
@@ -35,13 +36,12 @@ def register(subparsers) -> None:
     p.add_argument("-k", dest="keyword", action="append", metavar="TEXT", default=None,
                    help="only fixtures whose id, title, area, kind or a tag contains TEXT (case-insensitive); "
                         "repeat it to take the fixtures matching any of them: -k belote -k score")
-    p.add_argument("--impl", metavar="COMMAND", default=None,
-                   help="command line of an implementation speaking the protocol over stdin/stdout "
-                        "(default: the reference engine in-process)")
+    p.add_argument("--impl", metavar="SPEC", default=None, help=IMPL_HELP)
     p.add_argument("--corpus", metavar="DIR", default=None, help="fixture directory (default: the shipped corpus)")
     p.add_argument("--timeout", metavar="S", type=float, default=10.0,
                    help="seconds an implementation (the in-process engine as well) may take to answer one "
                         "case (default 10); a case that takes longer counts as a time-out")
+    limits.add_arguments(p)
     p.add_argument("--report-jsonl", metavar="FILE", default=None, help="write one JSON object per case to FILE")
     p.add_argument("--junit", metavar="FILE", default=None, help="write a JUnit XML report to FILE")
     p.add_argument("--markdown", metavar="FILE", default=None, help="write the matrix and failures as Markdown")
@@ -59,18 +59,12 @@ def _usage(text: str) -> int:
     return 2
 
 
-def _not_in_corpus(ref: str, shipped: list[str]) -> str:
+def _not_in_corpus(ref: str, variant, shipped: list[str]) -> str:
     """Why --variant REF cannot be run: the fixtures answer for the shipped seed rule sets only."""
-    from pathlib import Path
+    from ..variants import registry
 
-    from ..variants import house_ids
-
-    if ref in house_ids():
-        what = "a house rule set"
-    elif Path(ref).is_file() or ref.endswith((".yaml", ".yml", ".json")):
-        what = "a rule-set file"
-    else:
-        what = "not a shipped rule set"
+    kind = registry.kind_of(variant.path) if variant.path is not None and ref == variant.id else None
+    what = f"{'an' if kind and kind[0] in 'aeiou' else 'a'} {kind} rule set" if kind else "a rule-set file"
     return (f"--variant {ref}: {what}; the corpus has expectations only for the shipped seed rule sets: "
             f"{', '.join(shipped)}")
 
@@ -80,16 +74,24 @@ def _keywords(keywords: list[str] | None) -> str:
 
 
 def main(args) -> int:
-    from ..protocol.client import ImplementationError, open_implementation
-    from ..variants import shipped_ids
+    from ..protocol.client import ImplementationError
+    from ..protocol.impls import open_implementation
+    from ..variants import VariantError, shipped_ids
+    from ..variants.cli import variant_for
 
     if not (math.isfinite(args.timeout) and 0 < args.timeout <= 86400):  # nan compares false to everything
         return _usage(f"--timeout {args.timeout:g}: give a number of seconds above 0 and at most 86400")
     shipped = shipped_ids()
     variants = args.variant or shipped
     for v in variants:
+        try:
+            found = variant_for(v)  # the one resolution: an unknown id, a missing or invalid file is said here
+        except VariantError as exc:
+            for line in exc.lines:
+                _err(line)
+            return 2
         if v not in shipped:
-            return _usage(_not_in_corpus(v, shipped))
+            return _usage(_not_in_corpus(v, found, shipped))
     variants = list(dict.fromkeys(variants))
 
     try:
@@ -115,7 +117,7 @@ def main(args) -> int:
                       f"{'is' if len(fixtures) == 1 else 'are'} not applicable under {', '.join(variants)}")
 
     try:
-        impl = open_implementation(args.impl, args.timeout)
+        impl = open_implementation(args.impl, args.timeout, args.max_restarts)
     except ValueError as exc:
         return _usage(f"--impl: {exc}")
     try:
@@ -137,7 +139,7 @@ def main(args) -> int:
                  f"now under {outcome.variant}")
 
     try:
-        report = run_corpus(impl, fixtures, variants, on_outcome)
+        report = run_corpus(impl, fixtures, variants, limits.watch(args, impl, on_outcome))
     finally:
         impl.stop()
 

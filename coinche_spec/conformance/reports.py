@@ -86,6 +86,8 @@ def closing_lines(report: Report) -> list[str]:
     closing = f"{c['pass']} passed, {c['fail']} failed"
     if c["skip"]:
         closing += f", {c['skip']} skipped"
+    if c["not run"]:
+        closing += f", {c['not run']} not run"
     return [f"{plural(c['error'], 'error')}, {plural(c['timeout'], 'timeout')}, {c['n/a']} n/a", closing]
 
 
@@ -96,6 +98,8 @@ def describe_problem(o: Outcome, indent: str = "  ") -> list[str]:
         lines.append(f"{indent}{d}")
     if o.message:
         lines.append(f"{indent}{o.message}")
+    if o.stderr:  # the end of what the implementation wrote during this case (all of it in --report-jsonl)
+        lines.append(f"{indent}stderr: " + " | ".join(o.stderr.splitlines()[-5:]))
     lines.append(f"{indent}case: {show(o.fixture.case)}")
     return lines
 
@@ -151,16 +155,16 @@ def junit(report: Report) -> bytes:
     c = report.counts()
     root = ET.Element("testsuites", {
         "name": "coinche-spec conformance",
-        "tests": str(sum(c[k] for k in ("pass", "fail", "error", "timeout", "skip"))),
+        "tests": str(sum(c[k] for k in ("pass", "fail", "error", "timeout", "skip", "not run"))),
         "failures": str(c["fail"]), "errors": str(c["error"] + c["timeout"]),
-        "skipped": str(c["skip"]), "time": f"{report.seconds:.3f}"})
+        "skipped": str(c["skip"] + c["not run"]), "time": f"{report.seconds:.3f}"})
     for variant in report.variants:
         mine = [o for o in report.outcomes if o.variant == variant and o.outcome != "n/a"]
         suite = ET.SubElement(root, "testsuite", {
             "name": variant, "tests": str(len(mine)),
             "failures": str(sum(o.outcome == "fail" for o in mine)),
             "errors": str(sum(o.outcome in ("error", "timeout") for o in mine)),
-            "skipped": str(sum(o.outcome == "skip" for o in mine)),
+            "skipped": str(sum(o.outcome in ("skip", "not run") for o in mine)),
             "time": f"{sum(o.seconds for o in mine):.3f}"})
         for o in mine:
             case = ET.SubElement(suite, "testcase", {
@@ -173,8 +177,8 @@ def junit(report: Report) -> bytes:
             elif o.outcome in ("error", "timeout"):
                 el = ET.SubElement(case, "error", {"message": (o.message or o.outcome)[:500], "type": o.outcome})
                 el.text = "\n".join(describe_problem(o))
-            elif o.outcome == "skip":
-                ET.SubElement(case, "skipped", {"message": o.message or "skipped"})
+            elif o.outcome in ("skip", "not run"):
+                ET.SubElement(case, "skipped", {"message": o.message or o.outcome})
     ET.indent(root)
     return ET.tostring(root, encoding="utf-8", xml_declaration=True)
 

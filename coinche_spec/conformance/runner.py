@@ -9,9 +9,11 @@ Each (fixture, rule set) pair gets one outcome:
 - ``timeout`` no reply in time;
 - ``skip``    the implementation does not play this kind of case or this rule
   set (it said so), or it skipped the case;
-- ``n/a``     the fixture says the case cannot be played under this rule set.
+- ``n/a``     the fixture says the case cannot be played under this rule set;
+- ``not run`` the run was stopped before this case (``limits``: ``--max-fail``,
+  ``-x``, or an implementation given up after ``--max-restarts``).
 
-One case going wrong never stops the run.
+One case going wrong never stops the run by itself.
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from ..protocol.client import Implementation, ImplementationError
 from .compare import Diff, compare
 from .fixtures import Fixture
 
-OUTCOMES = ("pass", "fail", "error", "timeout", "skip", "n/a")
+OUTCOMES = ("pass", "fail", "error", "timeout", "skip", "n/a", "not run")
 
 
 @dataclass
@@ -36,12 +38,14 @@ class Outcome:
     message: str | None = None
     seconds: float = 0.0
     result: dict | None = None
+    stderr: str | None = None  # what the implementation wrote on standard error during this case
 
     def to_json(self) -> dict:
         return {"fixture": self.fixture.id, "variant": self.variant, "area": self.fixture.area,
                 "kind": self.fixture.kind, "outcome": self.outcome,
                 "diff": [d.to_json() for d in self.diffs], "message": self.message,
-                "seconds": round(self.seconds, 6), "file": self.fixture.file, "line": self.fixture.line}
+                "seconds": round(self.seconds, 6), "file": self.fixture.file, "line": self.fixture.line,
+                "stderr": self.stderr}
 
 
 @dataclass
@@ -60,7 +64,7 @@ class Report:
     @property
     def ok(self) -> bool:
         c = self.counts()
-        return c["fail"] == 0 and c["error"] == 0 and c["timeout"] == 0
+        return c["fail"] == 0 and c["error"] == 0 and c["timeout"] == 0 and c["not run"] == 0
 
     def problems(self) -> list:
         return [o for o in self.outcomes if o.outcome in ("fail", "error", "timeout")]
@@ -69,6 +73,10 @@ class Report:
 def _variant_document(variant_id: str) -> dict:
     from ..variants import load_variant
     return load_variant(variant_id).document
+
+
+def outcome_of(exc: ImplementationError) -> str:
+    return exc.kind if exc.kind in ("timeout", "not run") else "error"
 
 
 def judge(expected: dict, reply: dict) -> tuple[str, list[Diff], str | None]:
@@ -112,7 +120,7 @@ def run(impl: Implementation, fixtures: list[Fixture], variants: list[str],
                 ref = variant if playable is not None else _variant_document(variant)
                 reply = impl.configure(ref)
             except ImplementationError as exc:
-                refusal = ("timeout" if exc.kind == "timeout" else "error", f"configure {variant}: {exc.message}")
+                refusal = (outcome_of(exc), exc.message if exc.kind == "not run" else f"configure {variant}: {exc.message}")
             else:
                 if not reply.get("ok"):
                     unsupported = reply.get("unsupported")
@@ -135,8 +143,7 @@ def run(impl: Implementation, fixtures: list[Fixture], variants: list[str],
             try:
                 reply = impl.run(f"{fixture.id}@{variant}", fixture.case)
             except ImplementationError as exc:
-                kind = "timeout" if exc.kind == "timeout" else "error"
-                add(Outcome(fixture, variant, kind, message=exc.message, seconds=time.perf_counter() - t0))
+                add(Outcome(fixture, variant, outcome_of(exc), message=exc.message, seconds=time.perf_counter() - t0))
                 continue
             seconds = time.perf_counter() - t0
             outcome, diffs, message = judge(expectation.fields, reply)

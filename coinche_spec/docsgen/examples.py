@@ -18,7 +18,7 @@ from ..engine.match import run_match
 from ..engine.melds import compare
 from ..engine.scoring import score_deal
 from ..notation import Contract, parse_card, team_of
-from .templates import STRAIN_WORDS, Ctx, suit_total
+from .templates import STRAIN_WORDS, Ctx
 
 SEAT_NAMES = {"N": "North", "E": "East", "S": "South", "W": "West"}
 TEAM_NAMES = {"NS": "North–South", "EW": "East–West"}
@@ -82,12 +82,7 @@ class _Deals:
         self.last = ctx.r["card_values"]["last_trick"]
 
     def total(self, strain: str) -> int:
-        cv = self.c.r["card_values"]
-        if strain == "TA":
-            return 4 * sum(cv["tout_atout"].values())
-        if strain == "SA":
-            return 4 * sum(cv["sans_atout"].values())
-        return suit_total(self.c.r)
+        return self.c.rules.card_total(strain)
 
     def score(self, title: str, contract: Contract, takers_points: int, takers_tricks: int,
               belote: str | None = None, melds: dict | None = None, note: str = "") -> Example:

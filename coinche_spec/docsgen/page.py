@@ -14,8 +14,8 @@ from pathlib import Path
 
 from ..variants import load_variant_file
 from ..variants.diff import differences, show_value
-from ..variants.loader import Variant, house_dir
-from ..resources import variants_dir
+from ..variants import registry
+from ..variants.loader import Variant
 from . import examples as ex_mod
 from .templates import SECTIONS, TEMPLATES, Ctx, Template, covers, intro, template_for
 
@@ -42,14 +42,8 @@ def _shown_path(path: Path | None) -> str:
     """The file as the page names it: relative to the repository for shipped files, else its name."""
     if path is None:
         return "(a document given as data)"
-    p = Path(path).resolve()
-    for folder, prefix in ((house_dir(), "variants/house/"), (variants_dir(), "variants/")):
-        try:
-            if p.parent == folder.resolve():
-                return prefix + p.name
-        except OSError:
-            pass
-    return p.name
+    kind = registry.kind_of(Path(path))
+    return registry.place(kind) + Path(path).name if kind else Path(path).name
 
 
 # --- the basis of a rule -------------------------------------------------------------

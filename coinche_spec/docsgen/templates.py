@@ -16,10 +16,11 @@ and the page still shows what the rule set records.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Callable
 
 from ..resources import variant_schema_path
+from ..variants.compiled import compiled_rules
 
 RANK_KEYS = ("J", "9", "A", "T", "K", "Q", "8", "7")          # as the schema lists them
 TRUMP_ORDER = ("J", "9", "A", "T", "K", "Q", "8", "7")        # strongest first
@@ -72,26 +73,29 @@ def schema_leaves(schema: dict | None = None) -> list[str]:
 # --- reading a rule set ----------------------------------------------------------
 
 class Ctx:
-    """The resolved rules plus the few facts many sentences need (who is "next", what can be bid)."""
+    """The resolved rules plus the few facts many sentences need (who is "next", what can be bid).
+
+    The facts are the compiled rules' (variants.compiled), which the engine and
+    the protocol's checks read too: a page never decides alone what can happen."""
 
     def __init__(self, rules: dict):
         self.r = rules
-        a = rules["auction"]
-        self.anticlockwise = rules["table"]["direction"] == "anticlockwise"
+        self.rules = cr = compiled_rules(rules)
+        a = cr.auction
+        self.anticlockwise = cr.table.direction == "anticlockwise"
         self.next_side = "right" if self.anticlockwise else "left"      # the next player's side
         self.prev_side = "left" if self.anticlockwise else "right"
-        self.ta = a["strains"]["tout_atout"]
-        self.sa = a["strains"]["sans_atout"]
-        self.capot = a["capot"]["allowed"]
-        self.generale = a["generale"]["allowed"]
-        self.melds = rules["melds"]["enabled"]
-        self.belote = rules["belote"]["enabled"]
-        c = a["coinche"]
-        self.after_auction = c["when"] == "after_auction"
-        self.coinche_ends = c["effect"] == "ends_auction" and not self.after_auction
-        self.surcoinche = a["surcoinche"]["allowed"] and not self.coinche_ends
-        self.m_coinche = c["multiplier"]
-        self.m_surcoinche = a["surcoinche"]["multiplier"]
+        self.ta = cr.strain_allowed("TA")
+        self.sa = cr.strain_allowed("SA")
+        self.capot = a.capot.allowed
+        self.generale = a.generale.allowed
+        self.melds = cr.melds.enabled
+        self.belote = cr.belote.enabled
+        self.after_auction = a.coinche.when == "after_auction"
+        self.coinche_ends = cr.coinche_ends_auction
+        self.surcoinche = cr.surcoinche_possible
+        self.m_coinche = a.coinche.multiplier
+        self.m_surcoinche = a.surcoinche.multiplier
 
     def get(self, path: str):
         node = self.r
@@ -114,12 +118,12 @@ def _points(rank_values: dict, order: tuple) -> str:
 
 
 def strain_list(strains) -> str:
-    return ", ".join(STRAIN_WORDS[s] for s in strains)
+    return ", ".join(sentence_for("auction.strain_order[]", STRAIN_WORDS, s) for s in strains)
 
 
 def suit_total(r: dict) -> int:
-    cv = r["card_values"]
-    return sum(cv["trump"].values()) + 3 * sum(cv["plain"].values())
+    """What the cards are worth in a suit contract (the trump suit and three others)."""
+    return compiled_rules(r).card_total("S")
 
 
 def multiplier_words(c: Ctx) -> str:
@@ -150,21 +154,30 @@ def _base_notes(c: Ctx, award: dict) -> list[str]:
     return notes
 
 
+# award.terms: each term of an award as a player says it, from (context, award); None: a meld term
+# where melds are not played
+TERM_WORDS = {
+    "card_points": lambda c, award: "their card points",
+    "bid": lambda c, award: "the bid",
+    "base": _base_words,
+    "own_melds": lambda c, award: "their melds" if c.melds else None,
+    "all_melds": lambda c, award: "both sides' melds" if c.melds else None,
+    "sweep_bonus": lambda c, award: f"{c.r['scoring']['sweep_bonus']} if they took every trick",
+}
+
+
 def term_words(c: Ctx, award: dict, term: str) -> str | None:
     """One term of an award as a player says it (None: a meld term where melds are not played)."""
-    if term == "card_points":
-        return "their card points"
-    if term == "bid":
-        return "the bid"
-    if term == "base":
-        return _base_words(c, award)
-    if term == "own_melds":
-        return "their melds" if c.melds else None
-    if term == "all_melds":
-        return "both sides' melds" if c.melds else None
-    if term == "sweep_bonus":
-        return f"{c.r['scoring']['sweep_bonus']} if they took every trick"
-    return term
+    return sentence_for("award.terms[]", TERM_WORDS, term)(c, award)
+
+
+def sentence_for(path: str, texts: dict, option):
+    """The sentence (or sentence function) of ``option`` of the rule at ``path``; a clear error if none."""
+    try:
+        return texts[_value_key(option)]
+    except KeyError:
+        raise KeyError(f"rules page: no sentence for option {option!r} of rule {path} "
+                       "(add one to docsgen/templates.py, see docs/rules-model.md)") from None
 
 
 def award_words(c: Ctx, award: dict, multiplied: bool) -> str:
@@ -174,17 +187,22 @@ def award_words(c: Ctx, award: dict, multiplied: bool) -> str:
     if not pairs:
         return "nothing"
     words = [w for _, w in pairs]
-    how = award["multiplied"]
-    if not multiplied or how == "none":
-        text = " + ".join(words) + (" (not multiplied)" if multiplied and how == "none" else "")
-    elif how == "all":
-        text = f"({' + '.join(words)}) × M" if len(words) > 1 else f"{words[0]} × M"
-    else:   # only the bid is multiplied
-        text = " + ".join(f"{w} × M" if t == "bid" else w for t, w in pairs)
+    if not multiplied:
+        text = " + ".join(words)
+    else:
+        text = sentence_for("award.multiplied", MULTIPLIED_WORDS, award["multiplied"])(pairs, words)
     notes = _base_notes(c, award)
     if notes:
         text += ", with " + " and ".join(notes)
     return text
+
+
+# award.multiplied: an award's terms in words with the multiplier M, from ((term, words) pairs, words)
+MULTIPLIED_WORDS = {
+    "none": lambda pairs, words: " + ".join(words) + " (not multiplied)",
+    "all": lambda pairs, words: f"({' + '.join(words)}) × M" if len(words) > 1 else f"{words[0]} × M",
+    "bid": lambda pairs, words: " + ".join(f"{w} × M" if t == "bid" else w for t, w in pairs),
+}
 
 
 def _outcome_sentence(c: Ctx, outcome: str) -> str:
@@ -275,6 +293,7 @@ class Template:
     paths: tuple[str, ...]
     say: Callable[[Ctx], str]
     unused: Callable[[Ctx], str | None] = lambda c: None
+    options: dict = field(default_factory=dict)   # rule path -> {option: sentence}, for enumerated rules
 
 
 def _table(group: str) -> tuple[str, ...]:
@@ -288,12 +307,15 @@ def _value_key(value):
     return value
 
 
-def one(key, section, title, path, texts, unused=lambda c: None) -> Template:
-    """A template for one leaf: ``texts`` maps each value to a sentence (or a function of the context)."""
+def one(key, section, title, path, texts, unused=lambda c: None, options=None) -> Template:
+    """A template for one leaf: ``texts`` maps each value to a sentence (or a function of the context).
+
+    ``options`` gives the sentence tables of a rule whose sentence is not one per value (a list of options)."""
     def say(c: Ctx) -> str:
-        t = texts[_value_key(c.get(path))] if isinstance(texts, dict) else texts
+        t = sentence_for(path, texts, c.get(path)) if isinstance(texts, dict) else texts
         return t(c) if callable(t) else t
-    return Template(key, section, title, (path,), say, unused)
+    return Template(key, section, title, (path,), say, unused,
+                    {path: texts} if isinstance(texts, dict) else dict(options or {}))
 
 
 def _not_ta(c):
@@ -366,18 +388,23 @@ def _partner_rules_unused(c):
     return "a player void in the led suit must trump even when his partner wins, as against an opponent"
 
 
+# card_values.sweep.kind: what taking all eight tricks changes in the card count
+SWEEP_KIND = {
+    "last_trick_value": lambda c, s, total: (
+        f"When one side takes all eight tricks, the last trick is worth {s['value']} instead of "
+        f"{c.r['card_values']['last_trick']}: {total} + {s['value']} = {total + s['value']} in a suit contract."),
+    "bonus": lambda c, s, total: (
+        f"When one side takes all eight tricks, it adds {s['value']} to its card points "
+        f"(after the last trick's {c.r['card_values']['last_trick']})."),
+    "none": lambda c, s, total: (
+        f"Taking all eight tricks changes nothing in the card count: the cards still make "
+        f"{total + c.r['card_values']['last_trick']} in a suit contract."),
+}
+
+
 def _sweep(c: Ctx) -> str:
     s = c.r["card_values"]["sweep"]
-    total = suit_total(c.r)
-    if s["kind"] == "last_trick_value":
-        return (f"When one side takes all eight tricks, the last trick is worth {s['value']} instead of "
-                f"{c.r['card_values']['last_trick']}: {total} + {s['value']} = {total + s['value']} "
-                "in a suit contract.")
-    if s["kind"] == "bonus":
-        return (f"When one side takes all eight tricks, it adds {s['value']} to its card points "
-                f"(after the last trick's {c.r['card_values']['last_trick']}).")
-    return (f"Taking all eight tricks changes nothing in the card count: the cards still make "
-            f"{total + c.r['card_values']['last_trick']} in a suit contract.")
+    return sentence_for("card_values.sweep.kind", SWEEP_KIND, s["kind"])(c, s, suit_total(c.r))
 
 
 def _squares(c: Ctx) -> str:
@@ -460,14 +487,13 @@ def _raise_unused(c):
     return None
 
 
-def _coinche_when(c: Ctx) -> dict:
-    return {
-        "in_turn": "An opponent of the highest bidder may coinche when it is his turn to speak.",
-        "after_auction": ("Nobody may coinche during the auction. Once it has ended, and before the first card "
-                          "is led, either defender may coinche, in any order; then either taker may surcoinche."),
-        "any_moment": ("An opponent of the highest bidder may coinche at any moment while the bidding is open, "
-                       "even out of turn (à la volée)."),
-    }
+_COINCHE_WHEN = {
+    "in_turn": "An opponent of the highest bidder may coinche when it is his turn to speak.",
+    "after_auction": ("Nobody may coinche during the auction. Once it has ended, and before the first card "
+                      "is led, either defender may coinche, in any order; then either taker may surcoinche."),
+    "any_moment": ("An opponent of the highest bidder may coinche at any moment while the bidding is open, "
+                   "even out of turn (à la volée)."),
+}
 
 
 def _passes_after(c: Ctx) -> str:
@@ -495,12 +521,11 @@ def _surcoinche_ends_unused(c):
     return None
 
 
-def _first_leader(c: Ctx) -> dict:
-    return {
-        "next_to_dealer": f"{_capital(c.neighbour(c.next_side))} leads to the first trick.",
-        "first_bidder": "The player who made the first bid of the auction leads to the first trick.",
-        "taker": "The taker (the player who made the final bid) leads to the first trick.",
-    }
+_FIRST_LEADER = {
+    "next_to_dealer": lambda c: f"{_capital(c.neighbour(c.next_side))} leads to the first trick.",
+    "first_bidder": "The player who made the first bid of the auction leads to the first trick.",
+    "taker": "The taker (the player who made the final bid) leads to the first trick.",
+}
 
 
 def _card_table(group: str, title: str, lead: str, order: tuple, section: str,
@@ -518,19 +543,17 @@ def _card_table(group: str, title: str, lead: str, order: tuple, section: str,
     return Template(f"values-{group}", section, title, _table(f"card_values.{group}"), say, unused)
 
 
-def _compare_equal(c: Ctx) -> dict:
-    return {
-        "cancel": "If the two sides' best melds are still equal, neither side scores any meld.",
-        "first_declared": ("If the two sides' best melds are still equal, the side whose player declared first, "
-                           "in the order of play from the first leader, wins."),
-    }
+_COMPARE_EQUAL = {
+    "cancel": "If the two sides' best melds are still equal, neither side scores any meld.",
+    "first_declared": ("If the two sides' best melds are still equal, the side whose player declared first, "
+                       "in the order of play from the first leader, wins."),
+}
 
 
-def _belote_tout_atout(c: Ctx) -> dict:
-    return {
-        "none": "In tout atout there is no belote.",
-        "each_suit": "In tout atout, the king and queen of any one suit in one hand make a belote.",
-    }
+_BELOTE_TOUT_ATOUT = {
+    "none": "In tout atout there is no belote.",
+    "each_suit": "In tout atout, the king and queen of any one suit in one hand make a belote.",
+}
 
 
 def _minimum_total(c: Ctx) -> str:
@@ -541,26 +564,25 @@ def _minimum_total(c: Ctx) -> str:
     return f"The takers' total must also be at least {n}, so a bid of {low} needs {n}."
 
 
-def _rounding(c: Ctx) -> dict:
-    return {
-        "none": "Scores are not rounded.",
-        "nearest_10_half_up": ("Each side's award is rounded to the nearest 10, a 5 going up (85 becomes 90, "
-                               "84 becomes 80), only after the contract has been judged on the exact points."),
-        "nearest_10_half_down": ("Each side's award is rounded to the nearest 10, a 5 going down (85 becomes 80, "
-                                 "86 becomes 90), only after the contract has been judged on the exact points."),
-    }
+_ROUNDING = {
+    "none": "Scores are not rounded.",
+    "nearest_10_half_up": ("Each side's award is rounded to the nearest 10, a 5 going up (85 becomes 90, "
+                           "84 becomes 80), only after the contract has been judged on the exact points."),
+    "nearest_10_half_down": ("Each side's award is rounded to the nearest 10, a 5 going down (85 becomes 80, "
+                             "86 becomes 90), only after the contract has been judged on the exact points."),
+}
 
 
 def _target(c: Ctx) -> str:
     return f"The match is played to {c.r['match']['target']} points."
 
 
-def _reach(c: Ctx) -> dict:
-    t = c.r["match"]["target"]
-    return {
-        "reach": f"A side wins as soon as its total reaches {t} or more at the end of a deal.",
-        "exceed": f"A side wins only when its total is above {t} at the end of a deal; exactly {t} is not enough.",
-    }
+_REACH = {
+    "reach": lambda c: (f"A side wins as soon as its total reaches {c.r['match']['target']} or more at the end "
+                        "of a deal."),
+    "exceed": lambda c: (f"A side wins only when its total is above {c.r['match']['target']} at the end of a deal; "
+                         f"exactly {c.r['match']['target']} is not enough."),
+}
 
 
 TEMPLATES: tuple[Template, ...] = (
@@ -625,7 +647,7 @@ TEMPLATES: tuple[Template, ...] = (
     one("strain-order", "auction", "Order of strains", "auction.strain_order",
         lambda c: f"From lowest to highest, the strains rank: {strain_list(c.r['auction']['strain_order'])}.",
         lambda c: None if c.r["auction"]["overcall"] == "higher_value_or_strain"
-        else "bids are compared by value only"),
+        else "bids are compared by value only", options={"auction.strain_order[]": STRAIN_WORDS}),
     one("capot-bid", "auction", "Capot bid", "auction.capot.allowed", _capot_bid),
     one("capot-value", "auction", "Value of a capot bid", "auction.capot.value",
         lambda c: f"Wherever the scoring adds the bid, a capot bid counts {c.r['auction']['capot']['value']}.",
@@ -665,7 +687,7 @@ TEMPLATES: tuple[Template, ...] = (
                                 "coinched only once."),
     }),
     one("coinche-when", "coinche", "When to coinche", "auction.coinche.when",
-        lambda c: _coinche_when(c)[c.r["auction"]["coinche"]["when"]]),
+        _COINCHE_WHEN),
     one("coinche-effect", "coinche", "After a coinche", "auction.coinche.effect", {
         "freeze_then_passes": "After a coinche nobody may bid any more: the contract is frozen.",
         "ends_auction": "A coinche ends the auction at once.",
@@ -691,7 +713,7 @@ TEMPLATES: tuple[Template, ...] = (
 
     # --- play
     one("first-leader", "play", "First lead", "play.first_leader",
-        lambda c: _first_leader(c)[c.r["play"]["first_leader"]]),
+        _FIRST_LEADER),
     one("trump-lead", "play", "Trump led", "play.trump_lead_must_overtrump", {
         "true": lambda c: ("When trump is led, each player must play a higher trump than the highest one in the "
                            "trick if he can"
@@ -753,7 +775,8 @@ TEMPLATES: tuple[Template, ...] = (
                 _not_ta),
     one("last-trick", "values", "Last trick", "card_values.last_trick",
         lambda c: f"The side that takes the last trick adds {c.r['card_values']['last_trick']} (dix de der)."),
-    Template("sweep", "values", "All eight tricks", ("card_values.sweep.kind", "card_values.sweep.value"), _sweep),
+    Template("sweep", "values", "All eight tricks", ("card_values.sweep.kind", "card_values.sweep.value"), _sweep,
+             options={"card_values.sweep.kind": SWEEP_KIND}),
 
     # --- melds
     one("melds", "melds", "Melds", "melds.enabled", {
@@ -782,7 +805,7 @@ TEMPLATES: tuple[Template, ...] = (
         "false": "Between runs of the same length and the same highest card, trumps give no preference.",
     }, _no_melds),
     one("meld-ties", "melds", "Equal best melds", "melds.compare.equal",
-        lambda c: _compare_equal(c)[c.r["melds"]["compare"]["equal"]], _no_melds),
+        _COMPARE_EQUAL, _no_melds),
     one("winner-scores", "melds", "What the better side scores", "melds.winner_scores", {
         "all": ("Only the side with the best meld scores, and it scores all its declared melds; the other side "
                 "scores none."),
@@ -830,8 +853,8 @@ TEMPLATES: tuple[Template, ...] = (
                        "that whole award is multiplied."),
     }, _no_belote),
     one("belote-tout-atout", "belote", "Belote in tout atout", "belote.tout_atout",
-        lambda c: _belote_tout_atout(c)[c.r["belote"]["tout_atout"]]
-        + (" In sans atout there is none." if c.sa else ""),
+        {k: (lambda c, text=text: text + (" In sans atout there is none." if c.sa else ""))
+         for k, text in _BELOTE_TOUT_ATOUT.items()},
         lambda c: _no_belote(c) or _not_ta(c)),
 
     # --- contract
@@ -865,12 +888,12 @@ TEMPLATES: tuple[Template, ...] = (
         "any_sweep": "When one side takes every trick, the other side's melds go to it.",
     }, _no_melds),
     one("rounding", "scoring", "Rounding", "scoring.rounding",
-        lambda c: _rounding(c)[c.r["scoring"]["rounding"]]),
+        _ROUNDING),
 
     # --- match
     Template("target", "match", "Target", ("match.target",), _target),
     one("reach", "match", "Reaching the target", "match.reach",
-        lambda c: _reach(c)[c.r["match"]["reach"]]),
+        _REACH),
     one("both-cross", "match", "Both sides cross in one deal", "match.both_cross", {
         "higher_total": "If both sides reach the target in the same deal, the higher total wins.",
         "deal_winner": ("If both sides reach the target in the same deal, the side that won that deal wins: "
@@ -891,6 +914,15 @@ TEMPLATES: tuple[Template, ...] = (
 )
 
 BY_KEY = {t.key: t for t in TEMPLATES}
+
+
+def option_sentences() -> dict:
+    """Rule path -> {option: sentence} for every enumerated rule the pages speak of (``award.`` for
+    the fields of every award), so a test can find an option with no sentence."""
+    out = {"award.terms[]": TERM_WORDS, "award.multiplied": MULTIPLIED_WORDS}
+    for t in TEMPLATES:
+        out.update(t.options)
+    return out
 
 
 def uncovered(leaves: list[str] | None = None) -> list[str]:
@@ -947,10 +979,10 @@ def intro(section: str, c: Ctx) -> str | None:
         text = (f"In a suit contract the cards are worth {total} in all (the trump suit and three others), "
                 f"{total + last} with the last trick.")
         if c.sa:
-            sa = 4 * sum(r["card_values"]["sans_atout"].values())
+            sa = c.rules.card_total("SA")
             text += f" In sans atout they are worth {sa}, {sa + last} with the last trick."
         if c.ta:
-            ta = 4 * sum(r["card_values"]["tout_atout"].values())
+            ta = c.rules.card_total("TA")
             text += f" In tout atout they are worth {ta}, {ta + last} with the last trick."
         return text
     if section == "contract":

@@ -1,7 +1,9 @@
 """The reference engine: one configurable engine that plays any variant from its rules.
 
 Nothing in it asks which variant it is playing; every behaviour is read from
-the rules (docs/rules-model.md). Cards are indices 0..31 (suit * 8 + rank)
+the rules (docs/rules-model.md): each phase reads the rule set's compiled
+rules (variants/compiled.py) once, and maps each option of a rule to its
+behaviour through that rule's table (options.py). Cards are indices 0..31 (suit * 8 + rank)
 and hands are 32-bit masks. The public API, with examples, is docs/engine.md:
 
     from coinche_spec.engine import Deal, run_deal_case, random_deal

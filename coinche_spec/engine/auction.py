@@ -23,8 +23,10 @@ from __future__ import annotations
 
 from bisect import bisect_right
 
-from ..notation import SEATS, Call, Contract, next_seat, parse_seat, partner, team_of
+from ..notation import SEATS, Call, Contract, parse_seat, partner, team_of
 from .errors import IllegalCall
+from .options import choose, engine_phase, option_table
+from .table import seat_step
 
 __all__ = ["Auction", "replay", "LISTING_CEILING"]
 
@@ -45,47 +47,101 @@ _SURCOINCHE = Call("surcoinche")
 _BIDDING, _DOUBLED, _OVER = 0, 1, 2
 
 
+def _never_over_own(seat, strain, high, text):
+    """raise_own_bid: never_without_intervening_bid (``strain`` None: may he make any bid at all?)."""
+    return (f"{seat} cannot bid {text}: the {_bid_text(high[2], high[3])} bid is {seat}'s own, "
+            f"and no one may raise his own bid without an intervening bid")
+
+
+def _over_own_in_another_strain(seat, strain, high, text):
+    """raise_own_bid: when_changing_strain."""
+    if strain is None or strain != high[3]:
+        return None
+    return (f"{seat} cannot bid {text}: {seat} may raise his own {_bid_text(high[2], high[3])} bid "
+            f"only in another strain")
+
+
+class _When:
+    """When a coinche may come: during the bidding (else only after it), and out of turn."""
+
+    __slots__ = ("during_bidding", "out_of_turn")
+
+    def __init__(self, during_bidding: bool, out_of_turn: bool):
+        self.during_bidding = during_bidding
+        self.out_of_turn = out_of_turn
+
+
+# auction.first_speaker: who speaks first, from (the dealer, seat -> the next seat)
+FIRST_SPEAKER = option_table("auction.first_speaker", {"next_to_dealer": lambda dealer, nxt: nxt[dealer]})
+# auction.overcall: may the same value in a higher strain beat a bid?
+OVERCALL = option_table("auction.overcall", {"higher_value": False, "higher_value_or_strain": True})
+# auction.all_pass: what four passes without a bid lead to (the auction's state)
+ALL_PASS = option_table("auction.all_pass", {"throw_in": "redeal"})
+# auction.raise_own_bid: why a player may not bid over his own highest bid (None: he may), from
+# (seat, the bid's strain or None for "any bid at all", the highest bid, the bid in words)
+RAISE_OWN_BID = option_table("auction.raise_own_bid", {
+    "never_without_intervening_bid": _never_over_own,
+    "when_changing_strain": _over_own_in_another_strain,
+    "always": lambda seat, strain, high, text: None,
+})
+# auction.coinche.by: the seats that may coinche, from (the bidder, seat -> the next seat)
+COINCHE_BY = option_table("auction.coinche.by", {
+    "opponents_of_bidder": lambda bidder, nxt: (nxt[bidder], partner(nxt[bidder])),
+})
+COINCHE_WHEN = option_table("auction.coinche.when", {
+    "in_turn": _When(True, False),
+    "any_moment": _When(True, True),
+    "after_auction": _When(False, False),
+})
+# auction.coinche.effect: does a coinche end the auction at once?
+COINCHE_EFFECT = option_table("auction.coinche.effect", {"freeze_then_passes": False, "ends_auction": True})
+
+
 class _Table:
-    """The auction rules of one variant, read once and laid out for speed."""
+    """The auction rules of one rule set laid out for speed: schema names, flattened by path
+    (``capot_may_be_coinched`` is auction.capot.may_be_coinched), options as their table's behaviour."""
 
     __slots__ = (
-        "rules", "nxt", "minimum", "step", "maximum", "sans_atout", "tout_atout", "by_strain",
-        "strain_rank", "strain_order", "capot_allowed", "capot_value_ends", "capot_coinchable",
-        "generale_allowed",
-        "passes_to_end", "speak_after_pass", "raise_own", "coinche_when", "coinche_ends",
-        "passes_after", "coinche_mult", "sur_allowed", "sur_ends", "sur_mult",
+        "rules", "nxt", "minimum", "step", "maximum", "overcall", "strain_rank", "strain_order",
+        "capot_allowed", "capot_ends_auction", "capot_may_be_coinched", "generale_allowed",
+        "passes_to_end", "speak_after_pass", "raise_own_bid", "first_speaker", "all_pass",
+        "coinche_by", "coinche_when", "coinche_effect", "coinche_passes_after", "coinche_multiplier",
+        "surcoinche_allowed", "surcoinche_ends_auction", "surcoinche_multiplier",
         "keys", "listing", "pairs", "pass_pair", "coinche_pair", "sur_pair",
     )
 
-    def __init__(self, rules):
-        a = rules.auction
-        self.rules = rules
-        direction = rules.table.direction
-        self.nxt = {s: next_seat(s, direction) for s in SEATS}
+    def __init__(self, c):
+        a = c.auction
+        self.rules = c
+        step = seat_step(c)
+        self.nxt = {s: SEATS[(SEATS.index(s) + step) & 3] for s in SEATS}
         self.minimum = a.bids.minimum
         self.step = a.bids.step
         self.maximum = a.bids.maximum
-        self.sans_atout = a.strains.sans_atout
-        self.tout_atout = a.strains.tout_atout
-        self.by_strain = a.overcall == "higher_value_or_strain"
+        self.overcall = choose(OVERCALL, a.overcall)
         self.strain_order = tuple(a.strain_order)
         self.strain_rank = {s: i for i, s in enumerate(self.strain_order)}
         self.capot_allowed = a.capot.allowed
-        self.capot_value_ends = a.capot.ends_auction
-        self.capot_coinchable = a.capot.may_be_coinched   # the générale follows both capot settings
+        self.capot_ends_auction = a.capot.ends_auction
+        self.capot_may_be_coinched = a.capot.may_be_coinched   # the générale follows both capot settings
         self.generale_allowed = a.generale.allowed
         self.passes_to_end = a.passes_to_end
         self.speak_after_pass = a.speak_after_pass
-        self.raise_own = a.raise_own_bid
-        self.coinche_when = a.coinche.when
-        self.coinche_ends = a.coinche.effect == "ends_auction"
-        self.passes_after = a.coinche.passes_after
-        self.coinche_mult = a.coinche.multiplier
-        self.sur_allowed = a.surcoinche.allowed
-        self.sur_ends = a.surcoinche.ends_auction
-        self.sur_mult = a.surcoinche.multiplier
+        self.raise_own_bid = choose(RAISE_OWN_BID, a.raise_own_bid)
+        speaker = choose(FIRST_SPEAKER, a.first_speaker)
+        self.first_speaker = {d: speaker(d, self.nxt) for d in SEATS}      # dealer -> first to speak
+        self.all_pass = choose(ALL_PASS, a.all_pass)
+        by = choose(COINCHE_BY, a.coinche.by)
+        self.coinche_by = {b: by(b, self.nxt) for b in SEATS}             # bidder -> who may coinche
+        self.coinche_when = choose(COINCHE_WHEN, a.coinche.when)
+        self.coinche_effect = choose(COINCHE_EFFECT, a.coinche.effect)
+        self.coinche_passes_after = a.coinche.passes_after
+        self.coinche_multiplier = a.coinche.multiplier
+        self.surcoinche_allowed = a.surcoinche.allowed
+        self.surcoinche_ends_auction = a.surcoinche.ends_auction
+        self.surcoinche_multiplier = a.surcoinche.multiplier
 
-        strains = [s for s in ("S", "H", "D", "C", "TA", "SA") if self.strain_allowed(s)]
+        strains = c.strains
         top = self.maximum if self.maximum is not None else max(LISTING_CEILING, self.minimum)
         bids = [(v, self.rank_of(s), Call("bid", v, s))
                 for v in range(self.minimum, top + 1, self.step) for s in strains]
@@ -101,37 +157,21 @@ class _Table:
         self.coinche_pair = {seat: (seat, _COINCHE) for seat in SEATS}
         self.sur_pair = {seat: (seat, _SURCOINCHE) for seat in SEATS}
 
-    def strain_allowed(self, strain) -> bool:
-        if strain == "SA":
-            return self.sans_atout
-        if strain == "TA":
-            return self.tout_atout
-        return strain in ("S", "H", "D", "C")
-
     def rank_of(self, strain) -> int:
         """Place in strain_order; -1 for a strain the order leaves out (never overcalls by strain)."""
         return self.strain_rank.get(strain, -1)
 
     def beats(self, key, rank, high_key, high_rank) -> bool:
         """Does a bid (key, strain rank) beat the highest bid? (A4, A5, A6: a générale beats a capot,
-        a capot every number; no strain lifts one capot over another, nor one générale over another.)"""
+        a capot every number; no strain lifts one capot over another, nor one générale over another.)
+        The bid listing is sorted by (key, rank), so every bid after the highest bid's key beats it."""
         if key != high_key:
             return key > high_key
-        return key < _CAPOT_KEY and self.by_strain and rank > high_rank >= 0
-
-
-_TABLES: dict = {}
+        return key < _CAPOT_KEY and self.overcall and rank > high_rank >= 0
 
 
 def _table(rules) -> _Table:
-    entry = _TABLES.get(id(rules))
-    if entry is not None and entry[0] is rules:
-        return entry[1]
-    table = _Table(rules)
-    if len(_TABLES) > 64:
-        _TABLES.clear()
-    _TABLES[id(rules)] = (rules, table)  # the rules are kept alive, so the id is never reused
-    return table
+    return engine_phase(rules, "auction", _Table)
 
 
 def _bid_text(value, strain) -> str:
@@ -150,13 +190,12 @@ class Auction:
     @classmethod
     def start(cls, rules, dealer: str) -> "Auction":
         """The auction before any call: the seat next to the dealer speaks first (A1)."""
-        rules = getattr(rules, "rules", rules)  # a Variant is accepted for its rules
         dealer = parse_seat(dealer)
         t = _table(rules)
         a = object.__new__(cls)
         a._t = t
         a._dealer = dealer
-        a._to_act = t.nxt[dealer]
+        a._to_act = t.first_speaker[dealer]
         a._phase = _BIDDING
         a._state = "open"
         a._high = None
@@ -191,6 +230,7 @@ class Auction:
     # -- what the outside sees ------------------------------------------------
     @property
     def rules(self):
+        """The compiled rules of the rule set (variants.compiled)."""
         return self._t.rules
 
     @property
@@ -247,6 +287,11 @@ class Auction:
                 f"x{self._mult}, window={self._window})")
 
     # -- legality -------------------------------------------------------------
+    # One set of rules answers both questions: legal_calls() lists the calls that
+    # check() accepts. It lists the candidates (the seat to act's pass and bids, the
+    # coinche of each seat auction.coinche.by names, the takers' surcoinche) and
+    # keeps those the same checks let through; bids are listed from the sorted
+    # ladder, from the first that beats the highest bid (Table.beats).
     def legal_calls(self) -> list:
         """Every (seat, call) some seat may make now.
 
@@ -255,57 +300,45 @@ class Auction:
         if self._phase == _OVER:
             if not self._window:
                 return []
+            # either defender may coinche; once coinched, either taker may surcoinche
+            out = [t.coinche_pair[s] for s in t.coinche_by[self._bidder]
+                   if self._check_after(s, _COINCHE) is None]
             bidder = self._bidder
-            if self._coincher is None:  # either defender may coinche
-                left = t.nxt[bidder]
-                return [t.coinche_pair[left], t.coinche_pair[partner(left)]]
-            # coinched: the window is open only while a surcoinche may follow
-            return [t.sur_pair[bidder], t.sur_pair[partner(bidder)]]
+            out += [t.sur_pair[s] for s in (bidder, partner(bidder)) if self._check_after(s, _SURCOINCHE) is None]
+            return out
         seat = self._to_act
+        out = [t.pass_pair[seat]]         # the player to act may always pass
         if self._phase == _DOUBLED:
-            out = [t.pass_pair[seat]]
-            if (t.sur_allowed and not self._surcoinched
-                    and team_of(seat) == team_of(self._bidder)):
+            if self._check_surcoinche(seat) is None:
                 out.append(t.sur_pair[seat])
             return out
         # bidding
-        out = [t.pass_pair[seat]]
         high = self._high
-        if t.speak_after_pass or seat not in self._passed:
-            own = self._bidder == seat
-            if not own or t.raise_own != "never_without_intervening_bid":
-                if high is None:
-                    out.extend(t.pairs[seat])
-                else:
-                    hk, hr = high[0], high[1]
-                    listing = t.listing
-                    i = bisect_right(t.keys, hk)
-                    j = i
-                    # the same value in a higher strain, when the variant allows it
+        if self._may_bid(seat) is None:
+            pairs = t.pairs[seat]
+            if high is None:
+                out.extend(pairs)
+            else:
+                hk, hr = high[0], high[1]
+                listing = t.listing
+                i = bisect_right(t.keys, hk)
+                j = i
+                if t.overcall:              # the same value may beat it in a higher strain
                     while j > 0 and listing[j - 1][0] == hk:
                         j -= 1
-                    pairs = t.pairs[seat]
-                    if t.by_strain and hr >= 0 and hk < _CAPOT_KEY:
-                        out.extend(pairs[k] for k in range(j, i) if listing[k][1] > hr)
-                    out.extend(pairs[i:])
-                if own and t.raise_own == "when_changing_strain":
-                    strain = high[3]
-                    out = [p for p in out if p[1].kind != "bid" or p[1].strain != strain]
-        if high is not None and t.coinche_when != "after_auction" and self._coinche_possible():
-            defenders = self._defenders()
-            if t.coinche_when == "in_turn":
-                if seat in defenders:
-                    out.append(t.coinche_pair[seat])
-            else:  # any_moment: either defender, in or out of turn
-                out.extend(t.coinche_pair[d] for d in defenders)
+                    out.extend([pairs[k] for k in range(j, i) if t.beats(hk, listing[k][1], hk, hr)])
+                out.extend(pairs[i:])
+                if self._bidder == seat:
+                    out = [p for p in out if p[1].kind != "bid"
+                           or t.raise_own_bid(seat, p[1].strain, high, p[1]) is None]
+        if high is not None and t.coinche_when.during_bidding:
+            for d in (t.coinche_by[self._bidder] if t.coinche_when.out_of_turn else (seat,)):
+                if self._check_coinche(d) is None:
+                    out.append(t.coinche_pair[d])
         return out
 
-    def _defenders(self) -> tuple:
-        left = self._t.nxt[self._bidder]
-        return (left, partner(left))
-
     def _coinche_possible(self) -> bool:
-        return self._coincher is None and (self._high[0] < _CAPOT_KEY or self._t.capot_coinchable)
+        return self._coincher is None and (self._high[0] < _CAPOT_KEY or self._t.capot_may_be_coinched)
 
     def check(self, seat, call) -> str | None:
         """None if ``seat`` may make ``call`` now, else the reason, in a player's words."""
@@ -335,13 +368,13 @@ class Auction:
             return f"{seat} cannot call {call}: the auction is over, all four passed and the cards are dealt again"
         contract = f"{_bid_text(self._high[2], self._high[3])} by {self._bidder}"
         if not self._window:
-            if t.coinche_when == "after_auction" and self._surcoinched:
+            if not t.coinche_when.during_bidding and self._surcoinched:
                 return f"{seat} cannot call {call}: the auction is over ({contract}, surcoinched)"
             return f"{seat} cannot call {call}: the auction is over ({contract})"
         if call.kind == "coinche":
             if self._coincher is not None:
                 return f"{seat} cannot coinche: the {contract} contract is already coinched"
-            if team_of(seat) == team_of(self._bidder):
+            if seat not in t.coinche_by[self._bidder]:
                 return self._coinche_own_side(seat)
             return None
         if call.kind == "surcoinche":
@@ -368,21 +401,22 @@ class Auction:
 
     def _check_coinche(self, seat) -> str | None:
         t = self._t
+        when = t.coinche_when
         if self._phase == _DOUBLED:
-            if seat != self._to_act and t.coinche_when != "any_moment":
+            if seat != self._to_act and not when.out_of_turn:
                 return f"{seat} cannot coinche: it is {self._to_act}'s turn"
             return f"{seat} cannot coinche: the contract is already coinched"
-        if t.coinche_when == "after_auction":
+        if not when.during_bidding:
             return f"{seat} cannot coinche yet: in this variant a coinche comes only after the auction ends"
-        if t.coinche_when == "in_turn" and seat != self._to_act:
+        if not when.out_of_turn and seat != self._to_act:
             return f"{seat} cannot coinche: it is {self._to_act}'s turn, and no one may coinche out of turn"
         if self._high is None:
             return f"{seat} cannot coinche: there is no bid yet"
-        if team_of(seat) == team_of(self._bidder):
+        if seat not in t.coinche_by[self._bidder]:
             return self._coinche_own_side(seat)
-        if self._high[0] == _CAPOT_KEY and not t.capot_coinchable:
+        if self._high[0] == _CAPOT_KEY and not t.capot_may_be_coinched:
             return f"{seat} cannot coinche: a capot bid may not be coinched in this variant"
-        if self._high[0] == _GENERALE_KEY and not t.capot_coinchable:
+        if self._high[0] == _GENERALE_KEY and not t.capot_may_be_coinched:
             return (f"{seat} cannot coinche: a générale may not be coinched in this variant "
                     f"(it follows the capot, and auction.capot.may_be_coinched is false)")
         return None
@@ -391,7 +425,7 @@ class Auction:
         t = self._t
         if self._phase == _BIDDING:
             return f"{seat} cannot surcoinche: there is no coinche to answer"
-        if not t.sur_allowed:
+        if not t.surcoinche_allowed:
             return f"{seat} cannot surcoinche: this variant has no surcoinche"
         if team_of(seat) != team_of(self._bidder):
             return self._surcoinche_wrong_side(seat)
@@ -399,15 +433,23 @@ class Auction:
             return f"{seat} cannot surcoinche: the contract is already surcoinched"
         return None
 
+    def _may_bid(self, seat, text=None) -> str | None:
+        """Why ``seat`` may make no bid at all now (None: he may bid what beats the highest bid)."""
+        if self._phase == _DOUBLED:
+            return f"{seat} cannot bid {text}: the bids are frozen after the coinche"
+        if not self._t.speak_after_pass and seat in self._passed:
+            return f"{seat} cannot bid {text}: {seat} has passed, and in this variant a player who passed may not bid again"
+        if self._bidder == seat:
+            return self._t.raise_own_bid(seat, None, self._high, text)
+        return None
+
     def _check_bid(self, seat, call) -> str | None:
         t = self._t
         text = str(call)
-        if self._phase == _DOUBLED:
-            return f"{seat} cannot bid {text}: the bids are frozen after the coinche"
-        if not t.speak_after_pass and seat in self._passed:
-            return f"{seat} cannot bid {text}: {seat} has passed, and in this variant a player who passed may not bid again"
+        if self._phase == _DOUBLED or (not t.speak_after_pass and seat in self._passed):
+            return self._may_bid(seat, text)
         strain = call.strain
-        if not t.strain_allowed(strain):
+        if not t.rules.strain_allowed(strain):
             name = {"SA": "sans atout", "TA": "tout atout"}.get(strain, repr(strain))
             return f"bid {text}: {name} may not be bid in this variant"
         value = call.value
@@ -422,25 +464,21 @@ class Auction:
         else:
             if isinstance(value, bool) or not isinstance(value, int):
                 return f"bid {text}: a bid is a number of points, capot or générale"
-            if value < t.minimum:
-                return f"bid {text}: the lowest bid is {t.minimum}"
-            if (value - t.minimum) % t.step:
-                return f"bid {text}: bids go up in steps of {t.step} from {t.minimum}"
-            if t.maximum is not None and value > t.maximum:
-                above = [w for ok, w in ((t.capot_allowed, "capot"), (t.generale_allowed, "générale")) if ok]
-                more = f" ({' and '.join(above)} outrank{'s' if len(above) == 1 else ''} it)" if above else ""
-                return f"bid {text}: the highest bid is {t.maximum}{more}"
+            fault = t.rules.bid_fault(value)
+            if fault is not None:
+                if t.maximum is not None and value > t.maximum:
+                    above = [w for ok, w in ((t.capot_allowed, "capot"), (t.generale_allowed, "générale")) if ok]
+                    if above:
+                        fault += f" ({' and '.join(above)} outrank{'s' if len(above) == 1 else ''} it)"
+                return f"bid {text}: {fault}"
             key = value
         high = self._high
         if high is None:
             return None
         if self._bidder == seat:
-            if t.raise_own == "never_without_intervening_bid":
-                return (f"{seat} cannot bid {text}: the {_bid_text(high[2], high[3])} bid is {seat}'s own, "
-                        f"and no one may raise his own bid without an intervening bid")
-            if t.raise_own == "when_changing_strain" and strain == high[3]:
-                return (f"{seat} cannot bid {text}: {seat} may raise his own {_bid_text(high[2], high[3])} bid "
-                        f"only in another strain")
+            reason = self._may_bid(seat, text) or t.raise_own_bid(seat, strain, high, text)
+            if reason is not None:
+                return reason
         if not t.beats(key, t.rank_of(strain), high[0], high[1]):
             return self._not_higher(text, key, strain, high)
         return None
@@ -454,7 +492,7 @@ class Auction:
             if t.generale_allowed:
                 return f"bid {text} does not beat the {old} bid: only a générale outranks a capot bid"
             return f"bid {text} does not beat the {old} bid: nothing outranks a capot bid"
-        if key == high[0] and t.by_strain:
+        if key == high[0] and t.overcall:
             if high[1] < 0 or t.rank_of(strain) < 0:
                 return (f"bid {text} does not beat the {old} bid: strain_order does not rank "
                         f"{strain if t.rank_of(strain) < 0 else high[3]}, so only a higher value beats it")
@@ -479,18 +517,18 @@ class Auction:
         if self._phase == _OVER:  # the after-auction window
             if kind == "coinche":
                 a._coincher = seat
-                a._mult = t.coinche_mult
-                a._window = t.sur_allowed
+                a._mult = t.coinche_multiplier
+                a._window = t.surcoinche_allowed
             else:
                 a._surcoinched = True
-                a._mult = t.sur_mult
+                a._mult = t.surcoinche_multiplier
                 a._window = False
             return a
         nxt = t.nxt[seat]
         if kind == "pass":
             a._passes = passes = self._passes + 1
             if self._phase == _DOUBLED:
-                if passes >= t.passes_after:
+                if passes >= t.coinche_passes_after:
                     a._end()
                 else:
                     a._to_act = nxt
@@ -499,7 +537,7 @@ class Auction:
                 a._passed = self._passed | {seat}
             if self._high is None:
                 if passes >= 4:
-                    a._state = "redeal"
+                    a._state = t.all_pass
                     a._phase = _OVER
                     a._to_act = None
                 else:
@@ -517,16 +555,16 @@ class Auction:
             a._passes = 0
             if self._first_bidder is None:
                 a._first_bidder = seat
-            if key >= _CAPOT_KEY and t.capot_value_ends:   # a générale ends it as a capot does
+            if key >= _CAPOT_KEY and t.capot_ends_auction:   # a générale ends it as a capot does
                 a._settle()
             else:
                 a._to_act = nxt
             return a
         if kind == "coinche":
             a._coincher = seat
-            a._mult = t.coinche_mult
+            a._mult = t.coinche_multiplier
             a._passes = 0
-            if t.coinche_ends:
+            if t.coinche_effect:
                 a._end()
             else:
                 a._phase = _DOUBLED
@@ -534,9 +572,9 @@ class Auction:
             return a
         # surcoinche, in the doubled phase
         a._surcoinched = True
-        a._mult = t.sur_mult
+        a._mult = t.surcoinche_multiplier
         a._passes = 0
-        if t.sur_ends:
+        if t.surcoinche_ends_auction:
             a._end()
         else:
             a._to_act = nxt
@@ -552,8 +590,7 @@ class Auction:
     def _settle(self) -> None:
         """The bidding ends: a contract, and with ``after_auction`` the doubling window opens."""
         self._end()
-        t = self._t
-        if t.coinche_when == "after_auction":
+        if not self._t.coinche_when.during_bidding:
             self._window = self._coinche_possible()
 
     def close(self) -> "Auction":

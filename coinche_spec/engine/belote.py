@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from ..notation import SEATS, SUITS, team_of
 from .errors import EngineError
+from .options import choose, engine_phase, option_table
 from .masks import RK, RQ
 
 
@@ -18,14 +19,38 @@ class BeloteInputError(EngineError, ValueError):
     """A belote request that cannot be judged (an unknown seat, a hand that is not a mask)."""
 
 
+# belote.tout_atout: the suits whose king and queen make a belote at tout atout
+TOUT_ATOUT = option_table("belote.tout_atout", {"none": (), "each_suit": (0, 1, 2, 3)})
+# belote.claim: must the holder say "belote" then "rebelote" with the two cards?
+CLAIM = option_table("belote.claim", {"said": True, "automatic": False})
+# belote.in_run: may the king and queen also score inside one of the holder's runs?
+IN_RUN = option_table("belote.in_run", {"allowed": True, "forbidden": False})
+
+
+class BeloteRules:
+    """The belote rules of one rule set (names as in ``belote``), options as their table's behaviour."""
+
+    __slots__ = ("suits", "claim", "in_run", "points")
+
+    def __init__(self, c):
+        b = c.belote
+        ta = choose(TOUT_ATOUT, b.tout_atout)
+        # strain -> the suits whose king and queen make a belote (none at sans atout, nor where it is not played)
+        self.suits = {s: ((SUITS.index(s),) if s in SUITS else ta if s == "TA" else ()) if b.enabled else ()
+                      for s in SUITS + ("TA", "SA")}
+        self.claim = choose(CLAIM, b.claim)
+        self.in_run = choose(IN_RUN, b.in_run)
+        self.points = b.points
+
+
+def compiled(rules) -> BeloteRules:
+    """The BeloteRules of ``rules`` (Rules, Variant or compiled rules), built once per rule set."""
+    return engine_phase(rules, "belote", BeloteRules)
+
+
 def belote_suits(rules, strain: str) -> list[int]:
     """The suits whose king and queen make a belote in this contract."""
-    b = rules.belote
-    if not b.enabled or strain == "SA":
-        return []
-    if strain == "TA":
-        return list(range(4)) if b.tout_atout == "each_suit" else []
-    return [SUITS.index(strain)]
+    return list(compiled(rules).suits.get(strain, ()))
 
 
 def _said(word) -> str:
@@ -40,10 +65,11 @@ def belotes(rules, strain: str, original_hands: dict, plays, valid_melds: dict |
     needed when the variant forbids the two cards to sit in one of the
     player's own runs.
     """
-    suits = belote_suits(rules, strain)
+    br = compiled(rules)
+    suits = br.suits.get(strain, ())
     if not suits:
         return []
-    b = rules.belote
+    must_say, in_run = br.claim, br.in_run
     plays = list(plays or [])
     out = []
     for seat in SEATS:
@@ -55,10 +81,10 @@ def belotes(rules, strain: str, original_hands: dict, plays, valid_melds: dict |
             pair = (1 << king) | (1 << queen)
             if hand & pair != pair:
                 continue
-            if b.in_run == "forbidden" and valid_melds:
+            if not in_run and valid_melds:
                 if any(m.kind == "run" and m.mask & pair == pair for m in valid_melds.get(seat, [])):
                     continue            # the two cards already score inside one of his runs
-            if b.claim == "said":
+            if must_say:
                 said = [_said(say) for s, card, say in plays if s == seat and card in (king, queen)]
                 if said != ["belote", "rebelote"]:
                     continue            # not said, said wrongly, or the second card is still to come
@@ -70,5 +96,5 @@ def belote_points(rules, strain: str, original_hands: dict, plays, valid_melds: 
     """What each side's belotes are worth before the contract is judged: {"NS": .., "EW": ..}."""
     points = {"NS": 0, "EW": 0}
     for seat, _suit in belotes(rules, strain, original_hands, plays, valid_melds):
-        points[team_of(seat)] += rules.belote.points
+        points[team_of(seat)] += compiled(rules).points
     return points

@@ -9,8 +9,9 @@ use, a pack that is not the 32 cards) is a DealingRejected with the reason.
 from __future__ import annotations
 
 from ..notation import NotationError, card_name, parse_card, parse_seat
-from ..variants.rules import Rules
 from .errors import DealingRejected
+from .options import Outside, engine_phase, option_table
+from .table import seat_step
 
 _SEAT_INDEX = {"N": 0, "E": 1, "S": 2, "W": 3}
 _PACK = frozenset(range(32))
@@ -52,33 +53,36 @@ def _checked_deck(deck) -> list[int]:
     return out
 
 
+# The pack arrives in a known order, so neither who cuts nor whether it was shuffled changes the hands.
+SHUFFLE = option_table("deal.shuffle", {
+    "every_deal": Outside("the engine deals a pack given in a known order"),
+    "never": Outside("the engine deals a pack given in a known order"),
+    "dealer_choice": Outside("the engine deals a pack given in a known order"),
+})
+CUT_BY = option_table("deal.cut.by", {
+    "dealer_left": Outside("who lifts the cut does not change where it falls"),
+    "dealer_right": Outside("who lifts the cut does not change where it falls"),
+})
+
+
 class DealRules:
-    """The dealing rules of one rule set as plain values, read once per rule set."""
+    """The dealing rules of one rule set as plain values (names as in ``deal``), read once per rule set."""
 
-    __slots__ = ("rules", "cut_required", "least", "own", "allowed", "step", "layouts")
+    __slots__ = ("rules", "cut_required", "cut_minimum_packet", "packets", "allowed", "step", "layouts")
 
-    def __init__(self, rules):
-        self.rules = rules
-        cut = rules.deal.cut
+    def __init__(self, c):
+        self.rules = c
+        cut = c.deal.cut
         self.cut_required = cut.required
-        self.least = int(cut.minimum_packet)
-        self.own = [int(n) for n in rules.deal.packets]
-        self.allowed = [self.own] + [[int(n) for n in alt] for alt in rules.deal.alternative_packets]
-        self.step = 1 if rules.table.direction == "clockwise" else 3
+        self.cut_minimum_packet = int(cut.minimum_packet)
+        self.packets = [int(n) for n in c.deal.packets]
+        self.allowed = [self.packets] + [[int(n) for n in alt] for alt in c.deal.alternative_packets]
+        self.step = seat_step(c)
         self.layouts = {}   # (dealer, packet sizes) -> for each seat N E S W, its positions in the cut pack
 
 
-_CACHE: dict = {}
-
-
 def _compiled(rules) -> DealRules:
-    hit = _CACHE.get(id(rules))
-    if hit is not None and hit.rules is rules:
-        return hit
-    if len(_CACHE) > 64:
-        _CACHE.clear()
-    dr = _CACHE[id(rules)] = DealRules(rules)
-    return dr
+    return engine_phase(rules, "dealing", DealRules)
 
 
 def check_cut(rules, cut) -> int:
@@ -95,7 +99,7 @@ def _check_cut(dr: DealRules, cut) -> int:
         if dr.cut_required:
             raise DealingRejected(f"cut: {cut} is no cut, and this variant requires the pack to be cut")
         return cut
-    least = dr.least
+    least = dr.cut_minimum_packet
     if cut < least or 32 - cut < least:
         raise DealingRejected(
             f"cut: {cut} leaves packets of {cut} and {32 - cut} cards; "
@@ -110,7 +114,7 @@ def check_packets(rules, packets) -> list[int]:
 
 def _check_packets(dr: DealRules, packets) -> list[int]:
     if packets is None:
-        chosen = dr.own
+        chosen = dr.packets
     else:
         if not isinstance(packets, (list, tuple)) or any(
                 isinstance(n, bool) or not isinstance(n, int) for n in packets):
@@ -148,8 +152,6 @@ def deal(rules, dealer: str, deck, cut: int, packets=None) -> dict:
 
     Returns seat -> the cards in the order received.
     """
-    if type(rules) is not Rules and not hasattr(rules, "deal") and hasattr(rules, "rules"):
-        rules = rules.rules  # a Variant was passed
     try:
         dealer = dealer if dealer in _SEAT_INDEX else parse_seat(dealer)
     except NotationError as exc:

@@ -12,9 +12,22 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..notation import NotationError, parse_team
+from ..variants.compiled import compiled_rules
 from .errors import EngineError
+from .options import choose, option_table
 
 TEAMS = ("NS", "EW")
+
+
+# match.reach: has a total reached the target?
+REACH = option_table("match.reach", {
+    "reach": lambda total, target: total >= target,
+    "exceed": lambda total, target: total > target,
+})
+# match.both_cross: when both sides reach the target in one deal, does the deal's winner win (True)?
+BOTH_CROSS = option_table("match.both_cross", {"higher_total": False, "deal_winner": True})
+# match.tie: when both reach it with equal totals, does the deal's winner win (True) or play go on?
+TIE = option_table("match.tie", {"play_on": False, "deal_winner": True})
 
 
 class MatchInputError(EngineError, ValueError):
@@ -99,11 +112,15 @@ def run_match(rules, deals) -> MatchResult:
     """Add the deals in order and stop at the first one that decides the match."""
     if not isinstance(deals, (list, tuple)):
         raise MatchInputError(f"bad match: 'deals' must be a list, got {type(deals).__name__}")
-    g = rules.match
+    c = compiled_rules(rules)
+    g = c.match
     target = g.target
+    reach = choose(REACH, g.reach)
+    both_cross_to_deal_winner = choose(BOTH_CROSS, g.both_cross)
+    tie_to_deal_winner = choose(TIE, g.tie)
 
     def reached(total: int) -> bool:
-        return total >= target if g.reach == "reach" else total > target
+        return reach(total, target)
 
     totals = {"NS": 0, "EW": 0}
     waiting = {"NS": False, "EW": False}
@@ -137,7 +154,7 @@ def run_match(rules, deals) -> MatchResult:
                 failed_takers = deal.takers == t and deal.made is False
                 if not (failed_takers or deal.tricks_won[t] == 0):
                     continue
-                b = rules.belote.points if deal.belote == t else 0
+                b = c.belote.points if deal.belote == t else 0
                 if b and not reached(totals[t] - b):
                     waiting[t] = True
                     lines.append(f"{t} reached the target only through its belote "
@@ -148,11 +165,11 @@ def run_match(rules, deals) -> MatchResult:
         if len(eligible) == 1:
             winner = eligible[0]
         elif len(eligible) == 2:
-            if g.both_cross == "deal_winner":
+            if both_cross_to_deal_winner:
                 winner = _deal_winner(i, deal, "match.both_cross")
             elif totals["NS"] != totals["EW"]:
                 winner = "NS" if totals["NS"] > totals["EW"] else "EW"
-            elif g.tie == "deal_winner":
+            elif tie_to_deal_winner:
                 winner = _deal_winner(i, deal, "match.tie")
             else:
                 lines.append(f"both sides reach the target level at {totals['NS']}: play on")

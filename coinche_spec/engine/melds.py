@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from ..notation import SEATS, RANKS, card_name, next_seat, pretty_card, team_of
 from .errors import EngineError
 from .masks import PLAIN_RANK_ORDER, mask_of
+from .options import choose, engine_phase, option_table
 
 TEAMS = ("NS", "EW")
 
@@ -80,43 +81,57 @@ class MeldResult:
 
 # --- the rules, read once ------------------------------------------------------
 
+# melds.long_runs: the cards a run of more than five scores with, from its cards highest first
+LONG_RUNS = option_table("melds.long_runs", {
+    "highest_five": lambda by_rank: tuple(by_rank[:5]),    # the lower cards stay free for another meld
+    "count_as_five": lambda by_rank: tuple(by_rank),       # the whole run, scored as five
+})
+# melds.run_order: the rank indices (7 8 9 T J Q K A = 0..7) that follow each other in a run
+RUN_ORDER = option_table("melds.run_order", {"AKQJT987": tuple(range(8))})
+# melds.card_reuse: may a card serve in two of one player's melds?
+CARD_REUSE = option_table("melds.card_reuse", {"forbidden": False, "allowed": True})
+# melds.compare.equal: when the best melds are equal, does nobody score (True) or the first to declare?
+COMPARE_EQUAL = option_table("melds.compare.equal", {"cancel": True, "first_declared": False})
+# melds.winner_scores: what the better side scores, from (its valid melds, its best meld)
+WINNER_SCORES = option_table("melds.winner_scores", {
+    "all": lambda melds, best: sum(m.points for m in melds),
+    "best": lambda melds, best: best.points,
+})
+# melds.timing: with which of his cards a player declares (game.py keeps the first card's melds)
+TIMING = option_table("melds.timing", {"declared_with_first_card": 1})
+
+
 class MeldRules:
     """The meld rules of one rule set as plain values, with the melds already judged.
 
     A declaration is judged the same way every time under one rule set, so
     ``found`` keeps each declaration's Meld (or None) with its masks: most
-    deals declare the same few runs and squares again and again.
+    deals declare the same few runs and squares again and again. Names are
+    the schema's; an option is kept as its table's behaviour.
     """
 
-    __slots__ = ("rules", "enabled", "squares", "runs", "highest_five", "reuse_forbidden",
-                 "trump_breaks_ties", "cancel", "winner_all", "direction", "found")
+    __slots__ = ("rules", "enabled", "squares", "runs", "long_runs", "run_order", "card_reuse",
+                 "trump_breaks_ties", "compare_equal_cancels", "winner_scores", "direction", "found")
 
-    def __init__(self, rules):
-        m = rules.melds
-        self.rules = rules
+    def __init__(self, c):
+        m = c.melds
+        self.rules = c
         self.enabled = m.enabled
         self.squares = tuple(m.squares[RANKS[r]] for r in range(8))
         self.runs = {n: m.runs[str(n)] for n in (3, 4, 5)}
-        self.highest_five = m.long_runs == "highest_five"
-        self.reuse_forbidden = m.card_reuse == "forbidden"
+        self.long_runs = choose(LONG_RUNS, m.long_runs)
+        self.run_order = choose(RUN_ORDER, m.run_order)
+        self.card_reuse = choose(CARD_REUSE, m.card_reuse)
         self.trump_breaks_ties = m.compare.trump_breaks_ties
-        self.cancel = m.compare.equal == "cancel"
-        self.winner_all = m.winner_scores == "all"
-        self.direction = rules.table.direction
+        self.compare_equal_cancels = choose(COMPARE_EQUAL, m.compare.equal)
+        self.winner_scores = choose(WINNER_SCORES, m.winner_scores)
+        choose(TIMING, m.timing)
+        self.direction = c.table.direction
         self.found: dict = {}   # declaration (tuple of cards) -> (Meld or None, declaration mask, meld mask)
 
 
-_CACHE: dict = {}
-
-
 def _compiled(rules) -> MeldRules:
-    hit = _CACHE.get(id(rules))
-    if hit is not None and hit.rules is rules:
-        return hit
-    if len(_CACHE) > 64:
-        _CACHE.clear()
-    mr = _CACHE[id(rules)] = MeldRules(rules)
-    return mr
+    return engine_phase(rules, "melds", MeldRules)
 
 
 # --- one declaration ---------------------------------------------------------
@@ -169,17 +184,16 @@ def _evaluate(mr: MeldRules, cards: list[int]) -> Meld | None:
         return Meld("square", ordered, declared, value, None, rank, 4)
     if len(suits) != 1:
         return None
-    by_rank = sorted(cards, key=lambda c: c & 7, reverse=True)   # highest first
-    top, bottom = by_rank[0] & 7, by_rank[-1] & 7
+    order = mr.run_order
+    by_rank = sorted(cards, key=lambda c: order[c & 7], reverse=True)   # highest first
+    top, bottom = order[by_rank[0] & 7], order[by_rank[-1] & 7]
     if top - bottom + 1 != len(cards):          # distinct ranks, so this means consecutive
         return None
+    top = by_rank[0] & 7
     length = len(cards)
     if length <= 5:
         return Meld("run", tuple(by_rank), declared, mr.runs[length], by_rank[0] >> 3, top, length)
-    if mr.highest_five:
-        meld_cards = tuple(by_rank[:5])        # the lower cards stay free for another meld
-    else:                                      # count_as_five: the whole run, scored as five
-        meld_cards = tuple(by_rank)
+    meld_cards = mr.long_runs(by_rank)
     return Meld("run", meld_cards, declared, mr.runs[5], by_rank[0] >> 3, top, length)
 
 
@@ -230,7 +244,7 @@ def compare(rules, strain: str, declared: dict, hands: dict | None = None,
     mr = _compiled(rules)
     trump = _TRUMP_SUIT.get(strain, -1) if mr.trump_breaks_ties else -1
     invalid: list[list[int]] = []
-    reuse_forbidden = mr.reuse_forbidden
+    reuse_forbidden = not mr.card_reuse
     best_seat_key: dict[str, tuple] = {}
     best: dict[str, Meld | None] = {"NS": None, "EW": None}
     best_key: dict[str, tuple | None] = {"NS": None, "EW": None}
@@ -275,7 +289,7 @@ def compare(rules, strain: str, declared: dict, hands: dict | None = None,
         winner, reason = "NS", "NS hold the best meld"
     elif ns is None or ew > ns:
         winner, reason = "EW", "EW hold the best meld"
-    elif mr.cancel:
+    elif mr.compare_equal_cancels:
         return MeldResult(None, points, invalid, valid, best, "the best melds are equal: both sides' melds cancel")
     else:                                      # first_declared: first in play order among the tied holders
         if leader is None:
@@ -287,8 +301,5 @@ def compare(rules, strain: str, declared: dict, hands: dict | None = None,
         first = next(s for s in order if best_seat_key.get(s) == ns)
         winner, reason = team_of(first), f"the best melds are equal: {first} declared first"
 
-    if mr.winner_all:
-        points[winner] = sum(mm.points for s in SEATS if team_of(s) == winner for mm in valid[s])
-    else:
-        points[winner] = best[winner].points
+    points[winner] = mr.winner_scores([mm for s in SEATS if team_of(s) == winner for mm in valid[s]], best[winner])
     return MeldResult(winner, points, invalid, valid, best, reason)

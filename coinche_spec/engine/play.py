@@ -1,8 +1,8 @@
 """Card play: which cards a player may play to a trick, who wins it, what it is worth.
 
-Everything follows docs/rules-model.md §3. The rules are read once per
-(rule set, strain) and compiled into a small ``StrainRules`` object of plain
-ints and booleans, so the per-card work is a handful of mask operations:
+Everything follows docs/rules-model.md §3. The compiled rules are laid out
+once per (rule set, strain) into a small ``StrainRules`` object of plain
+ints, booleans and option behaviours (kept with the compiled rules), so the per-card work is a handful of mask operations:
 a benchmark plays thousands of whole deals per second through ``PlayState``.
 
 Seats are handled inside as indices N=0 E=1 S=2 W=3: the partner is ``i ^ 2``
@@ -14,15 +14,13 @@ from __future__ import annotations
 from ..notation import SEATS, NotationError, card_name, parse_card, parse_seat, parse_strain
 from .errors import BadInput, EngineError, IllegalPlay
 from .masks import BEAT, SUIT_MASKS, TRUMP_SUIT, mask_of
+from .options import choose, engine_phase, option_table
+from .table import seat_step
 
 _SEAT_INDEX = {"N": 0, "E": 1, "S": 2, "W": 3}
 _TEAMS = ("NS", "EW")
 _SUIT_WORDS = ("spades", "hearts", "diamonds", "clubs")
 _RANK_KEYS = ("7", "8", "9", "T", "J", "Q", "K", "A")
-
-# cannot_overtrump, as small ints for the hot path
-_UNDERTRUMP, _MAY_DISCARD, _MUST_DISCARD = 0, 1, 2
-_CANNOT = {"must_undertrump": _UNDERTRUMP, "may_discard": _MAY_DISCARD, "must_discard": _MUST_DISCARD}
 
 _FULL = 0xFFFFFFFF          # one hand's 32 bits inside PlayState's four-hand int
 _new_state = object.__new__  # PlayState.apply sets every slot itself
@@ -76,45 +74,62 @@ def _mask(hand: object, what: str = "hand") -> int:
 
 # --- compiled rules --------------------------------------------------------
 
-class StrainRules:
-    """The play rules of one rule set for one strain, as plain values for the hot path."""
+# play.cannot_overtrump: what a player void in the led suit may play when he cannot beat an
+# opponent's trump, given his hand and his trumps
+CANNOT_OVERTRUMP = option_table("play.cannot_overtrump", {
+    "must_undertrump": lambda hand, trumps: trumps,
+    "may_discard": lambda hand, trumps: hand,
+    "must_discard": lambda hand, trumps: (hand ^ trumps) or trumps,
+})
+# play.partner_cut_only_trumps: must a player holding only trumps beat his partner's winning trump?
+PARTNER_CUT_ONLY_TRUMPS = option_table("play.partner_cut_only_trumps", {"free": False, "must_overtrump": True})
+# play.first_leader: who leads the first trick, from (the seat after the dealer, first bidder, declarer),
+# with the name of the argument it came from (None: the dealer's neighbour is always known)
+FIRST_LEADER = option_table("play.first_leader", {
+    "next_to_dealer": lambda after_dealer, first_bidder, declarer: (after_dealer, None),
+    "first_bidder": lambda after_dealer, first_bidder, declarer: (first_bidder, "first_bidder"),
+    "taker": lambda after_dealer, first_bidder, declarer: (declarer, "declarer"),
+})
+_NO_LEADER = {"first_bidder": "the variant has the first bidder lead, but no bid was made",
+              "declarer": "the variant has the taker lead, but there is no contract"}
+# A strain named in the auction (auction.strain_order lists them): its trump suit, -1 for none
+STRAIN_TRUMP = option_table("auction.strain_order[]", TRUMP_SUIT)
 
-    __slots__ = ("strain", "trump", "trump_mask", "beat", "value", "step", "direction",
-                 "trump_lead_must_overtrump", "trump_lead_overtrump_partner", "partner_may_discard", "partner_trump_must_overtrump",
-                 "must_trump", "must_overtrump", "cannot_overtrump", "only_trumps_must_overtrump",
+
+class StrainRules:
+    """The play rules of one rule set for one strain, as plain values for the hot path.
+
+    Rules keep their schema names; a rule inside a group is flattened for speed
+    under its path (``void_opponent_winning_must_trump``); an option is kept
+    as its table's behaviour."""
+
+    __slots__ = ("rules", "strain", "trump", "trump_mask", "beat", "value", "step", "direction",
+                 "trump_lead_must_overtrump", "trump_lead_overtrump_partner", "void_partner_winning_may_discard",
+                 "void_partner_winning_trump_must_overtrump", "void_opponent_winning_must_trump",
+                 "void_opponent_winning_must_overtrump", "cannot_overtrump", "partner_cut_only_trumps",
                  "must_go_up", "last_trick")
 
-    def __init__(self, rules, strain: str):
-        play = rules.play
-        values = rules.card_values
+    def __init__(self, c, strain: str):
+        play = c.play
+        self.rules = c
         self.strain = strain
-        self.trump = TRUMP_SUIT[strain]
+        self.trump = choose(STRAIN_TRUMP, strain)
         self.trump_mask = SUIT_MASKS[self.trump] if self.trump >= 0 else 0
         self.beat = BEAT[strain]
-        self.direction = rules.table.direction
-        self.step = 1 if self.direction == "clockwise" else 3  # (i + step) & 3 is the next seat
+        self.direction = c.table.direction
+        self.step = seat_step(c)  # (i + step) & 3 is the next seat
         self.trump_lead_must_overtrump = bool(play.trump_lead_must_overtrump)
         self.trump_lead_overtrump_partner = bool(play.trump_lead_overtrump_partner)
-        self.partner_may_discard = bool(play.void_partner_winning.may_discard)
-        self.partner_trump_must_overtrump = bool(play.void_partner_winning.trump_must_overtrump)
-        self.must_trump = bool(play.void_opponent_winning.must_trump)
-        self.must_overtrump = bool(play.void_opponent_winning.must_overtrump)
-        self.cannot_overtrump = _CANNOT[play.cannot_overtrump]
-        self.only_trumps_must_overtrump = play.partner_cut_only_trumps == "must_overtrump"
-        if strain == "TA":
-            self.must_go_up = bool(play.tout_atout_must_go_up)
-        elif strain == "SA":
-            self.must_go_up = bool(play.sans_atout_must_go_up)
-        else:
-            self.must_go_up = False
-        self.last_trick = int(values.last_trick)
-        if strain == "TA":
-            tables = (values.tout_atout,) * 4
-        elif strain == "SA":
-            tables = (values.sans_atout,) * 4
-        else:
-            tables = tuple(values.trump if s == self.trump else values.plain for s in range(4))
-        self.value = tuple(int(tables[c >> 3][_RANK_KEYS[c & 7]]) for c in range(32))
+        self.void_partner_winning_may_discard = bool(play.void_partner_winning.may_discard)
+        self.void_partner_winning_trump_must_overtrump = bool(play.void_partner_winning.trump_must_overtrump)
+        self.void_opponent_winning_must_trump = bool(play.void_opponent_winning.must_trump)
+        self.void_opponent_winning_must_overtrump = bool(play.void_opponent_winning.must_overtrump)
+        self.cannot_overtrump = choose(CANNOT_OVERTRUMP, play.cannot_overtrump)
+        self.partner_cut_only_trumps = choose(PARTNER_CUT_ONLY_TRUMPS, play.partner_cut_only_trumps)
+        # play.tout_atout_must_go_up / play.sans_atout_must_go_up, for the strain being played
+        self.must_go_up = bool({"TA": play.tout_atout_must_go_up, "SA": play.sans_atout_must_go_up}.get(strain))
+        self.last_trick = int(c.card_values.last_trick)
+        self.value = c.card_table(strain)
 
     def legal(self, hand: int, led: int, win: int, partner_wins: bool) -> int:
         """Legal cards of ``hand`` when suit ``led`` was led and card ``win`` is winning.
@@ -143,52 +158,30 @@ class StrainRules:
             return hand
         # void in the led suit, holding a trump; a trump beats win if win is plain
         beating = trumps & self.beat[win]
-        if partner_wins and self.partner_may_discard:
+        if partner_wins and self.void_partner_winning_may_discard:
             if trumps == hand:
-                if self.only_trumps_must_overtrump:
+                if self.partner_cut_only_trumps:
                     return beating or trumps
                 return trumps
-            if self.partner_trump_must_overtrump:
+            if self.void_partner_winning_trump_must_overtrump:
                 return (hand ^ trumps) | (beating or trumps)
             return hand
-        if not self.must_trump:
-            if self.must_overtrump:
+        if not self.void_opponent_winning_must_trump:
+            if self.void_opponent_winning_must_overtrump:
                 return (hand ^ trumps) | (beating or trumps)
             return hand
-        if (win >> 3) != trump or not self.must_overtrump:
+        if (win >> 3) != trump or not self.void_opponent_winning_must_overtrump:
             return trumps  # no trump in the trick yet, or overtrumping not required
         if beating:
             return beating
-        rule = self.cannot_overtrump
-        if rule == _UNDERTRUMP:
-            return trumps
-        if rule == _MAY_DISCARD:
-            return hand
-        return (hand ^ trumps) or trumps
-
-
-_CACHE: dict = {}
+        return self.cannot_overtrump(hand, trumps)
 
 
 def compiled(rules, strain: str) -> StrainRules:
-    """The StrainRules of ``rules`` for ``strain``, built once and cached.
-
-    Rule objects cannot carry attributes, so the cache is keyed by id and keeps
-    a reference to the rules (an id is never reused while its object lives).
-    """
-    key = (id(rules), strain)
-    hit = _CACHE.get(key)
-    if hit is not None and hit[0] is rules:
-        return hit[1]
-    if not hasattr(rules, "play") and hasattr(rules, "rules"):
-        rules = getattr(rules, "rules")  # a Variant was passed
-        return compiled(rules, strain)
-    strain = _strain(strain)
-    if len(_CACHE) > 256:
-        _CACHE.clear()
-    sr = StrainRules(rules, strain)
-    _CACHE[key] = (rules, sr)
-    return sr
+    """The StrainRules of ``rules`` (Rules, Variant or compiled rules) for ``strain``, built once."""
+    if strain not in TRUMP_SUIT:
+        strain = _strain(strain)
+    return engine_phase(rules, ("play", strain), lambda c: StrainRules(c, strain))
 
 
 # --- public functions ------------------------------------------------------
@@ -291,34 +284,22 @@ def trick_points(rules, strain: str, cards) -> int:
     return sum(value[_card(c, "cards")] for c in cards)
 
 
+def _lead_rules(c) -> tuple:
+    """(the seat step of table.direction, the play.first_leader behaviour)."""
+    return seat_step(c), choose(FIRST_LEADER, c.play.first_leader)
+
+
 def first_leader(rules, dealer: str, first_bidder: str | None = None, declarer: str | None = None) -> str:
     """Who leads the first trick (P1): next to the dealer, the first bidder, or the taker."""
-    how, step = _lead_rules(rules)
+    step, leader_of = engine_phase(rules, "lead", _lead_rules)
     dealer = _seat(dealer, "dealer")
-    if how == "first_bidder":
-        if first_bidder is None:
-            raise BadInput("first leader: the variant has the first bidder lead, but no bid was made")
-        return _seat(first_bidder, "first_bidder")
-    if how == "taker":
-        if declarer is None:
-            raise BadInput("first leader: the variant has the taker lead, but there is no contract")
-        return _seat(declarer, "declarer")
-    return SEATS[(_SEAT_INDEX[dealer] + step) & 3]
-
-
-_LEAD: dict = {}
-
-
-def _lead_rules(rules) -> tuple:
-    """(play.first_leader, seat step of the direction) of ``rules``, read once per rule set."""
-    hit = _LEAD.get(id(rules))
-    if hit is not None and hit[0] is rules:
-        return hit[1]
-    if len(_LEAD) > 64:
-        _LEAD.clear()
-    value = (rules.play.first_leader, 1 if rules.table.direction == "clockwise" else 3)
-    _LEAD[id(rules)] = (rules, value)
-    return value
+    after_dealer = SEATS[(_SEAT_INDEX[dealer] + step) & 3]
+    lead, given_as = leader_of(after_dealer, first_bidder, declarer)
+    if given_as is None:
+        return lead
+    if lead is None:
+        raise BadInput(f"first leader: {_NO_LEADER[given_as]}")
+    return _seat(lead, given_as)
 
 
 def _check_hands(hands, equal: bool = True) -> list[int]:

@@ -19,9 +19,10 @@ import random
 
 from ..notation import RANKS, SEATS, next_seat
 from ..variants.rules import Rules
-from .belote import belote_suits
+from . import belote as belote_mod
 from .dealing import deal as deal_pack
 from .game import Deal
+from .options import choose, engine_phase, option_table
 
 __all__ = ["random_hands", "random_deal", "play_out", "choose_call", "choose_card", "declarable_melds"]
 
@@ -59,35 +60,31 @@ _SQUARE_MASKS = tuple(sum(1 << (s * 8 + r) for s in range(4)) for r in range(8))
 _SQUARE_ORDER = (4, 2, 7, 3, 6, 5, 1, 0)
 
 
+# table.dealer_after_throw_in: who deals again after four passes, from (the dealer, the seat after him)
+DEALER_AFTER_THROW_IN = option_table("table.dealer_after_throw_in", {
+    "next_seat": lambda dealer, after: after,
+    "same_dealer": lambda dealer, after: dealer,
+})
+
+
 class _PlayerRules:
-    """What the random player reads from a rule set, read once (a rule read is a slow lookup)."""
+    """What the random player derives from a rule set, once per rule set."""
 
-    __slots__ = ("rules", "cut_least", "melds_enabled", "squares", "belote_suits", "redeal_next", "direction")
+    __slots__ = ("cut_minimum_packet", "melds_enabled", "squares", "dealer_after_throw_in", "direction")
 
-    def __init__(self, rules):
-        self.rules = rules
-        self.cut_least = max(1, int(rules.deal.cut.minimum_packet))
-        m = rules.melds
+    def __init__(self, c):
+        self.cut_minimum_packet = max(1, int(c.deal.cut.minimum_packet))   # a random cut never lifts none
+        m = c.melds
         self.melds_enabled = m.enabled
         # the squares the variant values, strongest first: (mask, cards in suit order)
         self.squares = tuple((_SQUARE_MASKS[r], tuple(s * 8 + r for s in range(4)))
                              for r in _SQUARE_ORDER if m.squares[RANKS[r]] > 0)
-        self.belote_suits: dict = {}   # strain -> suits whose K and Q make a belote
-        self.redeal_next = rules.table.dealer_after_throw_in == "next_seat"
-        self.direction = rules.table.direction
-
-
-_PLAYER_RULES: dict = {}
+        self.dealer_after_throw_in = choose(DEALER_AFTER_THROW_IN, c.table.dealer_after_throw_in)
+        self.direction = c.table.direction
 
 
 def _player_rules(rules) -> _PlayerRules:
-    hit = _PLAYER_RULES.get(id(rules))
-    if hit is not None and hit.rules is rules:
-        return hit
-    if len(_PLAYER_RULES) > 64:
-        _PLAYER_RULES.clear()
-    pr = _PLAYER_RULES[id(rules)] = _PlayerRules(rules)
-    return pr
+    return engine_phase(rules, "random player", _PlayerRules)
 
 
 def declarable_melds(rules, hand: int) -> list[list[int]]:
@@ -124,7 +121,7 @@ def random_hands(rules, rng: random.Random, dealer: str) -> dict:
     """Shuffle, cut and deal a pack the variant's way; returns seat -> mask."""
     pack = list(range(32))
     rng.shuffle(pack)
-    least = _player_rules(rules).cut_least
+    least = _player_rules(rules).cut_minimum_packet
     cut = rng.randint(least, 32 - least)
     hands = deal_pack(rules, dealer, pack, cut)
     out = {}
@@ -202,13 +199,8 @@ def choose_card(deal: Deal, rng: random.Random) -> tuple:
 
 
 def _belote_suits(deal: Deal) -> tuple:
-    """The suits whose king and queen make a belote in this deal's contract (read once per strain)."""
-    strain = deal.play.strain
-    known = _player_rules(deal.rules).belote_suits
-    hit = known.get(strain)
-    if hit is None:
-        hit = known[strain] = tuple(belote_suits(deal.rules, strain))
-    return hit
+    """The suits whose king and queen make a belote in this deal's contract."""
+    return belote_mod.compiled(deal.rules).suits.get(deal.play.strain, ())
 
 
 def play_out(deal: Deal, rng: random.Random, stats: dict | None = None) -> Deal:
@@ -270,7 +262,7 @@ def random_deal(rules, rng: random.Random, dealer: str | None = None, max_redeal
     times; the last thrown-in deal is returned if every one was.
     """
     if type(rules) is not Rules and not hasattr(rules, "auction") and hasattr(rules, "rules"):
-        rules = rules.rules
+        rules = rules.rules   # a Variant: its Rules keep the compiled rules
     pr = _player_rules(rules)
     dealer = dealer or SEATS[rng.randrange(4)]
     deal = None
@@ -278,6 +270,5 @@ def random_deal(rules, rng: random.Random, dealer: str | None = None, max_redeal
         deal = play_out(Deal.start(rules, dealer, random_hands(rules, rng, dealer)), rng, stats)
         if deal.phase != "redeal":
             return deal
-        if pr.redeal_next:
-            dealer = next_seat(dealer, pr.direction)
+        dealer = pr.dealer_after_throw_in(dealer, next_seat(dealer, pr.direction))
     return deal

@@ -14,8 +14,9 @@ A générale is judged on who took the tricks, not only which side: it is made
 only when the declarer alone took all eight, so its score needs the tricks
 won by each player (``tricks_by_seat``).
 
-Every deal of a game ends here, so the rules are read once per rule set into
-a small ``ScoreRules`` object (as ``play.compiled`` does for the play), and
+Every deal of a game ends here, so the compiled rules are laid out once per
+rule set into a small ``ScoreRules`` object (as ``play.compiled`` does for the
+play), each option as its table's behaviour, and
 the words are written only when somebody reads them: ``score_deal(...,
 explain=False)`` works out the same numbers along the same path, skipping
 the sentences, and its ``lines`` are written on first reading.
@@ -24,7 +25,9 @@ the sentences, and its ``lines`` are written on first reading.
 from __future__ import annotations
 
 from ..notation import SEATS, SUITS, Contract, partner
+from . import belote as belote_mod
 from .errors import EngineError
+from .options import choose, engine_phase, option_table
 
 TEAMS = ("NS", "EW")
 STRAINS = SUITS + ("TA", "SA")
@@ -87,60 +90,95 @@ class ScoreResult:
 
 # --- the rules, read once -----------------------------------------------------
 
+# card_values.sweep.kind: what the side that took every trick (and so the last) adds to its trick
+# values, from (last trick, sweep value): the amount, and the words of the sum
+SWEEP_KIND = option_table("card_values.sweep.kind", {
+    "none": lambda last, value: (last, f" + last trick {last}" if last else ""),
+    "last_trick_value": lambda last, value: (value, f" + last trick worth {value} on a sweep"),
+    "bonus": lambda last, value: (last + value, (f" + last trick {last}" if last else "")
+                                  + (f" + sweep {value}" if value else "")),
+})
+# contract.versus_defenders: how the takers' total must compare with the defenders', from (mine, theirs):
+# why it fails (None: it passes), and the words of a pass
+VERSUS_DEFENDERS = option_table("contract.versus_defenders", {
+    "ignore": lambda mine, theirs: (None, ""),
+    "not_level": lambda mine, theirs: (f"failed: {mine} is level with the defenders' {theirs}" if mine == theirs
+                                       else None, f" and is not level with the defenders' {theirs}"),
+    "strictly_more": lambda mine, theirs: (f"failed: {mine} does not exceed the defenders' {theirs}"
+                                           if mine <= theirs else None, f" and exceeds the defenders' {theirs}"),
+})
+# scoring.sweep_takes_melds: does a sweep by ``sweeper`` carry the other side's melds over to it?
+SWEEP_TAKES_MELDS = option_table("scoring.sweep_takes_melds", {
+    "never": lambda sweeper, takers: False,
+    "taker_sweep": lambda sweeper, takers: sweeper == takers,
+    "any_sweep": lambda sweeper, takers: True,
+})
+# scoring.rounding: each side's final award, rounded
+ROUNDING = option_table("scoring.rounding", {
+    "none": lambda award: award,
+    "nearest_10_half_up": lambda award: (award + 5) // 10 * 10,      # 85 -> 90, 84 -> 80
+    "nearest_10_half_down": lambda award: (award + 4) // 10 * 10,    # 85 -> 80, 86 -> 90
+})
+# belote.on_failure: where the failing takers' belote goes, from (takers, defenders); None: lost
+BELOTE_ON_FAILURE = option_table("belote.on_failure", {
+    "holder": lambda takers, defenders: takers,
+    "defenders": lambda takers, defenders: defenders,
+    "lost": lambda takers, defenders: None,
+})
+# belote.multiplied: is the belote multiplied with an award that is multiplied whole?
+BELOTE_MULTIPLIED = option_table("belote.multiplied", {"never": False, "with_award": True})
+
+
 class ScoreRules:
-    """The scoring rules of one rule set as plain values, so a deal's score reads no rule tree."""
+    """The scoring rules of one rule set as plain values, so a deal's score reads no rule tree.
 
-    __slots__ = ("rules", "last_trick", "sweep_kind", "sweep_value", "count_melds", "count_belote",
-                 "minimum_total", "versus", "capot_scored", "capot_value", "generale_value", "sweep_takes_melds",
-                 "sweep_bonus", "rounding", "belote_enabled", "belote_points", "belote_tout_atout",
-                 "belote_on_failure", "belote_multiplied", "awards")
+    Names are the schema's (``minimum_total`` is ``contract.minimum_total``);
+    an option is kept as its table's behaviour."""
 
-    def __init__(self, rules):
-        self.rules = rules
-        cv = rules.card_values
+    __slots__ = ("rules", "last_trick", "sweep_kind", "sweep_value", "melds_count_towards_contract",
+                 "belote_counts_towards_contract", "minimum_total", "versus_defenders", "capot_made",
+                 "capot_value", "generale_value", "sweep_takes_melds", "sweep_bonus", "rounding",
+                 "belote_enabled", "belote_points", "belote_strains", "belote_on_failure",
+                 "belote_multiplied", "awards")
+
+    def __init__(self, c):
+        self.rules = c
+        cv = c.card_values
         self.last_trick = cv.last_trick
-        self.sweep_kind = cv.sweep.kind
+        self.sweep_kind = choose(SWEEP_KIND, cv.sweep.kind)
         self.sweep_value = cv.sweep.value
-        self.count_melds = rules.melds.count_towards_contract
-        self.count_belote = rules.belote.counts_towards_contract
-        c = rules.contract
-        self.minimum_total = c.minimum_total
-        self.versus = c.versus_defenders
-        sc = rules.scoring
-        self.capot_scored = sc.capot_made is not None
-        self.capot_value = rules.auction.capot.value
-        self.generale_value = rules.auction.generale.value
-        self.sweep_takes_melds = sc.sweep_takes_melds
+        self.melds_count_towards_contract = c.melds.count_towards_contract
+        self.belote_counts_towards_contract = c.belote.counts_towards_contract
+        self.minimum_total = c.contract.minimum_total
+        self.versus_defenders = choose(VERSUS_DEFENDERS, c.contract.versus_defenders)
+        sc = c.scoring
+        self.capot_made = sc.capot_made is not None      # a made capot (or générale) is scored apart
+        self.capot_value = c.auction.capot.value
+        self.generale_value = c.auction.generale.value
+        self.sweep_takes_melds = choose(SWEEP_TAKES_MELDS, sc.sweep_takes_melds)
         self.sweep_bonus = sc.sweep_bonus
-        self.rounding = sc.rounding
-        b = rules.belote
+        self.rounding = choose(ROUNDING, sc.rounding)
+        b = c.belote
         self.belote_enabled = b.enabled
         self.belote_points = b.points
-        self.belote_tout_atout = b.tout_atout
-        self.belote_on_failure = b.on_failure
-        self.belote_multiplied = b.multiplied
+        # the strains in which a belote may be held (belote.enabled, belote.tout_atout; none at sans atout)
+        self.belote_strains = frozenset(s for s in STRAINS if belote_mod.belote_suits(c, s))
+        self.belote_on_failure = choose(BELOTE_ON_FAILURE, b.on_failure)
+        self.belote_multiplied = choose(BELOTE_MULTIPLIED, b.multiplied)
         # outcome -> (takers' award, defenders' award), each (terms, multiplied, base, base_on_sweep)
         self.awards = {}
         for name in _OUTCOMES:
             block = sc[name]
             if block is not None:
                 self.awards[name] = tuple(
-                    (tuple(spec.terms), spec.multiplied, spec.get("base"), spec.get("base_on_sweep"))
+                    (tuple((t, choose(TERMS, t)) for t in spec.terms), choose(MULTIPLIED, spec.multiplied),
+                     spec.get("base"), spec.get("base_on_sweep"))
                     for spec in (block.takers, block.defenders))
 
 
-_CACHE: dict = {}
-
-
 def compiled(rules) -> ScoreRules:
-    """The ScoreRules of ``rules``, built once and cached (keyed by id, holding the rules alive)."""
-    hit = _CACHE.get(id(rules))
-    if hit is not None and hit.rules is rules:
-        return hit
-    if len(_CACHE) > 64:
-        _CACHE.clear()
-    sr = _CACHE[id(rules)] = ScoreRules(rules)
-    return sr
+    """The ScoreRules of ``rules`` (Rules, Variant or compiled rules), built once per rule set."""
+    return engine_phase(rules, "scoring", ScoreRules)
 
 
 # --- input checks -----------------------------------------------------------
@@ -212,9 +250,8 @@ def _belote_dict(sr: ScoreRules, strain: str, belote) -> dict:
         return {"NS": 0, "EW": 0}
     if isinstance(belote, str):
         team = _check_team(belote, "belote")
-        allowed = sr.belote_enabled and strain != "SA" and (strain != "TA" or sr.belote_tout_atout == "each_suit")
         out = {"NS": 0, "EW": 0}
-        out[team] = sr.belote_points if allowed else 0
+        out[team] = sr.belote_points if strain in sr.belote_strains else 0
         return out
     return _team_numbers(belote, "belote")
 
@@ -235,20 +272,16 @@ def _card_points(sr: ScoreRules, strain, trick_points, tricks_won, last_trick, e
     points = dict(tp)
     words = {t: str(tp[t]) for t in TEAMS} if explain else None
     sweeper = "NS" if won["NS"] == 8 else "EW" if won["EW"] == 8 else None
-    kind = sr.sweep_kind
-    if sweeper is not None and kind == "last_trick_value":
-        points[sweeper] += sr.sweep_value
+    if sweeper is not None:
+        # the side that took every trick also took the last: card_values.sweep.kind says what it adds
+        extra, said = sr.sweep_kind(sr.last_trick, sr.sweep_value)
+        points[sweeper] += extra
         if explain:
-            words[sweeper] += f" + last trick worth {sr.sweep_value} on a sweep"
-    else:
-        if sr.last_trick:
-            points[last] += sr.last_trick
-            if explain:
-                words[last] += f" + last trick {sr.last_trick}"
-        if sweeper is not None and kind == "bonus" and sr.sweep_value:
-            points[sweeper] += sr.sweep_value
-            if explain:
-                words[sweeper] += f" + sweep {sr.sweep_value}"
+            words[sweeper] += said
+    elif sr.last_trick:
+        points[last] += sr.last_trick
+        if explain:
+            words[last] += f" + last trick {sr.last_trick}"
     if explain:
         for t in TEAMS:
             if words[t] != str(points[t]):
@@ -264,12 +297,8 @@ def card_points(rules, strain: str, trick_points: dict, tricks_won: dict, last_t
 # --- rounding ---------------------------------------------------------------
 
 def round_award(mode: str, value: int) -> int:
-    """Round one side's award as the variant says: half up (85 -> 90) or half down (85 -> 80, 86 -> 90)."""
-    if mode == "nearest_10_half_up":
-        return (value + 5) // 10 * 10
-    if mode == "nearest_10_half_down":
-        return (value + 4) // 10 * 10
-    return value
+    """Round one side's award as the variant says (scoring.rounding): half up (85 -> 90) or half down (85 -> 80, 86 -> 90)."""
+    return choose(ROUNDING, mode)(value)
 
 
 # --- the contract and the award ---------------------------------------------
@@ -283,7 +312,7 @@ def _judge(sr: ScoreRules, contract: Contract, takers: str, defenders: str, cp, 
 
     The words and the reason are None unless ``explain``.
     """
-    count_melds, count_belote = sr.count_melds, sr.count_belote
+    count_melds, count_belote = sr.melds_count_towards_contract, sr.belote_counts_towards_contract
     totals = {}
     words = {} if explain else None
     for t in TEAMS:
@@ -324,40 +353,25 @@ def _judge(sr: ScoreRules, contract: Contract, takers: str, defenders: str, cp, 
                    f"the capot bid fails: {takers} took {won[takers]} of the eight tricks")
         return made, totals, words, why
     bid = contract.value
-    least, versus = sr.minimum_total, sr.versus
+    least = sr.minimum_total
     if mine < bid:
-        failed = "bid"
+        failed = f"failed: {mine} is below the bid {bid}"
     elif mine < least:
-        failed = "least"
-    elif versus == "strictly_more" and mine <= theirs:
-        failed = "not_more"
-    elif versus == "not_level" and mine == theirs:
-        failed = "level"
+        failed = f"failed: {mine} is below the least total {least} that makes a contract"
     else:
-        failed = None
+        failed, passed = sr.versus_defenders(mine, theirs)
     if not explain:
         return failed is None, totals, None, None
-    if failed == "bid":
-        why = f"failed: {mine} is below the bid {bid}"
-    elif failed == "least":
-        why = f"failed: {mine} is below the least total {least} that makes a contract"
-    elif failed == "not_more":
-        why = f"failed: {mine} does not exceed the defenders' {theirs}"
-    elif failed == "level":
-        why = f"failed: {mine} is level with the defenders' {theirs}"
-    else:
-        why = f"made: {mine} reaches the bid {bid}"
-        if least > bid:
-            why += f" and the least total {least}"
-        if versus == "strictly_more":
-            why += f" and exceeds the defenders' {theirs}"
-        elif versus == "not_level":
-            why += f" and is not level with the defenders' {theirs}"
-    return failed is None, totals, words, why
+    if failed is not None:
+        return False, totals, words, failed
+    why = f"made: {mine} reaches the bid {bid}"
+    if least > bid:
+        why += f" and the least total {least}"
+    return True, totals, words, why + passed
 
 
 def _outcome(sr: ScoreRules, contract: Contract, made: bool) -> str:
-    if made and sr.capot_scored and (contract.value == "capot" or contract.value == "generale"):
+    if made and sr.capot_made and (contract.value == "capot" or contract.value == "generale"):
         # a made générale is scored as a made capot bid where the variant scores that apart
         return "capot_made"
     name = "made" if made else "failed"
@@ -372,42 +386,50 @@ def _award(sr: ScoreRules, spec: tuple, where: tuple, side: str, strain: str, bi
     rules. Returns the award and, if ``explain``, its arithmetic in words.
     """
     terms, multiplied, base, base_on_sweep = spec
-    swept = won[side] == 8
+    ctx = (sr, side, strain, bid, bid_label, cp, won[side] == 8, melds, base, base_on_sweep, where)
     parts = []      # (term, label, amount)
-    for term in terms:
-        if term == "card_points":
-            parts.append((term, "card points", cp[side]))
-        elif term == "bid":
-            parts.append((term, bid_label, bid))
-        elif term == "base":
-            if swept and base_on_sweep is not None:
-                parts.append((term, "base for a sweep", base_on_sweep))
-                continue
-            if base is None:
-                raise ScoreInputError(f"bad rules: rules.scoring.{where[0]}.{where[1]} lists the term 'base' "
-                                      "but gives no base amount")
-            parts.append((term, "base", base if isinstance(base, int) else base[_KIND.get(strain, "suit")]))
-        elif term == "own_melds":
-            if melds[side]:
-                parts.append((term, "melds", melds[side]))
-        elif term == "all_melds":
-            if melds["NS"] or melds["EW"]:
-                parts.append((term, "melds of both sides", melds["NS"] + melds["EW"]))
-        elif term == "sweep_bonus":
-            if swept and sr.sweep_bonus:
-                parts.append((term, "sweep bonus", sr.sweep_bonus))
-        else:   # the schema allows no other term
-            raise ScoreInputError(f"bad rules: rules.scoring.{where[0]}.{where[1]} has an unknown term {term!r}")
+    for term, amount_of in terms:
+        part = amount_of(ctx)
+        if part is not None:
+            parts.append((term,) + part)
     plain = sum(amount for _, _, amount in parts)
     words = [f"{label} {amount}" for _, label, amount in parts] if explain else None
-    if m == 1 or multiplied == "none" or not parts:
+    if m == 1 or not parts:
         return plain, (" + ".join(words) if explain else None)
-    if multiplied == "all":
-        if not explain:
-            return plain * m, None
-        text = " + ".join(words)
-        return plain * m, (f"({text}) × {m}" if len(words) > 1 else f"{text} × {m}")
-    # "bid": only the bid term is multiplied
+    return multiplied(parts, plain, words, m, explain)
+
+
+def _base(ctx):
+    sr, side, strain, bid, bid_label, cp, swept, melds, base, base_on_sweep, where = ctx
+    if swept and base_on_sweep is not None:
+        return "base for a sweep", base_on_sweep
+    if base is None:
+        raise ScoreInputError(f"bad rules: rules.scoring.{where[0]}.{where[1]} lists the term 'base' "
+                              "but gives no base amount")
+    return "base", base if isinstance(base, int) else base[_KIND.get(strain, "suit")]
+
+
+# award.terms: what one term adds to a side's award, as (label, amount), or None when it adds nothing;
+# each reads ctx = (rules, side, strain, bid, bid label, card points, swept, melds, base, base on sweep, where)
+TERMS = option_table("award.terms[]", {
+    "card_points": lambda ctx: ("card points", ctx[5][ctx[1]]),
+    "bid": lambda ctx: (ctx[4], ctx[3]),
+    "base": _base,
+    "own_melds": lambda ctx: ("melds", ctx[7][ctx[1]]) if ctx[7][ctx[1]] else None,
+    "all_melds": lambda ctx: (("melds of both sides", ctx[7]["NS"] + ctx[7]["EW"])
+                              if ctx[7]["NS"] or ctx[7]["EW"] else None),
+    "sweep_bonus": lambda ctx: ("sweep bonus", ctx[0].sweep_bonus) if ctx[6] and ctx[0].sweep_bonus else None,
+})
+
+
+def _times_all(parts, plain, words, m, explain):
+    if not explain:
+        return plain * m, None
+    text = " + ".join(words)
+    return plain * m, (f"({text}) × {m}" if len(words) > 1 else f"{text} × {m}")
+
+
+def _times_bid(parts, plain, words, m, explain):
     value, out = 0, []
     for i, (term, label, amount) in enumerate(parts):
         if term == "bid":
@@ -419,6 +441,14 @@ def _award(sr: ScoreRules, spec: tuple, where: tuple, side: str, strain: str, bi
             if explain:
                 out.append(words[i])
     return value, (" + ".join(out) if explain else None)
+
+
+# award.multiplied: what the multiplier M > 1 applies to, from (parts, their sum, their words, M, explain)
+MULTIPLIED = option_table("award.multiplied", {
+    "all": _times_all,
+    "bid": _times_bid,
+    "none": lambda parts, plain, words, m, explain: (plain, " + ".join(words) if explain else None),
+})
 
 
 def score_deal(rules, contract: Contract, trick_points: dict, tricks_won: dict, last_trick: str,
@@ -482,8 +512,7 @@ def _score(sr: ScoreRules, contract: Contract, tp: dict, won: dict, last: str, m
     # A sweep may carry the swept side's melds over to the side that took every trick.
     eff = melds
     sweeper = "NS" if won["NS"] == 8 else "EW" if won["EW"] == 8 else None
-    move = sr.sweep_takes_melds
-    if sweeper is not None and (move == "any_sweep" or (move == "taker_sweep" and sweeper == takers)):
+    if sweeper is not None and sr.sweep_takes_melds(sweeper, takers):
         swept = defenders if sweeper == takers else takers
         if melds[swept]:
             if explain:
@@ -513,13 +542,12 @@ def _score(sr: ScoreRules, contract: Contract, tp: dict, won: dict, last: str, m
             continue
         dest = holder
         if holder == takers and not made:
-            if sr.belote_on_failure == "lost":
+            dest = sr.belote_on_failure(takers, defenders)
+            if dest is None:
                 if explain:
                     lines.append(f"the takers' belote {amount} is lost with the contract")
                 continue
-            if sr.belote_on_failure == "defenders":
-                dest = defenders
-        times = m if sr.belote_multiplied == "with_award" and specs[dest][1] == "all" and m > 1 else 1
+        times = m if sr.belote_multiplied and specs[dest][1] is _times_all and m > 1 else 1
         awards[dest] += amount * times
         if explain:
             label = "belote" if dest == holder else f"{holder}'s belote"
@@ -527,7 +555,7 @@ def _score(sr: ScoreRules, contract: Contract, tp: dict, won: dict, last: str, m
             words[dest] = f"{words[dest]} + {text}" if words[dest] else text
 
     rounding = sr.rounding
-    score = {"NS": round_award(rounding, awards["NS"]), "EW": round_award(rounding, awards["EW"])}
+    score = {"NS": rounding(awards["NS"]), "EW": rounding(awards["EW"])}
     if explain:
         for side in TEAMS:
             line = f"{roles[side]} {side}: {words[side] or 'nothing'} = {awards[side]}"

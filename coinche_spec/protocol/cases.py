@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+from ..variants.compiled import compiled_rules
 from ..yamlstrict import type_name
 from ..notation import (SEATS, NotationError, card_name, parse_call, parse_card, parse_contract,
                         parse_seat, parse_strain, parse_team)
@@ -473,7 +474,7 @@ def _run_melds(rules, case: dict) -> dict:
     declared = {seat: [[parse_card(c) for c in m] for m in melds] for seat, melds in case["declared"].items()}
     leader = case.get("leader")
     result = compare(rules, case["strain"], declared, None, leader,
-                     rules.table.direction if leader else None)
+                     compiled_rules(rules).table.direction if leader else None)
     return {"winner": result.winner, "points": dict(result.points),
             "invalid": [[card_name(c) if isinstance(c, int) else c for c in m] for m in result.invalid]}
 
@@ -529,32 +530,22 @@ STRAIN_WORDS = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs", "TA
 
 def check_strain_for_rules(rules, strain: str, path: tuple) -> None:
     """A sans atout or tout atout contract only where the rule set lets it be bid."""
-    strains = rules.auction.strains
-    if strain == "TA" and not strains.tout_atout:
-        raise CaseError(path, "this rule set has no tout atout contract (auction.strains.tout_atout is false)")
-    if strain == "SA" and not strains.sans_atout:
-        raise CaseError(path, "this rule set has no sans atout contract (auction.strains.sans_atout is false)")
+    if not compiled_rules(rules).strain_allowed(strain):
+        flag = {"TA": "tout_atout", "SA": "sans_atout"}[strain]
+        raise CaseError(path, f"this rule set has no {STRAIN_WORDS[strain]} contract "
+                              f"(auction.strains.{flag} is false)")
 
 
 def card_total(rules, strain: str) -> int:
     """What the 32 cards are worth in tricks, before the last-trick bonus: 152 with the usual tables."""
-    values = rules.card_values
-    if strain == "TA":
-        return 4 * sum(values.tout_atout.values())
-    if strain == "SA":
-        return 4 * sum(values.sans_atout.values())
-    return sum(values.trump.values()) + 3 * sum(values.plain.values())
-
-
-def _bids_in_words(bids) -> str:
-    top = f"up to {bids.maximum}" if bids.maximum is not None else "with no highest bid"
-    return f"from {bids.minimum} in steps of {bids.step}, {top}"
+    return compiled_rules(rules).card_total(strain)
 
 
 def _check_contract_for_rules(rules, contract: dict, path: tuple) -> None:
-    auction = rules.auction
+    c = compiled_rules(rules)
+    auction = c.auction
     strain = contract["strain"]
-    check_strain_for_rules(rules, strain, path + ("strain",))
+    check_strain_for_rules(c, strain, path + ("strain",))
     value = contract["value"]
     if value == "capot":
         if not auction.capot.allowed:
@@ -562,16 +553,11 @@ def _check_contract_for_rules(rules, contract: dict, path: tuple) -> None:
     elif value == "generale":
         if not auction.generale.allowed:
             raise CaseError(path + ("value",), "this rule set has no générale (auction.generale.allowed is false)")
-    else:
-        bids = auction.bids
-        if (value < bids.minimum or (value - bids.minimum) % bids.step
-                or (bids.maximum is not None and value > bids.maximum)):
-            raise CaseError(path + ("value",), f"{value} is not a bid of this rule set (bids go "
-                                               f"{_bids_in_words(bids)})")
+    elif c.bid_fault(value) is not None:
+        raise CaseError(path + ("value",), f"{value} is not a bid of this rule set (bids go "
+                                           f"{c.bids_in_words()})")
     multiplier = contract["multiplier"]
-    allowed = {1: "not doubled", auction.coinche.multiplier: "coinched"}
-    if auction.surcoinche.allowed:
-        allowed.setdefault(auction.surcoinche.multiplier, "surcoinched")
+    allowed = c.multipliers
     if multiplier not in allowed:
         said = ", ".join(f"{m} {why}" for m, why in sorted(allowed.items()))
         raise CaseError(path + ("multiplier",), f"{multiplier} is not a multiplier of this rule set ({said})")
@@ -597,7 +583,7 @@ def _check_score_for_rules(rules, case: dict, path: tuple) -> None:
                         f"{points['NS']} + {points['EW']} = {points['NS'] + points['EW']}, but the cards of a "
                         f"{STRAIN_WORDS[contract['strain']]} contract are worth {total} in this rule set")
     melds = case["melds"]
-    if not rules.melds.enabled:
+    if not compiled_rules(rules).melds.enabled:
         for team in TEAMS:
             if melds[team]:
                 raise CaseError(path + ("melds", team),

@@ -7,7 +7,11 @@ session, so the protocol path is what the corpus tests. ``Subprocess`` is any
 program speaking JSON Lines on stdin/stdout (``python my_engine.py``): each
 reply has a time limit, and a program that hangs, dies or prints something
 that is not a reply costs one case an error, never the whole run; it is
-restarted and configured again before the next case.
+restarted and configured again before the next case, until it has broken
+``max_restarts`` + 1 cases in a row: then it is given up, and every case left
+is *not run* (an implementation that always hangs costs a few time-outs, not
+one per case). ``PythonObject`` (module ``inprocess``) is an object in this
+process, with the same time limit.
 """
 
 from __future__ import annotations
@@ -21,15 +25,18 @@ import signal
 import subprocess
 import threading
 import time
-from typing import Any
+from typing import Any, Callable
 
 from . import jsonline
 
 PROTOCOL_VERSION = 1
+# Requests sent at once by run_many stay well inside a pipe's buffer, so writing them never blocks.
+PIPELINE_BYTES = 48_000
 
 
 class ImplementationError(Exception):
-    """The implementation did not answer properly: ``kind`` is timeout, crashed or malformed."""
+    """The implementation did not answer properly: ``kind`` is timeout, crashed or malformed; or
+    ``not run``: the case was never sent, because the run was stopped (``Implementation.halt``)."""
 
     def __init__(self, kind: str, message: str):
         super().__init__(message)
@@ -62,10 +69,14 @@ def check_configure_reply(reply: Any) -> dict:
     return reply
 
 
-def check_run_reply(reply: Any, seq: Any) -> dict:
+def check_run_reply(reply: Any, seq: Any, earlier: Any = ()) -> dict:
+    """``earlier``: the seqs already answered or given up, to name a reply out of order as such."""
     if not isinstance(reply, dict):
         raise ImplementationError("malformed", f"run: expected a JSON object, got {reply!r:.200}")
     if reply.get("seq") != seq:
+        if "seq" in reply and reply["seq"] in earlier:
+            raise ImplementationError("malformed", f"run: replies out of order: got the reply for an earlier "
+                                                   f"case (seq {reply['seq']!r}) while waiting for seq {seq!r}")
         raise ImplementationError("malformed", f"run: reply for seq {reply.get('seq')!r}, expected {seq!r}")
     if "result" in reply:
         if not isinstance(reply["result"], dict):
@@ -76,10 +87,43 @@ def check_run_reply(reply: Any, seq: Any) -> dict:
 
 
 class Implementation:
-    """What the runner needs from an implementation under test."""
+    """What the runner needs from an implementation under test.
+
+    Besides the four commands, every implementation keeps two things the
+    runner reads after each case: ``case_stderr`` (what it wrote on standard
+    error during that case, bounded; None when nothing can be told apart),
+    and whether it has been given up (``gave_up``): once it has broken more
+    than ``max_restarts`` cases in a row (a time-out, a crash, rubbish), or
+    once the runner called ``halt`` (``--max-fail``, ``-x``), ``run`` raises
+    ``not run`` at once and nothing more is started."""
 
     label = "implementation"
     info: dict | None = None
+    max_restarts: int | None = 3
+    case_stderr: str | None = None
+    gave_up: str | None = None
+    broken_in_a_row = 0
+
+    def halt(self, reason: str) -> None:
+        """Stop here: every later case is not run, for ``reason``."""
+        if self.gave_up is None:
+            self.gave_up = reason
+        self.stop()
+
+    def _refuse_if_given_up(self) -> None:
+        if self.gave_up is not None:
+            raise ImplementationError("not run", f"not run: {self.gave_up}")
+
+    def _broke(self) -> None:
+        """One more case in a row that left the implementation broken; give up past the limit."""
+        self.broken_in_a_row += 1
+        if self.max_restarts is not None and self.broken_in_a_row > self.max_restarts:
+            n = self.broken_in_a_row
+            self.halt(f"the implementation broke {n} {'case' if n == 1 else 'cases'} in a row "
+                      f"(--max-restarts {self.max_restarts})")
+
+    def _answered(self) -> None:
+        self.broken_in_a_row = 0
 
     def start(self) -> dict:
         raise NotImplementedError
@@ -92,6 +136,19 @@ class Implementation:
 
     def stop(self) -> None:
         raise NotImplementedError
+
+    def run_many(self, items: list, meanwhile: Callable[[], None] | None = None) -> list:
+        """The replies to many (seq, case) pairs, each a reply or the ImplementationError it raised;
+        ``meanwhile`` is called once, while the implementation works where it can work on its own."""
+        if meanwhile is not None:
+            meanwhile()
+        replies: list = []
+        for seq, case in items:
+            try:
+                replies.append(self.run(seq, case))
+            except ImplementationError as exc:
+                replies.append(exc)
+        return replies
 
     def __enter__(self):
         return self
@@ -149,6 +206,8 @@ class InProcess(Implementation):
 
     def _call(self, request: dict, slow: bool = False) -> Any:
         """``slow``: start and configure, which may read rule files, get a longer limit."""
+        if self._session is None:  # used again after stop: a new session, as a program would be started anew
+            self._fresh()
         line = json.dumps(request)
         limit = max(self.timeout, 30.0) if slow and self.timeout is not None else self.timeout
         if self._jobs is None:
@@ -161,9 +220,11 @@ class InProcess(Implementation):
             except queue.Empty:
                 self._jobs = None  # the worker stays busy with the runaway case: leave it behind
                 self._broken = True
+                self._broke()  # --max-restarts counts these as it counts another program's
                 raise ImplementationError("timeout", f"no reply within {limit:g} s") from None
             if isinstance(reply, BaseException):
                 raise ImplementationError("crashed", f"{type(reply).__name__}: {reply}")
+            self._answered()
         return None if reply is None else json.loads(reply)
 
     def _mend(self) -> None:
@@ -178,6 +239,7 @@ class InProcess(Implementation):
         return self.info
 
     def configure(self, variant: str | dict) -> dict:
+        self._refuse_if_given_up()
         if self._broken:
             self._variant = None
             self._mend()
@@ -188,20 +250,25 @@ class InProcess(Implementation):
         return reply
 
     def run(self, seq: Any, case: dict) -> dict:
+        self._refuse_if_given_up()
         if self._broken:
             self._mend()
         return check_run_reply(self._call({"cmd": "run", "seq": seq, "case": case}), seq)
 
     def stop(self) -> None:
-        if self._broken:
+        """End the session (and its worker); a second stop, or one after a time-out, does nothing."""
+        if self._broken or self._session is None:
             return
         self._call({"cmd": "stop"})
         if self._jobs is not None:
             self._jobs.put((None, None))
+        self._session, self._jobs = None, None
 
 
 _EOF = object()
 _TOO_LONG = object()
+CASE_STDERR_LINES = 50        # kept per case: enough to see a traceback, bounded for a chatty program
+CASE_STDERR_LINE_CHARS = 500
 
 
 class Subprocess(Implementation):
@@ -217,6 +284,8 @@ class Subprocess(Implementation):
         self.start_timeout = max(start_timeout, timeout)
         self.cwd, self.env = cwd, env
         self._stderr: collections.deque = collections.deque(maxlen=stderr_lines)
+        self._case_lines: list = []       # what the program writes on stderr during the current case
+        self._sent: collections.deque = collections.deque(maxlen=64)  # recent seqs, to spot a late reply
         self._proc: subprocess.Popen | None = None
         self._lines: queue.Queue | None = None
         self._variant: str | dict | None = None
@@ -250,7 +319,13 @@ class Subprocess(Implementation):
 
         def read_stderr() -> None:
             for raw in proc.stderr:
-                self._stderr.append(raw.decode("utf-8", "replace").rstrip("\n"))
+                line = raw.decode("utf-8", "replace").rstrip("\n")
+                self._stderr.append(line)
+                case_lines = self._case_lines
+                if len(case_lines) < CASE_STDERR_LINES:
+                    case_lines.append(line[:CASE_STDERR_LINE_CHARS])
+                elif len(case_lines) == CASE_STDERR_LINES:
+                    case_lines.append("... (more lines left out)")
 
         threading.Thread(target=read_stdout, daemon=True).start()
         self._stderr_reader = threading.Thread(target=read_stderr, daemon=True)
@@ -304,17 +379,21 @@ class Subprocess(Implementation):
         return " | ".join(line.strip() for line in list(self._stderr)[-lines:] if line.strip())
 
     def _request(self, request: dict, timeout: float, expect_reply: bool = True) -> Any:
+        self._send([request])
+        return self._receive(timeout) if expect_reply else None
+
+    def _send(self, requests: list) -> None:
         proc = self._proc
         if proc is None or self._lines is None:
             raise ImplementationError("crashed", "the implementation is not running")
-        data = (json.dumps(request, ensure_ascii=True) + "\n").encode("utf-8")
+        data = b"".join((json.dumps(r, ensure_ascii=True) + "\n").encode("utf-8") for r in requests)
         try:
             proc.stdin.write(data)
             proc.stdin.flush()
         except (BrokenPipeError, OSError, ValueError):
             raise self._died() from None
-        if not expect_reply:
-            return None
+
+    def _receive(self, timeout: float) -> Any:
         deadline = time.monotonic() + timeout
         while True:
             remaining = deadline - time.monotonic()
@@ -373,6 +452,7 @@ class Subprocess(Implementation):
         return self.info
 
     def configure(self, variant: str | dict) -> dict:
+        self._refuse_if_given_up()
         if self._broken or self._proc is None:
             self._variant = None
             self._restart()
@@ -388,22 +468,68 @@ class Subprocess(Implementation):
         return reply
 
     def run(self, seq: Any, case: dict) -> dict:
+        self._refuse_if_given_up()
+        self._case_lines = lines = []
+        self.case_stderr = None
+        try:
+            if self._broken:
+                try:
+                    self._restart()
+                except ImplementationError as exc:
+                    raise ImplementationError("crashed", f"could not restart the implementation: "
+                                                         f"{exc.message}") from None
+            try:
+                reply = check_run_reply(self._request({"cmd": "run", "seq": seq, "case": case}, self.timeout),
+                                        seq, self._sent)
+            finally:
+                self._sent.append(seq)
+        except ImplementationError:
+            self._broken = True  # whatever it is doing now, start afresh before the next case
+            self.case_stderr = "\n".join(lines) or None
+            self._broke()
+            raise
+        self.case_stderr = "\n".join(lines) or None
+        self._answered()
+        return reply
+
+    def run_many(self, items: list, meanwhile: Callable[[], None] | None = None) -> list:
+        """Send every (seq, case) at once, call ``meanwhile`` while the program works, then read the
+        replies in order: one wait for many cases. Too much at once to fit a pipe goes case by case."""
+        requests = [{"cmd": "run", "seq": seq, "case": case} for seq, case in items]
+        if sum(len(json.dumps(r)) for r in requests) > PIPELINE_BYTES:
+            return super().run_many(items, meanwhile)
         if self._broken:
             try:
                 self._restart()
             except ImplementationError as exc:
                 self._broken = True
-                raise ImplementationError("crashed", f"could not restart the implementation: {exc.message}") \
-                    from None
+                failure = ImplementationError("crashed", f"could not restart the implementation: {exc.message}")
+                if meanwhile is not None:
+                    meanwhile()
+                return [failure] * len(items)
+        replies: list = []
         try:
-            return check_run_reply(self._request({"cmd": "run", "seq": seq, "case": case}, self.timeout), seq)
-        except ImplementationError:
-            self._broken = True  # whatever it is doing now, start afresh before the next case
-            raise
+            self._send(requests)
+        except ImplementationError as exc:
+            self._broken = True
+            replies = [exc] * len(items)
+        if meanwhile is not None:
+            meanwhile()
+        for seq, _ in items[len(replies):]:
+            try:
+                replies.append(check_run_reply(self._receive(self.timeout), seq))
+            except ImplementationError as exc:
+                self._broken = True  # what follows in the pipe can no longer be trusted: start afresh
+                replies.extend([exc] * (len(items) - len(replies)))
+                break
+        return replies
 
     def stop(self) -> None:
         proc = self._proc
         if proc is None:
+            return
+        if self._broken:  # it did not answer the last request: it will not read a stop either
+            self._kill()
             return
         try:
             self._request({"cmd": "stop"}, 0, expect_reply=False)
@@ -418,8 +544,7 @@ class Subprocess(Implementation):
         return None if self._proc is None else self._proc.poll()
 
 
-def open_implementation(command: str | None, timeout: float = 10.0) -> Implementation:
-    """``None``: our engine in-process; otherwise the command line of another implementation."""
-    if command is None:
-        return InProcess(timeout)
-    return Subprocess(command, timeout=timeout)
+def open_implementation(spec: str | None, timeout: float = 10.0, max_restarts: int | None = 3) -> Implementation:
+    """An ``--impl`` spec to an implementation: see ``impls`` (kept here for older imports)."""
+    from .impls import open_implementation as open_spec
+    return open_spec(spec, timeout=timeout, max_restarts=max_restarts)

@@ -18,6 +18,7 @@ from . import jsonline
 from .cases import KINDS, CaseError, run_case
 
 PROTOCOL_VERSION = 1
+CONFIGURE_DOCUMENT = "<configure>"  # how replies name the rule set document a client sent
 
 IMPLEMENTATION = {
     "name": "coinche-spec reference engine",
@@ -81,23 +82,21 @@ class Session:
                 "kinds": list(KINDS), "variants": None}
 
     def _configure(self, request: dict) -> dict:
-        from ..variants import house_ids, load_variant, shipped_ids
+        from ..variants import load_variant
 
         self.rules, self.variant_id = None, None
         ref = request.get("variant")
-        if isinstance(ref, str):
-            # by id: a shipped seed rule set or a house one (variants/house/), as every other command reads them;
-            # never a file path, which would name a file on the server's side
-            if ref not in shipped_ids() and ref not in house_ids():
-                return {"ok": False, "message": f"unknown variant {ref!r}: shipped ids are "
-                                                + ", ".join(shipped_ids()) + "; house ids are "
-                                                + (", ".join(house_ids()) or "none")
-                                                + "; or send a whole variant document"}
-        elif not isinstance(ref, dict):
-            return {"ok": False, "message": "configure needs \"variant\": a shipped or house id, or a whole "
-                                            "variant document"}
+        if not isinstance(ref, (str, dict)):
+            return {"ok": False, "message": "configure needs \"variant\": a rule set id (see `coinche-spec "
+                                            "variants list`), or a whole variant document"}
+        # files=False: a client names rule sets by id only, never a file on the server's side; the
+        # problems of a document it sends are located in it, as <configure>: path: message
+        from ..resources import HomeError
         try:
-            variant = load_variant(ref)
+            variant = load_variant(ref, name=CONFIGURE_DOCUMENT, files=False)
+        except HomeError:  # the server's own set-up, not the client's document: no path of it in the reply
+            return {"ok": False, "message": "the server cannot find its rule sets (COINCHE_SPEC_HOME names no "
+                                            "folder with variants/); its operator must fix it"}
         except Exception as exc:  # the loader's own error, or a schema error: a bad document
             return {"ok": False, "message": f"variant rejected: {_one_line(exc)}"}
         self.rules, self.variant_id = variant.rules, variant.id

@@ -1,7 +1,7 @@
 """``coinche-spec variants list|show|check``: the rule sets, as people browse and check them.
 
-``list`` names every rule set the project ships (seed variants, then house
-variants); ``show`` prints one as written or with its `extends` chain
+``list`` names every rule set the project carries, grouped by kind (seed,
+published, implementation, house, test: registry.py); ``show`` prints one as written or with its `extends` chain
 resolved; ``check`` validates files the way every other command reads them,
 one located line per problem, so a table writing its house rules can fix
 them before a conformance run.
@@ -27,9 +27,9 @@ def register(subparsers) -> None:
     actions = parser.add_subparsers(dest="variants_action", metavar="ACTION")
     parser.set_defaults(func=lambda args: _no_action(parser))
 
-    p = actions.add_parser("list", help="one line per shipped and house variant: id and name",
-                           description="One line per rule set: the five shipped seed rule sets, then the "
-                                       "house examples (marked, with the rule set they extend).")
+    p = actions.add_parser("list", help="every rule set by kind (seed, published, implementation, house, test)",
+                           description="One line per rule set (id, name, the rule set it extends), grouped by "
+                                       "kind: seed, published, implementation, house, test.")
     p.set_defaults(func=cmd_list)
 
     p = actions.add_parser("show", help="print a variant, as written or resolved",
@@ -72,39 +72,45 @@ def _user_error(message: str):
     return UserError(message)
 
 
+KIND_WORDS = {"seed": "seed rule sets", "published": "published rule books", "implementation": "programs' rule sets",
+              "house": "house rule sets", "test": "test rule sets"}
+
+
 def cmd_list(args) -> int:
-    """Seed variants first (the ones fixtures answer for), then house variants, marked."""
-    rows = [(ident, False) for ident in loader.shipped_ids()] + [(ident, True) for ident in loader.house_ids()]
-    width = max((len(ident) for ident, _ in rows), default=0)
+    """One group per kind of rule set (registry.KINDS order), each rule set with its name and parent."""
+    from . import registry
+
+    groups = [(kind, names) for kind, names in registry.by_kind().items() if names]
+    width = max((len(ident) for _, names in groups for ident in names), default=0)
     status = 0
-    for ident, house in rows:
-        try:
-            v = loader.load_variant(ident)
-        except VariantError as exc:
-            print(f"{ident:<{width}}  INVALID: {exc.lines[0]}")
-            status = 1
-            continue
-        line = f"{ident:<{width}}  {v.document['name']}"
-        if house:
+    for n, (kind, names) in enumerate(groups):
+        if n:
+            print()
+        print(f"{KIND_WORDS[kind]} ({registry.place(kind)}):")
+        for ident in names:
+            try:
+                v = loader.load_variant(ident)
+            except VariantError as exc:
+                print(f"  {ident:<{width}}  INVALID: {exc.lines[0]}")
+                status = 1
+                continue
+            line = f"  {ident:<{width}}  {v.document['name']}"
             parent = (v.written or {}).get("extends")
-            line += f"  [house{', extends ' + parent if isinstance(parent, str) else ''}]"
-        print(line)
+            if isinstance(parent, str):
+                line += f"  [extends {parent}]"
+            print(line)
     return status
 
 
 def variant_for(ref: str) -> loader.Variant:
-    """The variant a command line names: a file path, or a shipped or house id (UserError if neither)."""
-    path = Path(ref)
-    if ref.endswith(SUFFIXES) or "/" in ref or path.is_file():
-        if not path.exists():
-            raise _user_error(f"no such variant file '{ref}'")
-        if not path.is_file():
-            raise _user_error(f"'{ref}' is not a file")
-        return loader.load_variant_file(path, ref)
-    known = loader.shipped_ids() + loader.house_ids()
-    if ref not in known:
-        raise _user_error(f"unknown variant '{ref}'; known variants: {', '.join(known)}")
-    return loader.load_variant(ref)
+    """The variant a command line names, through the one resolution (loader.load_variant).
+
+    A reference that names nothing is a mistake on the command line (UserError, exit 2);
+    a rule set that is found but invalid raises VariantError, one located line per problem."""
+    try:
+        return loader.load_variant(ref)
+    except loader.VariantNotFound as exc:
+        raise _user_error(exc.reason) from None
 
 
 def cmd_show(args) -> int:
@@ -142,7 +148,11 @@ def _expand(files: list[str]) -> list[str]:
     out = []
     for name in files:
         p = Path(name)
-        if p.is_dir():
+        try:
+            folder = p.is_dir()
+        except OSError:  # a name too long to be a file: check_files says so, located
+            folder = False
+        if folder:
             # every entry so named: a folder or a link loop called x.yaml is reported, not skipped
             out.extend(str(x) for x in sorted(p.iterdir()) if x.suffix in SUFFIXES)
         else:
@@ -168,7 +178,12 @@ def cmd_diff(args) -> int:
     """Exit 0 whether or not they differ: this is a reading aid, not a check."""
     from . import diff
 
-    left, right = variant_for(args.left), variant_for(args.right)
+    try:
+        left, right = variant_for(args.left), variant_for(args.right)
+    except VariantError as exc:
+        for line in exc.lines:
+            print(line, file=sys.stderr)
+        return 1
     diffs = diff.differences(left.document, right.document)
     if args.format == "json":
         print(diff.render_json(left.id, right.id, diffs))

@@ -10,7 +10,8 @@ offending value: the child when it came from the child, the parent otherwise.
 
 Public API: :class:`Variant`, :class:`VariantError`, :func:`load_variant`
 (an id, a path or a whole document), :func:`load_variant_file`,
-:func:`resolve`, :func:`check_files`, :func:`shipped_ids`, :func:`house_ids`.
+:func:`resolve`, :func:`check_files`, :func:`shipped_ids`, :func:`house_ids`,
+:func:`known_ids`. Which folders hold rule sets, and which file an id names: registry.py.
 """
 
 from __future__ import annotations
@@ -26,12 +27,12 @@ from typing import Any, Iterable
 import jsonschema
 
 from .. import schemacheck, yamlstrict
-from ..resources import variant_schema_path, variants_dir
+from ..resources import variant_schema_path
 from ..yamlstrict import Positions, Problem, format_path
-from . import semantics
+from . import registry, semantics
 from .rules import Rules
 
-SUFFIXES = (".yaml", ".yml")
+SUFFIXES = registry.SUFFIXES
 DOCUMENT_NAME = "<variant>"  # how a document given as data (not a file) is named in messages
 APPENDED = ("sources", "interpretations")  # top-level lists a child adds to its parent's
 
@@ -42,6 +43,14 @@ class VariantError(Exception):
     def __init__(self, lines: Iterable[str]):
         self.lines = [str(x) for x in lines]
         super().__init__("\n".join(self.lines))
+
+
+class VariantNotFound(VariantError):
+    """A reference that names no rule set (an unknown id, a missing file); ``reason`` says why, unlocated."""
+
+    def __init__(self, reason: str, name: str = DOCUMENT_NAME, field_name: str = "id", said: str | None = None):
+        self.reason = reason  # as the command line says it; ``said``: as the located line does
+        super().__init__([f"{name}: {field_name}: {said or reason}"])
 
 
 @dataclass(frozen=True)
@@ -56,55 +65,32 @@ class Variant:
     chain: tuple = field(default=(), compare=False, repr=False)  # the files read, the child first
 
 
-# --- where variants live ------------------------------------------------
+# --- where variants live (see registry.py) ---------------------------
 
 def house_dir() -> Path:
-    return variants_dir() / "house"
-
-
-def _ids_in(folder: Path) -> list[str]:
-    if not folder.is_dir():
-        return []
-    return sorted(p.stem for p in folder.iterdir() if p.suffix in SUFFIXES and p.is_file())
+    return registry.folder("house")
 
 
 def shipped_ids() -> list[str]:
     """The seed variants, in variants/: the ids every conformance fixture answers for."""
-    return _ids_in(variants_dir())
+    return registry.ids("seed")
 
 
 def house_ids() -> list[str]:
     """House variants, in variants/house/: local rule sets built with `extends`."""
-    return _ids_in(house_dir())
+    return registry.ids("house")
 
 
-def _file_for_id(ident: str) -> Path | None:
-    found = [folder / f"{ident}{suffix}" for folder in (variants_dir(), house_dir()) for suffix in SUFFIXES]
-    found = [p for p in found if p.is_file()]
-    if len(found) > 1:
-        raise VariantError([f"{DOCUMENT_NAME}: id: variant id '{ident}' is given by more than one file: "
-                            + ", ".join(_display(p) for p in found)])
-    return found[0] if found else None
-
-
-def _unknown_id_message(ident: str) -> str:
-    known = shipped_ids() + house_ids()
-    match = difflib.get_close_matches(ident, known, n=1, cutoff=0.6)
-    hint = f" (did you mean '{match[0]}'?)" if match else ""
-    return f"unknown variant id '{ident}'{hint}; known ids: {', '.join(known) or 'none'}"
+def known_ids() -> list[str]:
+    """Every id a reference may name: seed, published, implementation, house and test rule sets."""
+    return registry.ids()
 
 
 def _looks_like_path(text: str) -> bool:
     return text.endswith(SUFFIXES) or "/" in text or os.sep in text
 
 
-def _display(path: Path) -> str:
-    """A file name as people read it: relative to the working folder when it is below it."""
-    try:
-        rel = os.path.relpath(path)
-    except ValueError:  # another drive
-        return str(path)
-    return str(path) if rel.startswith("..") else rel
+_display = registry.shown
 
 
 # --- one file of an `extends` chain ------------------------------------
@@ -153,41 +139,67 @@ def _read_layer(path: Path, display: str) -> _Layer:
     return layer
 
 
-def _parent_path(layer: _Layer, base_dir: Path) -> Path:
-    """Where the layer's `extends` points: a relative file path, or a shipped or house id."""
+def _real(path: Path, layer: _Layer | None = None, where: tuple = ()) -> Path:
+    """``path`` with its links followed; a symlink loop is a located problem, not a crash."""
+    try:
+        return path.resolve()
+    except (OSError, RuntimeError) as exc:  # RuntimeError: a symlink loop, before Python 3.13
+        why = f"cannot follow '{path}': {getattr(exc, 'strerror', None) or 'a symlink loop'}"
+        if layer is not None:
+            raise VariantError([_problem(layer, where, why)]) from None
+        raise VariantNotFound(why, str(path), "(top)") from None
+
+
+def _parent_path(layer: _Layer, base_dir: Path | None) -> Path:
+    """Where the layer's `extends` points: a relative file path, or a rule set id.
+
+    A document given as data (``base_dir`` None: a protocol client's, say) has no folder of
+    its own and names no file: it may extend an id only."""
     ext = layer.data["extends"]
     if not isinstance(ext, str) or not ext.strip():
         raise VariantError([_problem(layer, ("extends",), "expected a variant id or a relative file path, "
                                                           f"got {yamlstrict._show(ext)}")])
     ext = ext.strip()
     if _looks_like_path(ext):
+        if base_dir is None:
+            raise VariantError([_problem(layer, ("extends",), "a document sent as data may extend a rule set "
+                                                              f"id only, not a file path; known ids: "
+                                                              f"{', '.join(known_ids())}")])
         target = Path(ext) if Path(ext).is_absolute() else base_dir / ext
-        if not target.is_file():
+        _real(target, layer, ("extends",))
+        if not registry._is_file(target):
             raise VariantError([_problem(layer, ("extends",),
                                          f"no such file '{ext}' (looked in {_display(base_dir) or '.'})")])
         return target
-    try:
-        found = _file_for_id(ext)
-    except VariantError as exc:
-        raise VariantError([_problem(layer, ("extends",), exc.lines[0].split(": ", 2)[-1])]) from None
+    found, why = registry.file_for_id(ext)
     if found is None:
-        raise VariantError([_problem(layer, ("extends",), _unknown_id_message(ext))])
+        raise VariantError([_problem(layer, ("extends",), why)])
     return found
 
 
-def _chain(root: _Layer, base_dir: Path) -> list[_Layer]:
+def _parent_display(parent: Path, root: _Layer) -> str:
+    """How messages name a parent file: its path, or ``<id>`` below a document sent as data
+    (a parent that cannot be read), so that a reply to a protocol client never holds a path
+    of the server's."""
+    return _display(parent) if root.path is not None else f"<{parent.stem}>"
+
+
+def _chain(root: _Layer, base_dir: Path | None) -> list[_Layer]:
     """The root and its ancestors, child first; a cycle or a missing parent is an error."""
     layers = [root]
-    seen = [root.path.resolve()] if root.path else []
+    seen = [_real(root.path, root)] if root.path else []
     current, folder = root, base_dir
     while "extends" in current.data:
         parent = _parent_path(current, folder)
-        resolved = parent.resolve()
+        resolved = _real(parent, current, ("extends",))
         if resolved in seen:
             names = [layer.path.name if layer.path else DOCUMENT_NAME for layer in layers] + [parent.name]
             raise VariantError([_problem(root, ("extends",), "extends cycle: " + " -> ".join(names))])
         seen.append(resolved)
-        current = _read_layer(parent, _display(parent))
+        current = _read_layer(parent, _parent_display(parent, root))
+        if root.path is None:
+            # below a document sent as data, every problem is the document's: located in it, by path
+            current = _Layer(current.data, _data_positions(current.data), root.display, current.path)
         layers.append(current)
         folder = parent.parent
     return layers
@@ -465,7 +477,7 @@ def _problems(document: Any, origins: _Origins, layers: list[_Layer]) -> list[Pr
         return problems
     found = [origins.problem(f.path, f.message, f.at_key) for f in semantics.check(document)]
     path = child.path
-    if path is not None and path.parent.resolve() in (variants_dir().resolve(), house_dir().resolve()):
+    if path is not None and registry.kind_of(path) is not None:
         if document.get("id") != path.stem:
             found.append(origins.problem(("id",),
                                  f"id '{document.get('id')}' differs from the file name '{path.name}': "
@@ -489,13 +501,13 @@ def _stamp(paths: Iterable[Path]) -> tuple:
     return tuple(out)
 
 
-def _resolve_layers(root: _Layer, base_dir: Path) -> tuple[list[_Layer], dict, _Origins]:
+def _resolve_layers(root: _Layer, base_dir: Path | None) -> tuple[list[_Layer], dict, _Origins]:
     layers = _chain(root, base_dir)
     document, origins = _merge(layers)
     return layers, document, origins
 
 
-def _build(root: _Layer, base_dir: Path) -> Variant:
+def _build(root: _Layer, base_dir: Path | None) -> Variant:
     layers, document, origins = _resolve_layers(root, base_dir)
     problems = _problems(document, origins, layers)
     if problems:
@@ -521,44 +533,87 @@ def load_variant_file(path: str | os.PathLike, display: str | None = None) -> Va
 def _load_cached(path, display: str | None = None) -> Variant:
     """The cached variant itself: for readers that change nothing (check_files)."""
     p = Path(path)
-    key = p.resolve()
+    name = display if display is not None else str(path)
+    key = _real(p, _Layer(None, Positions(), name, p))
     hit = _CACHE.get(key)
     if hit is not None and hit[0] and _stamp(hit[1].chain) == hit[0]:
         return hit[1]
-    root = _read_layer(p, display if display is not None else str(path))
+    root = _read_layer(p, name)
     variant = _build(root, p.parent)
     _CACHE[key] = (_stamp(variant.chain), variant)
     return variant
 
 
-def _root_for_ref(ref) -> tuple[_Layer, Path]:
-    if isinstance(ref, dict):
-        return _Layer(_copy(ref), Positions(), DOCUMENT_NAME, None), Path.cwd()
+_NOWHERE = (None, None)  # a position in a document sent as data: the path is known, no line
+
+
+def _data_positions(data: Any) -> Positions:
+    """Every path of a document sent as data, at no line, so that its problems are located in
+    it (``<configure>: rules.match.target: ...``), never in the file of the rule set it extends."""
+    positions = Positions()
+    stack = [((), data)]
+    while stack:
+        path, value = stack.pop()
+        positions[path] = _NOWHERE
+        if isinstance(value, dict):
+            stack.extend((path + (k,), v) for k, v in value.items())
+        elif isinstance(value, list):
+            stack.extend((path + (i,), v) for i, v in enumerate(value))
+    return positions
+
+
+def _find(ref, name: str, files: bool) -> tuple[Path, str]:
+    """The file a reference names (a rule set id, or a path when ``files``) and how messages name it.
+
+    The order: a path (it ends in .yaml/.yml or holds a '/'), else an id of one of the rule set
+    folders (registry.py), else, when ``files``, a file of that name."""
     if isinstance(ref, os.PathLike) or (isinstance(ref, str) and _looks_like_path(ref)):
+        text = str(ref)
+        if not files:
+            raise VariantNotFound(f"'{registry._clip(text)}' is a file path; name a rule set by its id "
+                                  f"(known ids: {', '.join(known_ids())}) or send a whole document", name)
         p = Path(ref)
-        return _read_layer(p, str(ref)), p.parent
-    if isinstance(ref, str):
-        found = _file_for_id(ref.strip())
-        if found is None:
-            raise VariantError([f"{DOCUMENT_NAME}: id: {_unknown_id_message(ref.strip())}"])
-        return _read_layer(found, _display(found)), found.parent
-    raise VariantError([f"{DOCUMENT_NAME}: (top): expected a variant id, a file path or a document, "
-                        f"got {type(ref).__name__}"])
+        try:
+            if not p.exists() and not p.is_symlink():
+                raise VariantNotFound(f"no such variant file '{text}'", text, "(top)", "no such file")
+        except OSError as exc:  # a name too long, say
+            raise VariantNotFound(f"cannot read '{registry._clip(text)}': {exc.strerror or exc}",
+                                  registry._clip(text), "(top)") from None
+        return p, text
+    if not isinstance(ref, str):
+        raise VariantError([f"{name}: (top): expected a variant id, a file path or a document, "
+                            f"got {type(ref).__name__}"])
+    found, why = registry.file_for_id(ref.strip())
+    if found is not None:
+        return found, _display(found)
+    if files and registry._is_file(Path(ref)):
+        return Path(ref), ref
+    raise VariantNotFound(why, name)
 
 
-def load_variant(ref) -> Variant:
-    """A variant by shipped or house id, by file path, or from a whole document (a dict)."""
+def _root_for_ref(ref, name: str | None = None, files: bool = True) -> tuple[_Layer, Path | None]:
+    """The first layer of a reference's chain and the folder its relative `extends` start from
+    (None for a document sent as data: it may extend ids only)."""
+    if isinstance(ref, dict):
+        return _Layer(_copy(ref), _data_positions(ref), name or DOCUMENT_NAME, None), None
+    path, shown = _find(ref, name or DOCUMENT_NAME, files)
+    return _read_layer(path, shown), path.parent
+
+
+def load_variant(ref, *, name: str | None = None, files: bool = True) -> Variant:
+    """The one way every command turns a reference into a rule set.
+
+    ``ref`` is a rule set id (seed, published, implementation, house or test: registry.py),
+    a file path, or a whole document (a dict, named ``name`` in messages, default
+    ``<variant>``; its `extends` may name an id only). ``files=False`` refuses file paths:
+    for a protocol client, whose references name nothing on the server's disk."""
     if isinstance(ref, Variant):
         return ref
-    if isinstance(ref, os.PathLike) or (isinstance(ref, str) and _looks_like_path(ref)):
-        return load_variant_file(ref)
-    if isinstance(ref, str):
-        found = _file_for_id(ref.strip())
-        if found is None:
-            raise VariantError([f"{DOCUMENT_NAME}: id: {_unknown_id_message(ref.strip())}"])
-        return load_variant_file(found, _display(found))
-    root, base_dir = _root_for_ref(ref)
-    return _fresh(_build(root, base_dir))
+    if isinstance(ref, dict):
+        root, base_dir = _root_for_ref(ref, name, files)
+        return _fresh(_build(root, base_dir))
+    path, shown = _find(ref, name or DOCUMENT_NAME, files)
+    return load_variant_file(path, shown)
 
 
 def resolve(ref) -> dict:
@@ -582,14 +637,15 @@ def check_files(paths: Iterable[str | os.PathLike]) -> list[str]:
             lines.extend(exc.lines)
             continue
         shown = str(path)
-        # an id names one rule set: a file may not take a shipped one's id, nor another checked file's
-        shipped = _file_for_id(v.id)
-        if shipped is not None and Path(path).resolve() != shipped.resolve():
-            lines.append(f"{shown}:{_id_line(v)}: id: '{v.id}' is already the id of the shipped rule set "
-                         f"{_display(shipped)}; give this rule set its own id")
-        elif v.id in seen and seen[v.id][1] != Path(path).resolve():
+        here = _real(Path(path))
+        # an id names one rule set: a file may not take a known one's id, nor another checked file's
+        known, _ = registry.file_for_id(v.id)
+        if known is not None and here != _real(known):
+            lines.append(f"{shown}:{_id_line(v)}: id: '{v.id}' is already the id of the "
+                         f"{registry.kind_of(known)} rule set {_display(known)}; give this rule set its own id")
+        elif v.id in seen and seen[v.id][1] != here:
             lines.append(f"{shown}:{_id_line(v)}: id: '{v.id}' is also the id of {seen[v.id][0]}")
-        seen.setdefault(v.id, (shown, Path(path).resolve()))
+        seen.setdefault(v.id, (shown, here))
     return lines
 
 
@@ -605,5 +661,5 @@ def _id_line(v: Variant) -> str:
     return "1:1"
 
 
-__all__ = ["Variant", "VariantError", "load_variant", "load_variant_file", "resolve", "check_files",
-           "shipped_ids", "house_ids", "house_dir", "format_path"]
+__all__ = ["Variant", "VariantError", "VariantNotFound", "load_variant", "load_variant_file", "resolve", "check_files",
+           "shipped_ids", "house_ids", "known_ids", "house_dir", "format_path"]

@@ -56,7 +56,7 @@ def _wrap(value: Any, path: str) -> Any:
 class Rules(RuleNode):
     """The ``rules`` block of a resolved variant, plus its id for messages."""
 
-    __slots__ = ("variant_id",)
+    __slots__ = ("variant_id", "_compiled")   # _compiled: set by variants.compiled.compiled_rules
 
     def __init__(self, rules: Mapping[str, Any], variant_id: str = "?"):
         super().__init__(rules, "rules")

@@ -16,7 +16,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-SUITS = ("S", "H", "D", "C")
+from .compiled import compiled_rules
+
 OUTCOMES = ("made", "failed", "coinched_made", "coinched_failed", "capot_made")
 SIDES = ("takers", "defenders")
 
@@ -92,11 +93,8 @@ def check(document: dict) -> list[Finding]:
 
     strains = auction.get("strains", {})
     order = list(auction.get("strain_order", []))
-    wanted = list(SUITS)
-    if strains.get("tout_atout"):
-        wanted.append("TA")
-    if strains.get("sans_atout"):
-        wanted.append("SA")
+    c = compiled_rules(rules)       # the facts the engine, the protocol and the rules pages read too
+    wanted = list(c.strains)
     missing = [s for s in wanted if s not in order]
     extra = [s for s in order if s not in wanted]
     if missing:
@@ -117,10 +115,8 @@ def check(document: dict) -> list[Finding]:
                                f"a surcoinche multiplies by {sur['multiplier']}, not more than the coinche "
                                f"it answers (x{coinche['multiplier']})"))
 
-    capot = auction.get("capot", {})
     scoring = rules.get("scoring", {})
-    generale = auction.get("generale", {}).get("allowed", False)
-    if not capot.get("allowed", True) and not generale and scoring.get("capot_made") is not None:
+    if not c.capot_or_generale and scoring.get("capot_made") is not None:
         out.append(Finding(R + ("scoring", "capot_made"),
                            "capot_made is given but neither a capot nor a générale may be bid: it can never apply"))
 

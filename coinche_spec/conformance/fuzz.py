@@ -1,0 +1,433 @@
+"""Differential fuzzing: random legal deals, played by an implementation and by the reference engine.
+
+Deal ``k`` of seed ``S`` is drawn from its own ``random.Random`` (named by
+``S`` and ``k``), so any slice of the seed range can be played anywhere and
+gives the same cases: ``--shard 3/8`` of 800 deals is deals 200 to 299,
+whatever machine or number of jobs plays it. Each deal is cut into protocol
+cases (``fuzz_cases``); the engine answers each case as ``coinche-spec
+serve`` would, the implementation answers it over the protocol, and the
+fields the protocol defines are compared as the runner compares them.
+
+A divergence is named by its case kind and the first field that differs
+(``score/score``, ``legal_cards/legal``): the first deal showing it, in
+seed order, is kept and later shrunk (``shrink``) and written as a fixture
+(``fixture_writer``). Keeping the first in seed order makes the outcome the
+same with one job or eight.
+"""
+
+from __future__ import annotations
+
+import json
+import multiprocessing
+import queue as queue_mod
+import random
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from ..protocol.cases import CaseError, run_case
+from ..protocol.client import Implementation, ImplementationError, Subprocess
+from .compare import compare
+from .fixtures import EXPECT_FIELDS
+from .fuzz_cases import KINDS, deal_cases
+
+# After this many cases in a row without a proper reply, the implementation is taken for dead.
+DEAD_AFTER = 5
+
+# The rules each compared field can depend on, by kind: a generous superset (a whole group where
+# one of its rules may matter), so that an expectation carried by these paths is never carried
+# to a rule set that would answer otherwise. auction.strains decides whether a tout atout or sans
+# atout case may be asked at all.
+_PLAY = ["table.direction", "auction", "play", "card_values"]
+FIELD_RULES: dict[str, dict[str, list[str]]] = {
+    "dealing": {"hands": ["table.direction", "deal"], "rejected": ["table.direction", "deal"]},
+    "auction": {f: ["table.direction", "auction"] for f in EXPECT_FIELDS["auction"]},
+    "legal_cards": {"legal": ["auction.strains", "play", "card_values"]},
+    "deal": {"accepted": _PLAY, "contract": _PLAY, "tricks": _PLAY, "tricks_won": _PLAY,
+             "legal_next": _PLAY, "card_points": _PLAY,
+             "melds": _PLAY + ["melds", "belote"], "belote": _PLAY + ["melds", "belote"],
+             "made": _PLAY + ["melds", "belote", "contract", "scoring"],
+             "score": _PLAY + ["melds", "belote", "contract", "scoring"]},
+    "score": {f: ["auction", "card_values", "melds", "belote", "contract", "scoring"]
+              for f in EXPECT_FIELDS["score"]},
+    "melds": {f: ["auction.strains", "table.direction", "melds", "belote"] for f in EXPECT_FIELDS["melds"]},
+}
+
+NO_REPLY = "(no result)"   # the field name of a divergence where the implementation gave no result
+
+
+class FuzzAbort(Exception):
+    """The run cannot go on (the implementation is gone); printed as one line, exit status 2."""
+
+
+def depends_on(kind: str, fields) -> list[str]:
+    """The rule paths the given fields of a case of ``kind`` may depend on, sorted, none covered twice."""
+    paths = sorted({p for f in fields for p in FIELD_RULES[kind].get(f, sum(FIELD_RULES[kind].values(), []))})
+    return [p for p in paths if not any(p.startswith(q + ".") for q in paths)]
+
+
+def deal_rng(seed: int, index: int) -> random.Random:
+    """The random source of deal ``index`` of seed ``seed``: independent of every other deal."""
+    return random.Random(f"coinche-spec-fuzz:{seed}:{index}")
+
+
+def shard_range(deals: int, shard: tuple[int, int]) -> range:
+    """The deal indices of shard ``(i, n)``: the i-th of n nearly equal slices of range(deals)."""
+    i, n = shard
+    return range((i - 1) * deals // n, i * deals // n)
+
+
+def split(indices: range, parts: int) -> list[range]:
+    """``indices`` cut into ``parts`` consecutive slices (some empty when there are few)."""
+    n = len(indices)
+    return [indices[j * n // parts:(j + 1) * n // parts] for j in range(parts)]
+
+
+# --- one case -------------------------------------------------------------------
+
+def reference(rules, case: dict) -> dict | None:
+    """The engine's answer as ``serve`` would send it, or None where the engine would not answer."""
+    from ..engine.errors import EngineError
+    try:
+        result = run_case(rules, case)
+    except (CaseError, EngineError):
+        return None
+    return json.loads(json.dumps(result))
+
+
+def compared_fields(kind: str, result: dict) -> dict:
+    """The fields of an engine result that the protocol defines (the engine's extensions left out)."""
+    out = {k: result[k] for k in EXPECT_FIELDS[kind] if k in result}
+    if kind == "melds" and not out.get("invalid"):
+        out.pop("invalid", None)   # an implementation need not list "invalid" when nothing is invalid
+    return out
+
+
+def top_field(path: str) -> str:
+    """'tricks[3].winner' -> 'tricks'; 'score.NS' -> 'score'."""
+    for i, ch in enumerate(path):
+        if ch in ".[":
+            return path[:i]
+    return path
+
+
+@dataclass
+class Verdict:
+    """One case judged: the fields that differ (empty: agreed), or the implementation's non-answer."""
+
+    fields: list          # top-level fields that differ, in the expectation's order, or [NO_REPLY]
+    diffs: list           # compare.Diff for each differing leaf
+    answer: Any           # the implementation's result, or its skip/error/failure message
+    skipped: bool = False
+
+
+def judge(impl: Implementation, seq: Any, case: dict, expected: dict) -> Verdict:
+    """Ask the implementation and compare its answer with the engine's ``expected`` fields."""
+    try:
+        reply = impl.run(seq, case)
+    except ImplementationError as exc:
+        reply = exc
+    return verdict(reply, expected)
+
+
+def verdict(reply: Any, expected: dict) -> Verdict:
+    """A reply (or the ImplementationError in its place) against the engine's ``expected`` fields."""
+    if isinstance(reply, ImplementationError):
+        return Verdict([NO_REPLY], [], f"{reply.kind}: {reply.message}")
+    if "result" not in reply:
+        if reply.get("skipped"):
+            return Verdict([], [], str(reply.get("reason") or "skipped"), skipped=True)
+        return Verdict([NO_REPLY], [], f"errored: {reply.get('message')}")
+    diffs = compare(expected, reply["result"])
+    order = list(expected)
+    fields = sorted({top_field(d.field) for d in diffs}, key=order.index)
+    return Verdict(fields, diffs, reply["result"])
+
+
+# --- many deals -------------------------------------------------------------------
+
+@dataclass
+class Divergence:
+    """The first case (in seed order) that showed one kind of disagreement."""
+
+    kind: str
+    field: str
+    index: int            # the deal
+    number: int           # the case within the deal
+    case: dict
+    expected: dict        # the engine's compared fields
+    answer: Any
+    diffs: list
+
+    @property
+    def key(self) -> str:
+        return f"{self.kind}/{self.field}"
+
+    def order(self) -> tuple:
+        return (self.index, self.number)
+
+
+@dataclass
+class Tally:
+    """What a slice of deals gave: counts, and the first divergence of each key."""
+
+    deals: int = 0
+    cases: int = 0
+    skipped: int = 0
+    divergent_cases: int = 0
+    divergent_deals: int = 0
+    by_kind: dict = field(default_factory=dict)
+    first: dict = field(default_factory=dict)     # key -> Divergence
+    silent: int = 0      # cases in a row the implementation gave no proper reply to (not merged)
+
+    def merge(self, other: "Tally") -> None:
+        self.deals += other.deals
+        self.cases += other.cases
+        self.skipped += other.skipped
+        self.divergent_cases += other.divergent_cases
+        self.divergent_deals += other.divergent_deals
+        for kind, n in other.by_kind.items():
+            self.by_kind[kind] = self.by_kind.get(kind, 0) + n
+        for key, d in other.first.items():
+            if key not in self.first or d.order() < self.first[key].order():
+                self.first[key] = d
+
+    def divergences(self) -> list:
+        return sorted(self.first.values(), key=Divergence.order)
+
+
+def play_deal(impl: Implementation, rules, seed: int, index: int, kinds, tally: Tally) -> None:
+    """Deal ``index``: every case to the implementation at once, the engine answering them meanwhile."""
+    cases = deal_cases(rules, deal_rng(seed, index), kinds)
+    answers: list = []
+    replies = impl.run_many([(f"fuzz-{seed}-{index}-{n}", case) for n, case in enumerate(cases)],
+                            lambda: answers.extend(reference(rules, case) for case in cases))
+    diverged = False
+    for number, (case, result, reply) in enumerate(zip(cases, answers, replies)):
+        if result is None:   # a case the engine would refuse is not judged
+            continue
+        expected = compared_fields(case["kind"], result)
+        judged = verdict(reply, expected)
+        tally.cases += 1
+        tally.by_kind[case["kind"]] = tally.by_kind.get(case["kind"], 0) + 1
+        if judged.skipped:
+            tally.skipped += 1
+            continue
+        tally.silent = tally.silent + 1 if judged.fields == [NO_REPLY] else 0
+        if tally.silent >= DEAD_AFTER:
+            raise FuzzAbort(f"the implementation gave no answer to {DEAD_AFTER} cases in a row; "
+                            f"last: {judged.answer}")
+        if not judged.fields:
+            continue
+        diverged = True
+        tally.divergent_cases += 1
+        for f in judged.fields:
+            key = f"{case['kind']}/{f}"
+            if key not in tally.first:
+                tally.first[key] = Divergence(case["kind"], f, index, number, case, expected, judged.answer,
+                                              judged.diffs)
+    tally.deals += 1
+    tally.divergent_deals += diverged
+
+
+def play_range(impl: Implementation, rules, seed: int, indices, kinds,
+               on_deal: Callable[[Tally], None] | None = None) -> Tally:
+    """Play the deals ``indices`` in order on one implementation already started and configured."""
+    tally = Tally()
+    for index in indices:
+        play_deal(impl, rules, seed, index, kinds, tally)
+        if on_deal is not None:
+            on_deal(tally)
+    return tally
+
+
+# --- local jobs -------------------------------------------------------------------
+
+@dataclass
+class Setup:
+    """What a job needs to play its slice on its own: everything picklable."""
+
+    command: str
+    timeout: float
+    variant: str               # an id or an absolute file path: the engine's rule set
+    configure: Any             # what the implementation is configured with: an id or the document
+    seed: int
+    kinds: tuple
+
+
+def start_implementation(command: str, timeout: float) -> Subprocess:
+    """Launch the implementation and check its start reply; FuzzAbort saying why when it cannot start."""
+    impl = Subprocess(command, timeout=timeout)
+    try:
+        impl.start()
+    except ImplementationError as exc:
+        impl.stop()
+        raise FuzzAbort(f"--impl \"{command}\" did not start: {exc.message.removeprefix('the implementation ')}") \
+            from None
+    return impl
+
+
+def configure_implementation(impl: Implementation, ref: Any, command: str) -> None:
+    """Give the implementation the rule set; FuzzAbort saying why when it refuses it."""
+    try:
+        reply = impl.configure(ref)
+    except ImplementationError as exc:
+        impl.stop()
+        raise FuzzAbort(f"--impl \"{command}\" did not take the rule set: {exc.message}") from None
+    if not reply.get("ok"):
+        impl.stop()
+        unsupported = reply.get("unsupported")
+        why = ("it does not play " + ", ".join(map(str, unsupported))) if unsupported else reply.get("message")
+        raise FuzzAbort(f"--impl \"{command}\" refused the rule set: {why}")
+
+
+def open_configured(setup: Setup) -> Implementation:
+    """The implementation started and configured, ready for cases."""
+    impl = start_implementation(setup.command, setup.timeout)
+    configure_implementation(impl, setup.configure, setup.command)
+    return impl
+
+
+CHUNK = 5   # deals a job takes from the common pile at a time
+
+
+def _chunks(indices: range, size: int = CHUNK) -> list:
+    return [(indices[i], indices[min(i + size, len(indices)) - 1] + 1) for i in range(0, len(indices), size)]
+
+
+def _job(setup: Setup, tasks, out) -> None:
+    """One local process: its own implementation, chunks from the pile, one tally per chunk on ``out``.
+
+    Stopped with SIGTERM once every deal is played (it may still be starting): it then stops its
+    implementation on the way out."""
+    import signal
+    import sys
+    if multiprocessing.parent_process() is not None:   # a job process, not a caller of _job itself
+        signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
+    from ..variants import load_variant
+    try:
+        rules = load_variant(setup.variant).rules
+        impl = open_configured(setup)
+        try:
+            while True:
+                task = tasks.get()
+                if task is None:
+                    break
+                out.put(("chunk", play_range(impl, rules, setup.seed, range(*task), setup.kinds), None))
+        finally:
+            impl.stop()
+    except FuzzAbort as exc:
+        out.put(("error", None, str(exc)))
+    except Exception as exc:  # noqa: BLE001 - reported by the parent, never a silent death
+        out.put(("error", None, f"a fuzz job failed: {type(exc).__name__}: {exc}"))
+
+
+def play_jobs(setup: Setup, indices: range, jobs: int, on_progress: Callable[[int, int], None] | None = None,
+              impl: Implementation | None = None, rules=None) -> Tally:
+    """Play ``indices`` in ``jobs`` local jobs, each with its own implementation process.
+
+    The deals wait in a common pile, in chunks: a job takes the next chunk when it is ready, so a
+    job that starts late plays less, and one still starting when the pile is played is stopped.
+    With ``impl`` (started and configured) and ``rules``, this process is one of the jobs, so
+    ``jobs`` jobs start ``jobs - 1`` new processes. Which job plays a deal changes nothing in the
+    outcome: counts add up, and the first divergence in seed order wins."""
+    context = multiprocessing.get_context("spawn")
+    tasks, out = context.Queue(), context.Queue()
+    for chunk in _chunks(indices):
+        tasks.put(chunk)
+    for _ in range(jobs):
+        tasks.put(None)   # one stop sign for each job
+    spawned = jobs - 1 if impl is not None else jobs
+    procs = [context.Process(target=_job, args=(setup, tasks, out), daemon=True) for _ in range(spawned)]
+    for p in procs:
+        p.start()
+    total = Tally()
+    errors: list = []
+
+    def take(message) -> None:
+        what, tally, error = message
+        if what == "chunk":
+            total.merge(tally)
+        else:
+            errors.append(error)
+
+    def report() -> None:
+        if on_progress is not None:
+            on_progress(total.deals, total.divergent_cases)
+
+    try:
+        while impl is not None:   # this process's own share, reading the others' chunks between deals
+            task = tasks.get()
+            if task is None:
+                break
+            for index in range(*task):
+                play_deal(impl, rules, setup.seed, index, setup.kinds, total)
+                while True:
+                    try:
+                        take(out.get_nowait())
+                    except queue_mod.Empty:
+                        break
+                report()
+        while total.deals < len(indices) and not errors:
+            try:
+                take(out.get(timeout=1.0))
+            except queue_mod.Empty:
+                if not any(p.is_alive() for p in procs):
+                    errors.append("a fuzz job ended without a word")
+                continue
+            report()
+    finally:
+        for p in procs:
+            if p.is_alive():
+                p.terminate()
+        for p in procs:
+            p.join(timeout=10)
+            if p.is_alive():   # pragma: no cover - a job that ignores SIGTERM
+                p.kill()
+    if errors:
+        raise FuzzAbort(errors[0])
+    return total
+
+
+# --- shrinking one divergence --------------------------------------------------------
+
+@dataclass
+class Shrunk:
+    divergence: Divergence    # the shrunk case, its expectation and the implementation's answer
+    tries: int
+    fields: list              # every field that differs in the shrunk case
+
+
+def shrink_divergence(impl: Implementation, rules, d: Divergence, budget: int = 400) -> Shrunk:
+    """The smallest case the shrinker finds that still shows ``d``'s disagreement."""
+    from .shrink import shrink
+
+    def diverges(case: dict) -> bool:
+        result = reference(rules, case)
+        if result is None:
+            return False
+        verdict = judge(impl, "fuzz-shrink", case, compared_fields(case["kind"], result))
+        return d.field in verdict.fields
+
+    case, tries = shrink(rules, d.case, diverges, budget)
+    expected = compared_fields(case["kind"], reference(rules, case))
+    verdict = judge(impl, "fuzz-shrunk", case, expected)
+    fields = verdict.fields if d.field in verdict.fields else [d.field] + verdict.fields
+    small = Divergence(d.kind, d.field, d.index, d.number, case, expected, verdict.answer, verdict.diffs)
+    return Shrunk(small, tries, fields)
+
+
+def summary(tally: Tally, seconds: float, **extra) -> dict:
+    """The JSON summary line's fields."""
+    out = {"deals": tally.deals, "divergences": len(tally.first),
+           "deals_per_second": round(tally.deals / seconds, 2) if seconds > 0 else None,
+           "divergent_deals": tally.divergent_deals, "divergent_cases": tally.divergent_cases,
+           "cases": tally.cases, "cases_by_kind": dict(sorted(tally.by_kind.items())),
+           "skipped": tally.skipped, "seconds": round(seconds, 3),
+           "keys": [d.key for d in tally.divergences()]}
+    out.update(extra)
+    return out
+
+
+__all__ = ["KINDS", "Divergence", "Tally", "Setup", "FuzzAbort", "play_range", "play_jobs", "shard_range",
+           "shrink_divergence", "depends_on", "summary", "open_configured", "start_implementation",
+           "configure_implementation"]

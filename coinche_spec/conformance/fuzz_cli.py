@@ -1,0 +1,260 @@
+"""``coinche-spec fuzz``: random legal deals through an implementation and the reference engine.
+
+Options are checked before anything runs; a bad one is one line and exit
+status 2, as is an implementation that cannot start or refuses the rule
+set. Then the deals of the chosen shard are played (in ``--jobs`` local
+processes), each distinct divergence is shrunk and, with ``--out``, written
+as a fixture file. Exit status 1 when anything diverged, 0 when nothing did.
+"""
+
+from __future__ import annotations
+
+import datetime
+import json
+import os
+import re
+import sys
+import time
+from pathlib import Path
+
+MAX_JOBS = 64
+
+
+def register(subparsers) -> None:
+    p = subparsers.add_parser(
+        "fuzz", help="play random legal deals through an implementation and the engine, and compare",
+        description="Differential fuzzing: random legal deals (dealing, auction, play, score, melds) are cut "
+                    "into protocol cases and answered by the implementation and by the reference engine; "
+                    "each distinct divergence is shrunk to a small case and, with --out, written as a fixture "
+                    "whose expectation is the engine's (expected_by: engine). Exit status 1 on any divergence.")
+    p.add_argument("--impl", metavar="CMD", help="command line of the implementation (protocol over stdin/stdout)")
+    p.add_argument("--variant", metavar="ID|FILE", help="the rule set: a shipped or house id, or a rule-set file")
+    p.add_argument("--deals", metavar="N", help="how many deals the seed range holds (all shards together)")
+    p.add_argument("--seed", metavar="S", default="1", help="names the deals: the same seed plays the same deals "
+                                                            "(a whole number, default 1)")
+    p.add_argument("--jobs", metavar="J", default="1", help="local processes, each with its own implementation "
+                                                            "process (default 1)")
+    p.add_argument("--shard", metavar="I/N", default="1/1", help="play only the I-th of N equal slices of the "
+                                                                 "deals (default 1/1: all)")
+    p.add_argument("--out", metavar="DIR", help="write each divergence as a fixture file in DIR (never "
+                                                "overwriting a file)")
+    p.add_argument("--timeout", metavar="S", default="10", help="seconds the implementation may take to answer "
+                                                                "one case (default 10)")
+    p.add_argument("--json", action="store_true", help="print one JSON summary line instead of the report")
+    p.set_defaults(func=main)
+
+
+class OptionError(Exception):
+    """A bad option: one line."""
+
+
+def _whole(name: str, text, minimum: int) -> int:
+    if text is None:
+        raise OptionError(f"{name} is required")
+    if not re.fullmatch(r"\s*\d+\s*", str(text)):
+        raise OptionError(f"{name} {text}: expected a whole number of at least {minimum}")
+    value = int(text)
+    if value < minimum:
+        raise OptionError(f"{name} {text}: expected a whole number of at least {minimum}")
+    return value
+
+
+def _shard(text: str) -> tuple[int, int]:
+    m = re.fullmatch(r"\s*(\d+)\s*/\s*(\d+)\s*", text)
+    if not m or not 1 <= int(m.group(1)) <= int(m.group(2)):
+        raise OptionError(f"--shard {text}: expected I/N with 1 <= I <= N, such as 3/8")
+    return int(m.group(1)), int(m.group(2))
+
+
+def _timeout(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not value > 0 or value != value or value == float("inf"):
+        raise OptionError(f"--timeout {text}: give a number of seconds above 0")
+    return value
+
+
+def _out_dir(text: str | None) -> Path | None:
+    """The output folder: an existing writable folder, or one that can be made."""
+    if text is None:
+        return None
+    path = Path(text)
+    if path.exists() and not path.is_dir():
+        raise OptionError(f"--out {text}: exists and is not a directory")
+    probe = path
+    while not probe.exists():
+        probe = probe.parent
+    if not probe.is_dir() or not os.access(probe, os.W_OK | os.X_OK):
+        raise OptionError(f"--out {text}: cannot write in {probe}")
+    return path
+
+
+def _variant(ref: str | None):
+    """(variant, engine reference, file path or None)."""
+    from ..cli import UserError
+    from ..variants import VariantError
+    from ..variants.cli import variant_for
+    from ..variants.loader import SUFFIXES
+    if ref is None:
+        raise OptionError("--variant is required: a shipped or house id, or a rule-set file")
+    try:
+        variant = variant_for(ref)
+    except (UserError, VariantError) as exc:
+        line = exc.lines[0] if isinstance(exc, VariantError) and exc.lines else str(exc)
+        raise OptionError(f"--variant {ref}: {line}") from None
+    if ref.endswith(SUFFIXES) or "/" in ref or Path(ref).is_file():
+        path = Path(ref).resolve()
+        return variant, str(path), path
+    return variant, ref, None
+
+
+class Progress:
+    """A one-line progress bar on standard error, only when it is a terminal."""
+
+    def __init__(self, total: int, stream=None):
+        self.stream = stream or sys.stderr
+        self.total = max(1, total)
+        self.on = bool(getattr(self.stream, "isatty", lambda: False)())
+        self.started = time.monotonic()
+        self.last = 0.0
+
+    def update(self, done: int, divergent: int, force: bool = False) -> None:
+        now = time.monotonic()
+        if not self.on or (not force and now - self.last < 0.1):
+            return
+        self.last = now
+        width = 30
+        filled = width * min(done, self.total) // self.total
+        rate = done / (now - self.started) if now > self.started else 0.0
+        self.stream.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{self.total} deals, "
+                          f"{divergent} divergent cases, {rate:.1f} deals/s ")
+        self.stream.flush()
+
+    def close(self) -> None:
+        if self.on:
+            self.stream.write("\n")
+            self.stream.flush()
+
+
+def _say(text: str) -> None:
+    print(text, file=sys.stderr, flush=True)
+
+
+def main(args) -> int:
+    from .fuzz import FuzzAbort
+    try:
+        return _main(args)
+    except OptionError as exc:
+        _say(f"coinche-spec: {exc}")
+        return 2
+    except FuzzAbort as exc:
+        _say(f"coinche-spec: fuzz: {exc}")
+        return 2
+
+
+def _main(args) -> int:
+    from .fixture_writer import WriteError, divergence_fixture, expectation_key, write_fixture
+    from .fuzz import KINDS, FuzzAbort, Setup, configure_implementation, play_jobs, play_range, shard_range, \
+        shrink_divergence, start_implementation, summary
+
+    if not args.impl or not args.impl.strip():
+        raise OptionError("--impl is required: the command line of the implementation to fuzz")
+    deals = _whole("--deals", args.deals, 1)
+    seed = _whole("--seed", args.seed, 0)
+    jobs = _whole("--jobs", args.jobs, 1)
+    if jobs > MAX_JOBS:
+        raise OptionError(f"--jobs {jobs}: at most {MAX_JOBS}")
+    shard = _shard(args.shard)
+    timeout = _timeout(args.timeout)
+    out = _out_dir(args.out)
+    variant, engine_ref, variant_path = _variant(args.variant)
+    indices = shard_range(deals, shard)
+    if not len(indices):
+        raise OptionError(f"--shard {args.shard} of {deals} deals holds no deal: give more --deals or fewer shards")
+
+    # One implementation here first: it must start and take the rule set before any job is spent;
+    # it shrinks the divergences at the end.
+    impl = start_implementation(args.impl, timeout)
+    try:
+        info = impl.info or {}
+        playable = info.get("variants")
+        if playable is not None and variant.id not in playable:
+            raise FuzzAbort(f"--impl \"{args.impl}\" does not play {variant.id} (it plays: "
+                            f"{', '.join(playable) or 'nothing'})")
+        kinds = tuple(k for k in KINDS if k in (info.get("kinds") or []))
+        if not kinds:
+            raise FuzzAbort(f"--impl \"{args.impl}\" answers none of the kinds fuzzing asks ({', '.join(KINDS)})")
+        setup = Setup(args.impl, timeout, engine_ref, variant.id if playable is not None else variant.document,
+                      seed, kinds)
+        configure_implementation(impl, setup.configure, args.impl)
+
+        progress = Progress(len(indices))
+        started = time.monotonic()
+        if jobs == 1:
+            tally = play_range(impl, variant.rules, seed, indices, kinds,
+                               lambda t: progress.update(t.deals, t.divergent_cases))
+        else:
+            tally = play_jobs(setup, indices, jobs, progress.update, impl, variant.rules)
+        seconds = time.monotonic() - started
+        progress.update(tally.deals, tally.divergent_cases, force=True)
+        progress.close()
+
+        found = tally.divergences()
+        shrink_started = time.monotonic()
+        shrunk = [shrink_divergence(impl, variant.rules, d) for d in found]
+        shrink_seconds = time.monotonic() - shrink_started
+        label = impl.describe()
+    finally:
+        impl.stop()
+
+    written: list = [None] * len(shrunk)
+    if out is not None and shrunk:
+        try:
+            out.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise OptionError(f"--out {args.out}: cannot make the directory: {exc.strerror or exc}") from None
+        key = expectation_key(variant.id, variant_path, out)
+        date = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d")
+        for i, (original, small) in enumerate(zip(found, shrunk)):
+            base, fixture, area, header, answers = divergence_fixture(small, original, key, variant.id, seed,
+                                                                      label, date)
+            try:
+                written[i] = str(write_fixture(out, base, fixture, area, header, answers, key))
+            except WriteError as exc:
+                raise OptionError(str(exc)) from None
+
+    details = []
+    for original, small, path in zip(found, shrunk, written):
+        d = small.divergence
+        details.append({"key": original.key, "deal": original.index, "fields": small.fields,
+                        "diff": [str(x) for x in d.diffs] or [str(d.answer)], "shrink_tries": small.tries,
+                        "file": path, "case": d.case})
+    info = summary(tally, seconds, variant=variant.id, seed=seed, shard=f"{shard[0]}/{shard[1]}",
+                   first_deal=indices.start, last_deal=indices.stop - 1, jobs=jobs, implementation=label,
+                   shrink_seconds=round(shrink_seconds, 3), found=details)
+    if args.json:
+        print(json.dumps(info, ensure_ascii=False), flush=True)
+    else:
+        print(_report(info), flush=True)
+    return 1 if found else 0
+
+
+def _report(info: dict) -> str:
+    lines = [f"fuzz: {info['implementation']} against the reference engine, rule set {info['variant']}, "
+             f"seed {info['seed']}, deals {info['first_deal']}-{info['last_deal']} (shard {info['shard']}, "
+             f"{info['jobs']} job{'s' if info['jobs'] != 1 else ''})",
+             f"{info['deals']} deals, {info['cases']} cases ({info['skipped']} skipped): "
+             f"{info['divergences']} distinct divergence{'s' if info['divergences'] != 1 else ''} in "
+             f"{info['divergent_cases']} cases of {info['divergent_deals']} deals"]
+    for d in info["found"]:
+        where = f"written to {d['file']}" if d["file"] else "not written (no --out)"
+        lines.append(f"  {d['key']} (first in deal {d['deal']}): {'; '.join(d['diff'][:3])}")
+        lines.append(f"    shrunk in {d['shrink_tries']} tries, {where}")
+        if not d["file"]:
+            lines.append(f"    case: {json.dumps(d['case'], ensure_ascii=False)}")
+    rate = info["deals_per_second"]
+    lines.append(f"{info['seconds']:.1f} s, {rate} deals/s" + (f"; shrinking {info['shrink_seconds']:.1f} s"
+                                                               if info["found"] else ""))
+    return "\n".join(lines)

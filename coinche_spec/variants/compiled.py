@@ -1,0 +1,168 @@
+"""The compiled rules: a resolved rule set read once, under the schema's own names.
+
+``compiled_rules(rules)`` turns the ``rules`` block of a resolved variant
+(a :class:`Rules`, a Variant or the plain dict) into plain attributes —
+``c.auction.coinche.when``, ``c.scoring.rounding`` — plus the few facts that
+several readers used to work out each for itself: which strains may be bid,
+whether a number is a bid, which multipliers exist, what the pack is worth.
+The engine's phases, the protocol's case checks, the cross-rule checks of
+``semantics`` and the rules pages all read this one object, so a rule is
+read (and a fact about it decided) in one place.
+
+Why it lives in ``variants``: it is still the rule set, only easier to read;
+it says nothing of how a deal is played. The engine maps each option to its
+behaviour in its own tables (``engine/options.py``) and keeps what it derives
+(bid listings, card tables) in :meth:`CompiledRules.phase`, so everything
+computed from one rule set shares one cache.
+
+The cache is keyed by the resolved document: two loads of the same rule set,
+or a dict with the same rules, share one compiled object. Building one never
+rejects anything (tests build rules outside the schema's bounds on purpose);
+the schema and ``semantics`` do the judging.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Mapping
+
+from .rules import Rules
+
+__all__ = ["RuleGroup", "CompiledRules", "compiled_rules", "STRAINS", "SUITS"]
+
+SUITS = ("S", "H", "D", "C")
+STRAINS = SUITS + ("TA", "SA")
+_RANKS = ("7", "8", "9", "T", "J", "Q", "K", "A")
+
+
+class RuleGroup:
+    """One group of rules as attributes named as in the schema; read-only."""
+
+    def __init__(self, data: Mapping[str, Any], path: str):
+        d = self.__dict__
+        for key, value in data.items():
+            d[key] = _compile(value, f"{path}.{key}")
+        d["_path"] = path
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError("compiled rules are read-only")
+
+    def __getattr__(self, name: str) -> Any:    # only reached for a name the group lacks
+        raise AttributeError(f"{self.__dict__.get('_path', 'rules')} has no rule {name!r}")
+
+    def __getitem__(self, key: str) -> Any:
+        return self.__dict__[key]
+
+    def get(self, key: str, default: Any = None) -> Any:
+        return self.__dict__.get(key, default) if key != "_path" else default
+
+    def keys(self):
+        return [k for k in self.__dict__ if not k.startswith("_")]
+
+    def __repr__(self) -> str:
+        return f"RuleGroup({self._path})"
+
+
+def _compile(value: Any, path: str) -> Any:
+    if isinstance(value, Mapping):
+        return RuleGroup(value, path)
+    if isinstance(value, (list, tuple)):
+        return tuple(_compile(v, f"{path}[{i}]") for i, v in enumerate(value))
+    return value
+
+
+class CompiledRules(RuleGroup):
+    """The rules of one rule set, with the facts every reader needs decided once.
+
+    ``document`` is the plain ``rules`` dict it was built from (never changed);
+    ``phase(key, build)`` keeps whatever a reader derives from these rules.
+    """
+
+    def __init__(self, document: dict):
+        super().__init__(document, "rules")
+        d = self.__dict__
+        d["document"] = document
+        d["_phases"] = {}
+        d["_compiled"] = self          # what a Rules keeps too, so ``rules._compiled`` reads either
+        a = self.auction
+        # the strains that may be bid, in the fixed order S H D C TA SA
+        d["strains"] = tuple(s for s in STRAINS if s in SUITS
+                             or (s == "TA" and a.strains.tout_atout) or (s == "SA" and a.strains.sans_atout))
+        d["capot_or_generale"] = bool(a.capot.allowed or a.generale.allowed)
+        # a coinche that ends the auction leaves the takers no turn to surcoinche (unless it comes after it)
+        d["coinche_ends_auction"] = a.coinche.effect == "ends_auction" and a.coinche.when != "after_auction"
+        d["surcoinche_possible"] = bool(a.surcoinche.allowed) and not self.coinche_ends_auction
+        multipliers = {1: "not doubled", a.coinche.multiplier: "coinched"}
+        if a.surcoinche.allowed:
+            multipliers.setdefault(a.surcoinche.multiplier, "surcoinched")
+        d["multipliers"] = multipliers
+
+    def phase(self, key, build):
+        """What ``build(self)`` derives from these rules, built once per compiled rule set."""
+        hit = self._phases.get(key)
+        if hit is None:
+            hit = self._phases[key] = build(self)
+        return hit
+
+    def strain_allowed(self, strain: str) -> bool:
+        return strain in self.strains
+
+    def bid_fault(self, value: int) -> str | None:
+        """None if ``value`` is a numeric bid of this rule set, else why not (auction.bids)."""
+        b = self.auction.bids
+        if value < b.minimum:
+            return f"the lowest bid is {b.minimum}"
+        if (value - b.minimum) % b.step:
+            return f"bids go up in steps of {b.step} from {b.minimum}"
+        if b.maximum is not None and value > b.maximum:
+            return f"the highest bid is {b.maximum}"
+        return None
+
+    def bids_in_words(self) -> str:
+        b = self.auction.bids
+        top = f"up to {b.maximum}" if b.maximum is not None else "with no highest bid"
+        return f"from {b.minimum} in steps of {b.step}, {top}"
+
+    def card_table(self, strain: str) -> tuple:
+        """The value of each card 0..31 in tricks under ``strain`` (card_values)."""
+        cv = self.card_values
+        if strain == "TA":
+            tables = (cv.tout_atout,) * 4
+        elif strain == "SA":
+            tables = (cv.sans_atout,) * 4
+        else:
+            trump = SUITS.index(strain)
+            tables = tuple(cv.trump if s == trump else cv.plain for s in range(4))
+        return tuple(int(tables[c >> 3][_RANKS[c & 7]]) for c in range(32))
+
+    def card_total(self, strain: str) -> int:
+        """What the 32 cards are worth in tricks, before the last-trick bonus: 152 with the usual tables."""
+        return sum(self.card_table(strain))
+
+
+_BY_DOCUMENT: dict = {}
+
+
+def compiled_rules(rules) -> CompiledRules:
+    """The compiled rules of a Rules, a Variant, a rules dict or a CompiledRules (built once per document)."""
+    if type(rules) is CompiledRules:
+        return rules
+    hit = getattr(rules, "_compiled", None)       # a Rules keeps its compiled rules
+    if hit is not None:
+        return hit
+    target = rules
+    if not isinstance(rules, Mapping) and hasattr(rules, "rules"):
+        target = rules.rules                       # a Variant
+        hit = getattr(target, "_compiled", None)
+        if hit is not None:
+            return hit
+    document = target.to_dict() if hasattr(target, "to_dict") else dict(target)
+    key = json.dumps(document, sort_keys=True, default=str)
+    hit = _BY_DOCUMENT.get(key)
+    if hit is None:
+        if len(_BY_DOCUMENT) > 256:
+            _BY_DOCUMENT.clear()
+        hit = _BY_DOCUMENT[key] = CompiledRules(document)
+    if isinstance(target, Rules):
+        object.__setattr__(target, "_compiled", hit)
+    return hit

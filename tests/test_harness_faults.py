@@ -1,0 +1,206 @@
+"""Faulty implementations cost a few cases, never the whole run: crash, hang, rubbish, out of order, slow.
+
+Each fake program below is faulty in one way on every case. The corpus is
+ten perft fixtures under one rule set, so a harness that paid a time-out or
+a restart per case would show ten time-outs; what the tests check is how
+many cases were *sent* before the implementation was given up (the
+outcomes, never the clock): ``--max-restarts K`` means K + 1 broken cases,
+then every case left is ``not run``.
+"""
+
+import json
+import sys
+import textwrap
+
+import pytest
+
+from coinche_spec.cli import main
+from coinche_spec.protocol.client import ImplementationError, Subprocess
+
+HEAD = textwrap.dedent(r'''
+    import json, sys, time
+    n = 0
+    for line in sys.stdin:
+        req = json.loads(line)
+        if req["cmd"] == "stop":
+            break
+        if req["cmd"] == "start":
+            print(json.dumps({"protocol": 1, "implementation": {"name": "faulty"}, "kinds": ["perft"],
+                              "variants": None}), flush=True)
+            continue
+        if req["cmd"] == "configure":
+            print(json.dumps({"ok": True}), flush=True)
+            continue
+        n += 1
+        seq = req["seq"]
+        good = {"seq": seq, "result": {"count": 16}}
+''')
+
+FAULTS = {
+    "crash": 'sys.stderr.write(f"dying on {seq}\\n"); sys.stderr.flush(); sys.exit(3)',
+    "hang": "time.sleep(60)",
+    "garbage": 'print("<html>oops</html>", flush=True)',
+    # answers every case twice: the second copy arrives while the runner waits for the next case
+    "twice": 'print(json.dumps(good), flush=True); print(json.dumps(good), flush=True)',
+    # keeps the reply of each case and sends it after the next one's: out of order from the second case on
+    "late": ("if n > 1:\n"
+             "    print(json.dumps(previous), flush=True)\n"
+             "previous = good\n"
+             "if n == 1:\n"
+             "    print(json.dumps(good), flush=True)"),
+    "slow": 'time.sleep(0.3); print(json.dumps(good), flush=True)',
+}
+
+
+def program(tmp_path, fault):
+    path = tmp_path / f"faulty_{fault}.py"
+    path.write_text(HEAD + textwrap.indent(FAULTS[fault], "    ") + "\n")
+    return f"{sys.executable} {path}"
+
+
+PERFT = ("  - id: perft-{n}\n"
+         "    title: two tricks of spades\n"
+         "    case: {{kind: perft, strain: H, leader: W, depth: 8,\n"
+         "           hands: {{N: [7S, 8S], E: [9S, TS], S: [JS, QS], W: [KS, AS]}}}}\n"
+         "    expect:\n"
+         "      federation: {{count: 16}}   # 2 * 2 * 2 * 2 = 16\n"
+         "      cafe-1000, cafe-701, cafe-sans-tout-atout, contree-701: {{not_applicable: federation only here}}\n")
+
+
+@pytest.fixture
+def corpus(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    directory = tmp_path / "corpus"
+    directory.mkdir()
+    (directory / "perft.yaml").write_text("area: perft\nfixtures:\n" + "".join(PERFT.format(n=n) for n in range(10)))
+    return directory
+
+
+def conformance(capsys, tmp_path, corpus, impl, *options):
+    report = tmp_path / "run.jsonl"
+    code = main(["conformance", "--corpus", str(corpus), "--variant", "federation", "--impl", impl,
+                 "--report-jsonl", str(report), *options])
+    out, err = capsys.readouterr()
+    records = [json.loads(line) for line in report.read_text().splitlines()]
+    return code, out, [r["outcome"] for r in records], records
+
+
+@pytest.mark.parametrize("fault,broken", [("crash", "error"), ("hang", "timeout"), ("garbage", "error")])
+def test_a_dying_implementation_is_given_up_after_max_restarts(capsys, tmp_path, corpus, fault, broken):
+    code, out, outcomes, records = conformance(capsys, tmp_path, corpus, program(tmp_path, fault),
+                                               "--timeout", "0.5", "--max-restarts", "2")
+    # 2 restarts in a row allowed: the 3rd broken case gives it up; 10 - 3 = 7 cases never sent
+    assert outcomes == [broken] * 3 + ["not run"] * 7
+    assert records[3]["message"] == ("not run: the implementation broke 3 cases in a row (--max-restarts 2)")
+    assert code == 1
+    assert out.rstrip().splitlines()[-1] == "0 passed, 0 failed, 7 not run"
+
+
+def test_the_default_is_three_restarts_in_a_row(capsys, tmp_path, corpus):
+    code, out, outcomes, _ = conformance(capsys, tmp_path, corpus, program(tmp_path, "crash"))
+    assert outcomes == ["error"] * 4 + ["not run"] * 6
+
+
+def test_a_crash_keeps_its_stderr_on_the_case_record(capsys, tmp_path, corpus):
+    _, _, outcomes, records = conformance(capsys, tmp_path, corpus, program(tmp_path, "crash"), "--max-restarts", "0")
+    assert outcomes == ["error"] + ["not run"] * 9
+    assert records[0]["stderr"] == "dying on perft-0@federation"
+    assert records[1]["stderr"] is None
+    _, out, _, _ = conformance(capsys, tmp_path, corpus, program(tmp_path, "crash"), "--max-restarts", "0")
+    assert "  stderr: dying on perft-0@federation" in out.splitlines()   # shown with the error, too
+
+
+def test_a_reply_repeated_is_seen_at_once_as_out_of_order(capsys, tmp_path, corpus):
+    # --timeout 60: had the harness waited for a time-out, these would be time-outs, not errors
+    _, _, outcomes, records = conformance(capsys, tmp_path, corpus, program(tmp_path, "twice"), "--timeout", "60")
+    # case 0 passes; case 1 reads case 0's second copy: out of order, restart; then the same again
+    assert outcomes == ["pass", "error"] * 5
+    assert "replies out of order" in records[1]["message"]
+    assert "perft-0@federation" in records[1]["message"]
+
+
+def test_a_reply_sent_one_case_late_is_seen_at_once(capsys, tmp_path, corpus):
+    _, _, outcomes, records = conformance(capsys, tmp_path, corpus, program(tmp_path, "late"), "--timeout", "60")
+    # case 0 is answered at once; case 1 gets case 0's reply (out of order, restart); the restarted
+    # program answers its first case at once again: pass, error, pass, error, ...
+    assert outcomes == ["pass", "error"] * 5
+    assert "earlier case" in records[1]["message"]
+
+
+def test_a_slow_implementation_within_the_time_limit_passes(capsys, tmp_path, corpus):
+    code, _, outcomes, _ = conformance(capsys, tmp_path, corpus, program(tmp_path, "slow"), "--timeout", "5", "-k",
+                                       "perft-1")
+    assert outcomes == ["pass"] and code == 0
+
+
+def test_max_fail_and_x_stop_the_run(capsys, tmp_path, corpus):
+    # the garbage program breaks every case; without restarts counting, -x stops at the first problem
+    code, out, outcomes, records = conformance(capsys, tmp_path, corpus, program(tmp_path, "garbage"), "-x")
+    assert outcomes == ["error"] + ["not run"] * 9
+    assert records[1]["message"] == "not run: the run stopped after 1 failing case (-x)"
+    _, _, outcomes, records = conformance(capsys, tmp_path, corpus, program(tmp_path, "garbage"), "--max-fail", "2",
+                                          "--max-restarts", "5")
+    assert outcomes == ["error"] * 2 + ["not run"] * 8
+    assert records[2]["message"] == "not run: the run stopped after 2 failing cases (--max-fail 2)"
+
+
+def test_max_fail_counts_wrong_answers_with_the_reference_engine(capsys, tmp_path, corpus):
+    text = (corpus / "perft.yaml").read_text().replace("{count: 16}", "{count: 17}", 3)
+    (corpus / "perft.yaml").write_text(text)
+    code = main(["conformance", "--corpus", str(corpus), "--variant", "federation", "--max-fail", "3",
+                 "--report-jsonl", str(tmp_path / "r.jsonl")])
+    out, _ = capsys.readouterr()
+    outcomes = [json.loads(x)["outcome"] for x in (tmp_path / "r.jsonl").read_text().splitlines()]
+    assert outcomes == ["fail"] * 3 + ["not run"] * 7
+    assert code == 1 and out.rstrip().splitlines()[-1] == "0 passed, 3 failed, 7 not run"
+
+
+@pytest.mark.parametrize("option,value", [("--max-restarts", "-1"), ("--max-fail", "0"), ("--max-fail", "two")])
+def test_bad_limits_are_refused(capsys, corpus, option, value):
+    with pytest.raises(SystemExit) as info:
+        main(["conformance", "--corpus", str(corpus), option, value])
+    assert info.value.code == 2
+    assert option in capsys.readouterr().err
+
+
+def test_stderr_is_kept_per_case_and_bounded(tmp_path):
+    script = HEAD + textwrap.indent(textwrap.dedent('''
+        for i in range(3 if n == 1 else 200):
+            sys.stderr.write(f"case {n} line {i}\\n")
+        sys.stderr.flush()
+        time.sleep(0.2)
+        print(json.dumps(good), flush=True)
+    '''), "    ")
+    path = tmp_path / "chatty.py"
+    path.write_text(script)
+    impl = Subprocess([sys.executable, str(path)], timeout=10, start_timeout=20)
+    impl.start()
+    impl.configure("federation")
+    impl.run(1, {"kind": "perft"})
+    assert impl.case_stderr == "case 1 line 0\ncase 1 line 1\ncase 1 line 2"
+    impl.run(2, {"kind": "perft"})
+    lines = impl.case_stderr.splitlines()
+    assert lines[0] == "case 2 line 0" and len(lines) == 51 and lines[-1] == "... (more lines left out)"
+    impl.stop()
+
+
+def test_after_a_halt_nothing_is_sent_or_started(tmp_path):
+    impl = Subprocess(program(tmp_path, "slow"), timeout=10, start_timeout=20)
+    impl.start()
+    impl.halt("enough")
+    assert impl.returncode is None  # stopped, nothing running
+    for call in (lambda: impl.configure("federation"), lambda: impl.run(1, {"kind": "perft"})):
+        with pytest.raises(ImplementationError) as info:
+            call()
+        assert info.value.kind == "not run" and info.value.message == "not run: enough"
+
+
+def test_cases_not_run_are_skipped_in_junit(capsys, tmp_path, corpus):
+    import xml.etree.ElementTree as ET
+    junit = tmp_path / "run.xml"
+    conformance(capsys, tmp_path, corpus, program(tmp_path, "crash"), "--max-restarts", "0", "--junit", str(junit))
+    root = ET.parse(junit).getroot()
+    # 1 error, then 9 cases never sent: reported, as skipped, so the 10 cases are all there
+    assert (root.get("tests"), root.get("errors"), root.get("skipped")) == ("10", "1", "9")
+    skipped = [c.find("skipped").get("message") for c in root.iter("testcase") if c.find("skipped") is not None]
+    assert skipped == ["not run: the implementation broke 1 case in a row (--max-restarts 0)"] * 9
