@@ -22,6 +22,7 @@ The same module also turns JSON Schema errors into such lines
 from __future__ import annotations
 
 import difflib
+import itertools
 import re
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable
@@ -30,6 +31,11 @@ import yaml
 from yaml.events import (AliasEvent, MappingEndEvent, MappingStartEvent, ScalarEvent, SequenceEndEvent,
                          SequenceStartEvent, StreamEndEvent)
 from yaml.nodes import ScalarNode
+
+from . import inputs
+from .errors import CoincheSpecError
+
+MAX_DEPTH = 64  # levels of nesting; the deepest shipped rule set or fixture uses 7 (docs/limits.md)
 
 _BOOL = "tag:yaml.org,2002:bool"
 _INT = "tag:yaml.org,2002:int"
@@ -40,7 +46,16 @@ _TIMESTAMP = "tag:yaml.org,2002:timestamp"
 _MERGE = "tag:yaml.org,2002:merge"
 _VALUE = "tag:yaml.org,2002:value"
 
+# libyaml's parser when PyYAML has it (PyPI wheels do) reads a file ~25 times faster than the
+# pure-Python one, which takes seconds per megabyte (docs/performance.md). The pure one stays
+# the reference: it reads any text with a tab (libyaml accepts tabs where it does not), and a
+# text libyaml finds broken is read again by it, so that every message is worded the same --
+# up to PURE_MAX_CHARS; a larger file is libyaml's alone (docs/limits.md).
+_FAST_LOADER = getattr(yaml, "CSafeLoader", None)
+PURE_MAX_CHARS = 512 * 1024  # above this, libyaml alone reads the file and words its syntax errors
+
 _OCTAL = re.compile(r"^[-+]?0[0-7_]+$")
+_DECIMAL = re.compile(r"^[-+]?(?:0|[1-9][0-9]*)$")  # what int() reads exactly as YAML does
 
 
 def format_path(path: Iterable) -> str:
@@ -69,12 +84,15 @@ class Problem:
         return f"{where}: {format_path(self.path)}: {self.message}"
 
 
-class YamlStrictError(ValueError):
+class YamlStrictError(CoincheSpecError, ValueError):
     """The file is not strict YAML; ``problems`` holds every problem found, in file order."""
 
     def __init__(self, problems: list[Problem]):
         self.problems = list(problems)
         super().__init__("\n".join(str(p) for p in self.problems))
+        if self.problems:
+            first = self.problems[0]
+            self.locate(first.filename, first.line, first.col, first.path)
 
     @property
     def lines(self) -> list[str]:
@@ -136,12 +154,13 @@ _type_name = type_name
 class _Reader:
     """Walks PyYAML's event stream and builds plain data, checking every node."""
 
-    def __init__(self, text: str, filename: str):
+    def __init__(self, text: str, filename: str, loader_class=yaml.SafeLoader):
         self.filename = filename
-        self.loader = yaml.SafeLoader(text)
+        self.loader = loader_class(text)
         self.positions = Positions()
         self.problems: list[Problem] = []
         self.where: tuple = ()  # the path being read, for syntax errors
+        self.resolved: dict[str, str] = {}  # plain scalar text -> its implicit tag
 
     # -- helpers ----------------------------------------------------------
     def problem(self, mark, path: tuple, message: str) -> None:
@@ -179,6 +198,12 @@ class _Reader:
         self.where = path
         event = self.next()
         self.positions[path] = (event.start_mark.line + 1, event.start_mark.column + 1)
+        if len(path) >= MAX_DEPTH and isinstance(event, (SequenceStartEvent, MappingStartEvent)):
+            # every later reader (the schema, the merge, the engine) walks the data recursively
+            self.problem(event.start_mark, path, f"nested more than {MAX_DEPTH} levels deep: "
+                                                 "no rule set or fixture needs that many")
+            self.skip_rest_of(event)
+            return None
         if isinstance(event, AliasEvent):
             self.problem(event.start_mark, path,
                          f"alias '*{event.anchor}' is not allowed: write the value out in full")
@@ -234,7 +259,7 @@ class _Reader:
             self.problem(event.start_mark, path,
                          "merge key '<<' is not allowed: write every key out (variants share rules with `extends`)")
             return _BAD_KEY
-        value = self.scalar(event, path, as_key=True)
+        value = self.scalar(event, path, as_key=True, tag=tag)
         if value is _BAD_KEY:
             return _BAD_KEY
         if not isinstance(value, str):
@@ -261,10 +286,15 @@ class _Reader:
     def resolve(self, event: ScalarEvent) -> str:
         if event.tag is not None and event.tag != "!":
             return _STR  # already reported; read it as the text written
-        return self.loader.resolve(ScalarNode, event.value, event.implicit)
+        if event.style is not None or not event.implicit[0]:  # quoted or tagged '!': text
+            return self.loader.resolve(ScalarNode, event.value, event.implicit)
+        tag = self.resolved.get(event.value)  # plain scalars repeat (keys, small numbers)
+        if tag is None:
+            tag = self.resolved[event.value] = self.loader.resolve(ScalarNode, event.value, event.implicit)
+        return tag
 
-    def scalar(self, event: ScalarEvent, path: tuple, as_key: bool = False) -> Any:
-        tag = self.resolve(event)
+    def scalar(self, event: ScalarEvent, path: tuple, as_key: bool = False, tag: str | None = None) -> Any:
+        tag = tag or self.resolve(event)
         text = event.value
         mark = event.start_mark
         if tag == _STR:
@@ -288,6 +318,8 @@ class _Reader:
                              f"'{text}' is read as an octal number by YAML 1.1 readers: "
                              f"write it without the leading 0, or quote it ('{text}')")
                 return _BAD_KEY if as_key else text
+            if _DECIMAL.match(text):
+                return int(text)
             return self.construct(ScalarNode(tag, text, mark, event.end_mark))
         if tag == _FLOAT:
             low = text.lower()
@@ -322,13 +354,70 @@ def _short_tag(tag: str) -> str:
     return "!!" + tag[len(prefix):] if tag.startswith(prefix) else tag
 
 
+class _Syntax(Exception):
+    """The fast parser found the text broken: read it again with the reference parser."""
+
+
+# Both YAML parsers take time quadratic in the depth of nested flow collections ("[[[[...");
+# 100,000 levels took a minute. The reader refuses 64 levels anyway; beyond this many brackets
+# deep the text is refused before any parser sees it.
+FLOW_SCAN_DEPTH = 1000
+_QUOTED_OR_COMMENT = re.compile(r'"(?:[^"\\\n]|\\.)*"|\'(?:[^\'\n]|\'\')*\'|(?:^|(?<=[ \t]))#[^\n]*', re.M)
+_NOT_BRACKET = re.compile(r"[^\[\]{}]+")
+_BRACKET = re.compile(r"[\[\]{}]")
+_DELTA = {"[": 1, "{": 1, "]": -1, "}": -1}
+
+
+def _flow_guard(text: str, filename: str) -> None:
+    """Refuse, in linear time, flow collections nested more than FLOW_SCAN_DEPTH deep."""
+    if text.count("[") + text.count("{") <= FLOW_SCAN_DEPTH:
+        return
+    plain = _QUOTED_OR_COMMENT.sub(lambda m: " " * len(m.group()), text)  # brackets in text or comments do not nest
+    brackets = _NOT_BRACKET.sub("", plain)
+    if max(itertools.accumulate(map(_DELTA.__getitem__, brackets)), default=0) <= FLOW_SCAN_DEPTH:
+        return
+    nth = next(i for i, d in enumerate(itertools.accumulate(map(_DELTA.__getitem__, brackets)))
+               if d > FLOW_SCAN_DEPTH)
+    where = next(itertools.islice(_BRACKET.finditer(plain), nth, None)).start()
+    line = text.count("\n", 0, where) + 1
+    col = where - (text.rfind("\n", 0, where) + 1) + 1
+    raise YamlStrictError([Problem(filename, line, col, (), f"brackets nested more than {FLOW_SCAN_DEPTH} levels "
+                                                           f"deep (the limit is {MAX_DEPTH} levels of nesting)")])
+
+
 def load(text: str, filename: str = "<string>") -> tuple[Any, Positions]:
     """Read strict YAML; return ``(data, positions)`` or raise :class:`YamlStrictError`."""
+    _flow_guard(text, filename)
+    if _FAST_LOADER is None:
+        return _load(text, filename, yaml.SafeLoader)
+    if len(text) > PURE_MAX_CHARS:  # the pure parser would take tens of seconds: libyaml says it all
+        return _load(text, filename, _FAST_LOADER, fast_errors=True)
+    if "\t" not in text:
+        try:
+            return _load(text, filename, _FAST_LOADER)
+        except _Syntax:
+            pass
+    return _load(text, filename, yaml.SafeLoader)
+
+
+def _load(text: str, filename: str, loader_class, fast_errors: bool = False) -> tuple[Any, Positions]:
+    fast = loader_class is not yaml.SafeLoader and not fast_errors
     reader = None
     try:
-        reader = _Reader(text, filename)
+        reader = _Reader(text, filename, loader_class)
         data = reader.read()
-    except yaml.MarkedYAMLError as exc:
+    except yaml.YAMLError as exc:
+        if fast:
+            raise _Syntax() from None
+        _syntax_error(exc, text, filename, reader)
+    if reader.problems:
+        raise YamlStrictError(sorted(reader.problems, key=lambda p: (p.line, p.col)))
+    return data, reader.positions
+
+
+def _syntax_error(exc, text: str, filename: str, reader) -> None:
+    """Raise the YamlStrictError for a syntax error of the reference parser."""
+    if isinstance(exc, yaml.MarkedYAMLError):
         mark = exc.problem_mark or exc.context_mark
         message = exc.problem or exc.context or "not valid YAML"
         if exc.context and exc.problem:
@@ -341,32 +430,22 @@ def load(text: str, filename: str = "<string>") -> tuple[Any, Positions]:
         problems = [p for p in reader.problems if (p.line, p.col) < (line, col)]
         problems.append(Problem(filename, line, col, reader.where, f"YAML syntax: {message}"))
         raise YamlStrictError(problems) from None
-    except yaml.YAMLError as exc:  # the reader: a character YAML does not allow
-        position = getattr(exc, "position", 0) or 0
-        before = text[:position]
-        line = before.count("\n") + 1
-        col = position - (before.rfind("\n") + 1) + 1
-        reason = str(exc).splitlines()[0]
-        raise YamlStrictError([Problem(filename, line, col, (), f"YAML syntax: {reason}")]) from None
-    if reader.problems:
-        raise YamlStrictError(sorted(reader.problems, key=lambda p: (p.line, p.col)))
-    return data, reader.positions
+    # the reader: a character YAML does not allow
+    position = getattr(exc, "position", 0) or 0
+    before = text[:position]
+    line = before.count("\n") + 1
+    col = position - (before.rfind("\n") + 1) + 1
+    reason = str(exc).splitlines()[0]
+    raise YamlStrictError([Problem(filename, line, col, (), f"YAML syntax: {reason}")]) from None
 
 
 def load_file(path, display: str | None = None) -> tuple[Any, Positions]:
     """Read a file as strict YAML; a missing or unreadable file is a one-line problem too."""
     name = display if display is not None else str(path)
     try:
-        with open(path, encoding="utf-8") as fh:
-            text = fh.read()
-    except FileNotFoundError:
-        raise YamlStrictError([Problem(name, None, None, (), "no such file")]) from None
-    except IsADirectoryError:
-        raise YamlStrictError([Problem(name, None, None, (), "is a directory, not a file")]) from None
-    except UnicodeDecodeError as exc:
-        raise YamlStrictError([Problem(name, None, None, (), f"not UTF-8 text ({exc.reason} at byte {exc.start})")]) from None
-    except OSError as exc:
-        raise YamlStrictError([Problem(name, None, None, (), f"cannot read: {exc.strerror}")]) from None
+        text = inputs.read_text(path, name)
+    except inputs.InputError as exc:
+        raise YamlStrictError([Problem(name, None, None, (), exc.message)]) from None
     return load(text, name)
 
 
@@ -406,6 +485,9 @@ def schema_problems(errors: Iterable, locate: Locate, noun: Callable[[tuple], st
         rest.sort(key=lambda p: (p.filename, p.line or 0, p.col or 0))
         out = [head] + rest
     return out
+
+
+SUGGESTIONS = 50  # unknown keys of one mapping that get a "did you mean" (each costs a fuzzy match)
 
 
 def _suggest(word: str, choices: Iterable[str]) -> str:
@@ -457,8 +539,9 @@ def _explain(err, noun) -> list[tuple[tuple, bool, str]]:
                 continue
             what = noun(path + (key,))
             shown = _rule_name(path + (key,)) if what == "rule" else str(key)
-            out.append((path + (key,), True,
-                        f"unknown {what} '{shown}'{_suggest(key, allowed)}"))
+            # a spelling hint for the first few only: past that the file is not a misspelling
+            hint = _suggest(key, allowed) if len(out) < SUGGESTIONS else ""
+            out.append((path + (key,), True, f"unknown {what} '{shown}'{hint}"))
         return out or [(path, False, err.message)]
     if kind == "required" and isinstance(inst, dict):
         return [(path, True, f"missing required {noun(path + (k,))} '{k}'")

@@ -13,9 +13,12 @@ nothing never looks like one that passed.
 
 from __future__ import annotations
 
+import math
 import sys
 import time
 
+from .. import outputs
+from ..errors import OutputError
 from ..protocol.impls import IMPL_HELP
 from . import limits, reports
 from .fixtures import CorpusError, load_corpus, select
@@ -50,7 +53,8 @@ def register(subparsers) -> None:
                    help="list every rule value of the --variant rule sets that no hand or carried "
                         "expectation tells apart (the fixtures to write next), and play nothing")
     p.add_argument("--timeout", metavar="S", type=float, default=10.0,
-                   help="seconds an implementation may take to answer one case (default 10)")
+                   help="seconds an implementation (the in-process engine as well) may take to answer one "
+                        "case (default 10); a case that takes longer counts as a time-out")
     limits.add_arguments(p)
     p.add_argument("--report-jsonl", metavar="FILE", default=None, help="write one JSON object per case to FILE")
     p.add_argument("--junit", metavar="FILE", default=None, help="write a JUnit XML report to FILE")
@@ -116,8 +120,8 @@ def main(args) -> int:
     from ..protocol.impls import open_implementation
     from ..variants import shipped_ids
 
-    if args.timeout <= 0:
-        return _usage(f"--timeout {args.timeout:g}: give a number of seconds above 0")
+    if not (math.isfinite(args.timeout) and 0 < args.timeout <= 86400):  # nan compares false to everything
+        return _usage(f"--timeout {args.timeout:g}: give a number of seconds above 0 and at most 86400")
     if args.corpus_only and not args.corpus:
         return _usage("--corpus-only needs at least one --corpus DIR")
     if args.uncovered and not args.variant:
@@ -130,6 +134,10 @@ def main(args) -> int:
             _err(line)
         return _usage(f"{reports.plural(len(problems), 'problem')} with --variant; nothing was run")
 
+    try:
+        targets = _report_targets(args, variants)
+    except OutputError as exc:
+        return _usage(str(exc))
     try:
         fixtures = load_corpus(extra=args.corpus or (), shipped=not args.corpus_only)
     except CorpusError as exc:
@@ -182,14 +190,38 @@ def main(args) -> int:
         impl.stop()
 
     print(reports.console(report, verbose=args.verbose), flush=True)
-    for path, write in ((args.report_jsonl, reports.write_jsonl), (args.junit, reports.write_junit),
-                        (args.markdown, reports.write_markdown)):
-        if path:
-            try:
-                write(report, path)
-            except OSError as exc:
-                return _usage(f"cannot write {path}: {exc.strerror}")
+    for target in targets:
+        try:
+            _WRITERS[target.option](report, target)
+        except OutputError as exc:
+            return _usage(str(exc))
     why = _nothing_played(report)
     if why is not None:
         return _usage(why)
     return 0 if report.ok else 1
+
+
+_WRITERS = {"--report-jsonl": reports.write_jsonl, "--junit": reports.write_junit,
+            "--markdown": reports.write_markdown}
+
+
+def _report_targets(args, variants) -> list:
+    """The report files, checked before the run: none may be an input (a fixture file, a rule-set
+    file), none named twice."""
+    from pathlib import Path
+
+    from ..resources import corpus_dir
+    from ..variants import registry
+    from .fixtures import RETIRED_FILE
+
+    folders = [Path(c) for c in args.corpus or ()] + ([] if args.corpus_only else [corpus_dir()])
+    inputs: list = []
+    for folder in folders:
+        if folder.is_dir():
+            inputs += sorted(folder.rglob("*.yaml")) + [folder / RETIRED_FILE]
+    for _, where in registry.folders():
+        if where.is_dir():
+            inputs += [p for p in where.iterdir() if p.suffix in (".yaml", ".yml")]
+    inputs += [Path(v.path) for v in variants if getattr(v, "path", None) is not None]
+    return outputs.plan([("--report-jsonl", args.report_jsonl), ("--junit", args.junit),
+                         ("--markdown", args.markdown)], inputs)

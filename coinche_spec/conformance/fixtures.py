@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .. import yamlstrict
+from .. import inputs, yamlstrict
 from ..protocol.cases import CaseError, canonicalise, check_for_rules
 from ..protocol.cases import check_cards as _cards
 from ..protocol.cases import check_contract as _contract
@@ -198,10 +198,14 @@ def rule_paths(rules: dict, prefix: tuple = ()) -> set:
 
 def read_retired(directory: Path) -> set:
     path = Path(directory) / RETIRED_FILE
-    if not path.exists():
+    if not os.path.lexists(path):
         return set()
+    try:
+        text = inputs.read_text(path, _display(path))
+    except inputs.InputError as exc:
+        raise CorpusError([yamlstrict.Problem(exc.file, None, None, (), exc.message)]) from None
     out = set()
-    for line in path.read_text(encoding="utf-8").splitlines():
+    for line in text.splitlines():
         line = line.split("#", 1)[0].strip()
         if line:
             out.add(line)
@@ -364,9 +368,10 @@ RULESETS_DIR = "rulesets"  # rule sets the fixtures name by file (test-only rule
 
 
 def corpus_files(directory: Path) -> list[Path]:
+    """Every entry named *.yaml outside a rulesets/ folder: a folder, a link loop or a device so named
+    is reported when read, not skipped."""
     directory = Path(directory)
-    return sorted(p for p in directory.rglob("*.yaml")
-                  if p.is_file() and RULESETS_DIR not in p.relative_to(directory).parts[:-1])
+    return sorted(p for p in directory.rglob("*.yaml") if RULESETS_DIR not in p.relative_to(directory).parts[:-1])
 
 
 def load_corpus(directory: Path | str | None = None, extra: list | tuple = (),

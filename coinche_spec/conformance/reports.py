@@ -16,8 +16,7 @@ from __future__ import annotations
 
 import json
 import xml.etree.ElementTree as ET
-from pathlib import Path
-
+from .. import outputs
 from .compare import show
 from .fixtures import AREAS
 from .runner import Outcome, Report
@@ -170,13 +169,21 @@ def progress_line(o: Outcome) -> str:
 
 # --- files --------------------------------------------------------------------
 
-def write_jsonl(report: Report, path: str | Path) -> None:
-    with open(path, "w", encoding="utf-8") as fh:
-        for o in report.outcomes:
-            fh.write(json.dumps(o.to_json(), ensure_ascii=False) + "\n")
+# Each writer goes through outputs: the old file is replaced whole or not at all.
+
+def jsonl(report: Report) -> str:
+    return "".join(json.dumps(o.to_json(), ensure_ascii=False) + "\n" for o in report.outcomes)
 
 
-def write_junit(report: Report, path: str | Path) -> None:
+def write_jsonl(report: Report, path) -> None:
+    outputs.write_text(path, jsonl(report), "--report-jsonl")
+
+
+def write_junit(report: Report, path) -> None:
+    outputs.write_bytes(path, junit(report), "--junit")
+
+
+def junit(report: Report) -> bytes:
     c = report.counts()
     root = ET.Element("testsuites", {
         "name": "coinche-spec conformance",
@@ -204,9 +211,8 @@ def write_junit(report: Report, path: str | Path) -> None:
                 el.text = "\n".join(describe_problem(o))
             elif o.outcome in ("skip", "not run"):
                 ET.SubElement(case, "skipped", {"message": o.message or o.outcome})
-    tree = ET.ElementTree(root)
-    ET.indent(tree)
-    tree.write(path, encoding="utf-8", xml_declaration=True)
+    ET.indent(root)
+    return ET.tostring(root, encoding="utf-8", xml_declaration=True)
 
 
 def _md(text: str) -> str:
@@ -245,5 +251,5 @@ def markdown(report: Report) -> str:
     return "\n".join(out) + "\n"
 
 
-def write_markdown(report: Report, path: str | Path) -> None:
-    Path(path).write_text(markdown(report), encoding="utf-8")
+def write_markdown(report: Report, path) -> None:
+    outputs.write_text(path, markdown(report), "--markdown")

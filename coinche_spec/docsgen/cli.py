@@ -74,14 +74,31 @@ def load(ref: str):
         raise _variant_error(ref, exc.lines) from None
 
 
-def _write(path: Path, text: str) -> None:
-    # Only ever create what was asked for: a missing folder is the user's typo more often than a wish.
-    if not path.parent.is_dir():
-        raise _user_error(f"cannot write '{path}': the folder '{path.parent}' does not exist")
+def _shipped_files() -> list[Path]:
+    from ..resources import variants_dir
+    return [p for p in variants_dir().rglob("*") if p.suffix in (".yaml", ".yml")]
+
+
+def _target(option: str, path, inputs=()):
+    """The checked output path: never one of the rule files read, its folder must exist."""
+    from .. import outputs
+    from ..errors import OutputError
+
     try:
-        path.write_text(text, encoding="utf-8")
-    except OSError as exc:
-        raise _user_error(f"cannot write '{path}': {exc.strerror or exc}") from None
+        return outputs.plan([(option, str(path))], list(inputs) + _shipped_files())[0]
+    except OutputError as exc:
+        raise _user_error(str(exc)) from None
+
+
+def _write(target, text: str) -> None:
+    # Only ever create what was asked for: a missing folder is the user's typo more often than a wish.
+    from .. import outputs
+    from ..errors import OutputError
+
+    try:
+        outputs.write_text(target, text)
+    except OutputError as exc:
+        raise _user_error(str(exc)) from None
 
 
 def write_all(folder: Path) -> list[Path]:
@@ -96,7 +113,7 @@ def write_all(folder: Path) -> list[Path]:
         except loader.VariantError as exc:
             raise _variant_error(ident, exc.lines) from None
         target = folder / f"{ident}.md"
-        _write(target, render_page(variant))
+        _write(_target("--all", target), render_page(variant))
         written.append(target)
     return written
 
@@ -115,9 +132,12 @@ def _chosen(args) -> list[str]:
     return chosen
 
 
-def _emit(page: str, output: str | None) -> None:
-    if output:
-        _write(Path(output), page)
+def _emit(render, output: str | None, inputs=()) -> None:
+    """Render the page and write it to ``output`` (checked first) or standard output."""
+    target = _target("--output", output, inputs) if output else None
+    page = render()
+    if target is not None:
+        _write(target, page)
     else:
         sys.stdout.write(page)
 
@@ -130,11 +150,11 @@ def run(args) -> int:
         raise _user_error(f"docs: give either {chosen[0]} or {chosen[1]}, not both")
     if getattr(args, "compare", False):
         from .compare import render_compare
-        _emit(render_compare(), args.output)
+        _emit(render_compare, args.output)
         return 0
     if getattr(args, "reference", False):
         from .reference import render_reference
-        _emit(render_reference(), args.output)
+        _emit(render_reference, args.output)
         return 0
     if args.all_dir is not None:
         if args.output is not None:
@@ -153,5 +173,6 @@ def run(args) -> int:
     if args.ref is None:
         raise _user_error("docs: name a variant (an id such as federation, or a variant file), or use "
                           "--compare, --reference or --all DIR")
-    _emit(render_page(load(args.ref)), args.output)
+    variant = load(args.ref)
+    _emit(lambda: render_page(variant), args.output, variant.chain)
     return 0

@@ -549,6 +549,23 @@ def _reason(sr: StrainRules, seat: str, card: int, legal: int, led: int, win: in
 
 # --- perft -------------------------------------------------------------------
 
+# The most sequences a perft may have to walk, at worst: the product, card by card, of the
+# cards the player to play holds. Two tricks from a full deal are (8*7)^4 = 9,834,496; the
+# whole play with four cards each (4*3*2*1)^4 = 331,776; all 32 cards of a deal ~10^18, which
+# would never end. Reckoned before counting, so a refusal is immediate (docs/limits.md).
+PERFT_MAX_SEQUENCES = 10 ** 7
+
+
+def perft_bound(cards_each: int, depth: int) -> int:
+    """The most sequences ``depth`` cards can have when every seat starts a trick with ``cards_each``."""
+    bound = 1
+    for i in range(depth):
+        bound *= max(cards_each - i // 4, 1)
+        if bound > PERFT_MAX_SEQUENCES:
+            return bound  # past the limit: the exact figure does not matter
+    return bound
+
+
 def perft(rules, strain: str, leader: str, hands, depth: int) -> int:
     """How many legal sequences of ``depth`` cards start at a trick led by ``leader``.
 
@@ -563,6 +580,9 @@ def perft(rules, strain: str, leader: str, hands, depth: int) -> int:
     left = sum(m.bit_count() for m in h)
     if depth > left:
         raise BadInput(f"depth: {depth} cards asked, only {left} are left to play")
+    if perft_bound(max(m.bit_count() for m in h), depth) > PERFT_MAX_SEQUENCES:
+        raise BadInput(f"depth: {depth} cards from this position may be more than {PERFT_MAX_SEQUENCES:,} "
+                       "sequences, the most a perft counts (docs/limits.md)")
     if depth == 0:
         return 1
     return _perft(sr, h, lead, depth)

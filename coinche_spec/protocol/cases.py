@@ -379,10 +379,15 @@ def _dealing(case: dict, path: tuple) -> dict:
 def _perft(case: dict, path: tuple) -> dict:
     _object(case, path, ("kind", "strain", "leader", "hands", "depth"))
     hands = _hands(case["hands"], path + ("hands",), None)
+    from ..engine.play import PERFT_MAX_SEQUENCES, perft_bound
     total = sum(len(h) for h in hands.values())
+    depth = _int(case["depth"], path + ("depth",), 0, total)
+    if perft_bound(max(len(h) for h in hands.values()), depth) > PERFT_MAX_SEQUENCES:
+        raise CaseError(path + ("depth",), f"{depth} cards from {max(len(h) for h in hands.values())} each may be "
+                                           f"more than {PERFT_MAX_SEQUENCES:,} sequences, the most a perft may "
+                                           "ask for (docs/limits.md)")
     return {"kind": "perft", "strain": _strain(case["strain"], path + ("strain",)),
-            "leader": _seat(case["leader"], path + ("leader",)), "hands": hands,
-            "depth": _int(case["depth"], path + ("depth",), 0, total)}
+            "leader": _seat(case["leader"], path + ("leader",)), "hands": hands, "depth": depth}
 
 
 _CANONICAL = {"legal_cards": _legal_cards, "auction": _auction, "deal": _deal, "score": _score,

@@ -27,6 +27,8 @@ import threading
 import time
 from typing import Any, Callable
 
+from . import jsonline
+
 PROTOCOL_VERSION = 1
 # Requests sent at once by run_many stay well inside a pipe's buffer, so writing them never blocks.
 PIPELINE_BYTES = 48_000
@@ -165,35 +167,106 @@ class Implementation:
 
 
 class InProcess(Implementation):
-    """The reference engine in this process, reached through the server's JSON request/reply path."""
+    """The reference engine in this process, reached through the server's JSON request/reply path.
+
+    With a ``timeout`` every request is answered by a worker thread and waited for at most that
+    long: a case that runs away ends as a time-out, like a hung program's, and the next case is
+    answered by a fresh session (the runaway thread is abandoned; it cannot be killed)."""
 
     label = "reference engine (in-process)"
 
-    def __init__(self) -> None:
+    def __init__(self, timeout: float | None = None) -> None:
+        self.timeout = timeout
+        self._session = None
+        self._jobs: queue.Queue | None = None
+        self._variant: str | dict | None = None
+        self._broken = False
+        self._fresh()
+
+    def _fresh(self) -> None:
         from .server import Session
         self._session = Session()
+        self._jobs = None
+        if self.timeout is not None:
+            jobs: queue.Queue = queue.Queue()
+            session = self._session
 
-    def _call(self, request: dict) -> Any:
-        reply, _ = self._session.handle_line(json.dumps(request))
+            def work() -> None:
+                while True:
+                    line, answer = jobs.get()
+                    if line is None:
+                        return
+                    try:
+                        answer.put(session.handle_line(line)[0])
+                    except BaseException as exc:  # noqa: BLE001 - handle_line answers everything; belt and braces
+                        answer.put(exc)
+
+            threading.Thread(target=work, daemon=True, name="coinche-spec in-process case").start()
+            self._jobs = jobs
+
+    def _call(self, request: dict, slow: bool = False) -> Any:
+        """``slow``: start and configure, which may read rule files, get a longer limit."""
+        if self._session is None:  # used again after stop: a new session, as a program would be started anew
+            self._fresh()
+        line = json.dumps(request)
+        limit = max(self.timeout, 30.0) if slow and self.timeout is not None else self.timeout
+        if self._jobs is None:
+            reply, _ = self._session.handle_line(line)
+        else:
+            answer: queue.Queue = queue.Queue(maxsize=1)
+            self._jobs.put((line, answer))
+            try:
+                reply = answer.get(timeout=limit)
+            except queue.Empty:
+                self._jobs = None  # the worker stays busy with the runaway case: leave it behind
+                self._broken = True
+                self._broke()  # --max-restarts counts these as it counts another program's
+                raise ImplementationError("timeout", f"no reply within {limit:g} s") from None
+            if isinstance(reply, BaseException):
+                raise ImplementationError("crashed", f"{type(reply).__name__}: {reply}")
+            self._answered()
         return None if reply is None else json.loads(reply)
 
+    def _mend(self) -> None:
+        """After a time-out: a new session, configured as the old one was."""
+        self._fresh()
+        self._broken = False
+        if self._variant is not None:
+            check_configure_reply(self._call({"cmd": "configure", "variant": self._variant}, slow=True))
+
     def start(self) -> dict:
-        self.info = check_start_reply(self._call({"cmd": "start", "protocol": PROTOCOL_VERSION}))
+        self.info = check_start_reply(self._call({"cmd": "start", "protocol": PROTOCOL_VERSION}, slow=True))
         return self.info
 
     def configure(self, variant: str | dict) -> dict:
         self._refuse_if_given_up()
-        return check_configure_reply(self._call({"cmd": "configure", "variant": variant}))
+        if self._broken:
+            self._variant = None
+            self._mend()
+        self._variant = variant
+        reply = check_configure_reply(self._call({"cmd": "configure", "variant": variant}, slow=True))
+        if not reply["ok"]:
+            self._variant = None
+        return reply
 
     def run(self, seq: Any, case: dict) -> dict:
         self._refuse_if_given_up()
+        if self._broken:
+            self._mend()
         return check_run_reply(self._call({"cmd": "run", "seq": seq, "case": case}), seq)
 
     def stop(self) -> None:
+        """End the session (and its worker); a second stop, or one after a time-out, does nothing."""
+        if self._broken or self._session is None:
+            return
         self._call({"cmd": "stop"})
+        if self._jobs is not None:
+            self._jobs.put((None, None))
+        self._session, self._jobs = None, None
 
 
 _EOF = object()
+_TOO_LONG = object()
 CASE_STDERR_LINES = 50        # kept per case: enough to see a traceback, bounded for a chatty program
 CASE_STDERR_LINE_CHARS = 500
 
@@ -237,8 +310,11 @@ class Subprocess(Implementation):
         proc = self._proc
 
         def read_stdout() -> None:
-            for raw in proc.stdout:
-                lines.put(raw)
+            while True:  # line by line, never holding more than the line limit
+                raw, too_long = jsonline.read_line(proc.stdout)
+                if raw is None:
+                    break
+                lines.put(_TOO_LONG if too_long else raw)
             lines.put(_EOF)
 
         def read_stderr() -> None:
@@ -329,6 +405,9 @@ class Subprocess(Implementation):
                 raise ImplementationError("timeout", f"no reply within {timeout:g} s") from None
             if raw is _EOF:
                 raise self._died()
+            if raw is _TOO_LONG:
+                raise ImplementationError("malformed", f"the reply is longer than {jsonline.MAX_LINE_BYTES:,} "
+                                                       "bytes, the limit")
             try:
                 text = raw.decode("utf-8")
             except UnicodeDecodeError:
@@ -336,9 +415,11 @@ class Subprocess(Implementation):
             if not text.strip():
                 continue
             try:
-                return json.loads(text)
-            except ValueError:
-                raise ImplementationError("malformed", f"the reply is not JSON: {text.strip()[:200]!r}") from None
+                return jsonline.decode(text)
+            except jsonline.LineError as exc:
+                if exc.message.startswith("the line is not JSON"):
+                    raise ImplementationError("malformed", f"the reply is not JSON: {text.strip()[:200]!r}") from None
+                raise ImplementationError("malformed", "the reply " + exc.message.removeprefix("the line ")) from None
 
     def _restart(self) -> None:
         self._kill()

@@ -139,7 +139,7 @@ def open_implementation(text: str | None, timeout: float = 10.0, max_restarts: i
     """The implementation an ``--impl`` spec names, not yet started."""
     spec = parse_spec(text)
     if spec.kind == "engine":
-        impl: Implementation = InProcess()
+        impl: Implementation = InProcess(timeout)
     elif spec.kind == "command":
         impl = Subprocess(spec.text, timeout=timeout)
     else:

@@ -9,12 +9,12 @@ wrong answer from a dead table. Only ``stop`` (or the end of input) ends it.
 
 from __future__ import annotations
 
-import json
 import sys
 import traceback
 from typing import Any, TextIO
 
 from .. import __version__
+from . import jsonline
 from .cases import KINDS, CaseError, run_case
 
 PROTOCOL_VERSION = 1
@@ -65,9 +65,9 @@ class Session:
         if not line.strip():
             return encode(_error("the line is empty: expected one JSON request per line")), False
         try:
-            request = json.loads(line)
-        except ValueError as exc:
-            reply, stop = _error(f"the line is not JSON: {exc}"), False
+            request = jsonline.decode(line)
+        except jsonline.LineError as exc:
+            reply, stop = _error(exc.message), False
         else:
             reply, stop = self.handle(request)
         return (None if reply is None else encode(reply)), stop
@@ -114,7 +114,7 @@ class Session:
             return {"seq": seq, "skipped": True, "reason": f"unknown case kind {case.get('kind')!r}"}
         try:
             result = run_case(self.rules, case)
-            json.dumps(result)  # an answer that cannot be sent is the engine's failure, not the server's
+            jsonline.encode(result)  # an answer that cannot be sent is the engine's failure, not the server's
         except CaseError as exc:
             return {"seq": seq, "errored": True, "message": str(exc)}
         except Exception as exc:  # an engine failure is reported, never a crash
@@ -141,7 +141,18 @@ def _one_line(exc: BaseException) -> str:
 
 
 def encode(reply: dict) -> str:
-    return json.dumps(reply, ensure_ascii=True, separators=(",", ":"))
+    """The reply as one strict JSON line; a reply that cannot be one becomes an error that can."""
+    try:
+        return jsonline.encode(reply)
+    except (ValueError, TypeError, RecursionError) as exc:
+        fallback = {"errored": True, "message": f"the reply could not be written as JSON: {_one_line(exc)}"}
+        if isinstance(reply, dict) and "seq" in reply:
+            try:
+                jsonline.encode(reply["seq"])
+                fallback = {"seq": reply["seq"], **fallback}
+            except (ValueError, TypeError, RecursionError):
+                pass
+        return jsonline.encode(fallback)
 
 
 def serve(stdin=None, stdout: TextIO | None = None, session: Session | None = None) -> int:
@@ -149,7 +160,12 @@ def serve(stdin=None, stdout: TextIO | None = None, session: Session | None = No
     raw_in = stdin if stdin is not None else sys.stdin.buffer
     out = stdout if stdout is not None else sys.stdout
     session = session or Session()
-    for raw in raw_in:
+    for raw in _lines(raw_in):
+        if raw is _TOO_LONG:
+            out.write(encode(_error(f"the line is longer than {jsonline.MAX_LINE_BYTES:,} bytes, the limit: "
+                                    "it was read to its end and dropped")) + "\n")
+            out.flush()
+            continue
         if isinstance(raw, bytes):
             try:
                 line = raw.decode("utf-8")
@@ -166,6 +182,21 @@ def serve(stdin=None, stdout: TextIO | None = None, session: Session | None = No
         if stop:
             break
     return 0
+
+
+_TOO_LONG = object()
+
+
+def _lines(stream):
+    """Lines of the input; a binary stream is read line by line without holding an over-long one."""
+    if not hasattr(stream, "readline") or not hasattr(stream, "read1"):
+        yield from stream
+        return
+    while True:
+        raw, too_long = jsonline.read_line(stream)
+        if raw is None:
+            return
+        yield _TOO_LONG if too_long else raw
 
 
 def register(subparsers) -> None:

@@ -126,8 +126,15 @@ def cmd_show(args) -> int:
     else:
         data = variant.written
         if args.format == "yaml" and variant.path is not None:
-            # as written: the file itself, comments and key order included
-            sys.stdout.write(variant.path.read_text(encoding="utf-8"))
+            # as written: the file itself, byte for byte (comments, key order, line endings)
+            from ..inputs import InputError, read_bytes
+            try:
+                data = read_bytes(variant.path, args.ref)
+            except InputError as exc:
+                raise _user_error(str(exc)) from None
+            sys.stdout.flush()
+            sys.stdout.buffer.write(data)
+            sys.stdout.buffer.flush()
             return 0
     if args.format == "json":
         print(json.dumps(data, indent=2, ensure_ascii=False))
@@ -146,7 +153,8 @@ def _expand(files: list[str]) -> list[str]:
         except OSError:  # a name too long to be a file: check_files says so, located
             folder = False
         if folder:
-            out.extend(str(x) for x in sorted(p.iterdir()) if x.suffix in SUFFIXES and x.is_file())
+            # every entry so named: a folder or a link loop called x.yaml is reported, not skipped
+            out.extend(str(x) for x in sorted(p.iterdir()) if x.suffix in SUFFIXES)
         else:
             out.append(name)
     return out

@@ -25,7 +25,7 @@ from typing import Any, Iterable
 
 import jsonschema
 
-from .. import yamlstrict
+from .. import schemacheck, yamlstrict
 from ..resources import variant_schema_path
 from ..yamlstrict import Positions, Problem, format_path
 from . import registry, semantics
@@ -105,6 +105,22 @@ class _Layer:
     positions: Positions
     display: str
     path: Path | None  # None for a document given as data
+    _children: dict | None = None
+
+    def subtree(self, prefix: tuple) -> list[tuple]:
+        """The recorded paths at and below ``prefix``, in no particular order."""
+        if self._children is None:
+            children: dict = {}
+            for path in self.positions:
+                if path:
+                    children.setdefault(path[:-1], []).append(path)
+            self._children = children
+        out, stack = [], [prefix] if prefix in self.positions else []
+        while stack:
+            path = stack.pop()
+            out.append(path)
+            stack.extend(self._children.get(path, ()))
+        return out
 
 
 def _problem(layer: _Layer, path: tuple, message: str, prefer_key: bool = False) -> Problem:
@@ -210,12 +226,37 @@ def _chain(root: _Layer, base_dir: Path | None) -> list[_Layer]:
 # --- merging ------------------------------------------------------------
 
 class _Origins:
-    """Where each value of the merged document was written: path -> (file, value pos, key pos)."""
+    """Where each value of the merged document was written: path -> (file, value pos, key pos).
+
+    Kept as a tree (``kids``: path -> its recorded children) so that taking a file's
+    subtree or dropping a replaced one costs the size of that subtree, not of the whole
+    document: merging is linear in the size of the files (benchmarks/loader.py)."""
 
     def __init__(self, fallback: str):
         self.where: dict[tuple, tuple[str, tuple | None, tuple | None]] = {}
         self.written: dict[tuple, tuple] = {}  # merged path -> the path in the file that wrote it
+        self.kids: dict[tuple, dict[tuple, None]] = {}
         self.fallback = fallback
+
+    def put(self, path: tuple, entry: tuple, written: tuple) -> None:
+        self.where[path] = entry
+        self.written[path] = written
+        while path:  # link the path to its ancestors, up to the first one already linked
+            parent = path[:-1]
+            kids = self.kids.setdefault(parent, {})
+            if path in kids:
+                break
+            kids[path] = None
+            path = parent
+
+    def subtree(self, prefix: tuple) -> list[tuple]:
+        """``prefix`` and every recorded path below it."""
+        out, stack = [], [prefix]
+        while stack:
+            path = stack.pop()
+            out.append(path)
+            stack.extend(self.kids.get(path, ()))
+        return out
 
     def take(self, layer: _Layer, prefix: tuple = (), shift: tuple = ()) -> None:
         """Record every position of ``layer`` under ``prefix``; ``shift`` renames the prefix.
@@ -224,16 +265,17 @@ class _Origins:
         ``interpretations[0]`` in its own file, whatever its index once merged)."""
         target = shift or prefix
         n = len(prefix)
-        for path, pos in layer.positions.items():
-            if path[:n] == prefix:
-                self.where[target + path[n:]] = (layer.display, pos, layer.positions.keys_at.get(path))
-                self.written[target + path[n:]] = path
+        keys_at = layer.positions.keys_at
+        for path in layer.subtree(prefix):
+            self.put(target + path[n:], (layer.display, layer.positions[path], keys_at.get(path)), path)
 
     def drop(self, prefix: tuple) -> None:
-        n = len(prefix)
-        for path in [p for p in self.where if p[:n] == prefix]:
-            del self.where[path]
+        for path in self.subtree(prefix):
+            self.where.pop(path, None)
             self.written.pop(path, None)
+            self.kids.pop(path, None)
+        if prefix:
+            self.kids.get(prefix[:-1], {}).pop(prefix, None)
 
     def locate(self, path: tuple, prefer_key: bool = False) -> tuple[str, int | None, int | None]:
         """(file, line, col) of ``path``, or of its closest ancestor written somewhere."""
@@ -270,15 +312,26 @@ def _merge_value(old: Any, new: Any, path: tuple, child: _Layer, origins: _Origi
             merged[key] = _merge_value(old.get(key, _MISSING), value, path + (key,), child, origins)
         pos = child.positions.get(path)
         if pos is not None:
-            origins.where[path] = (child.display, pos, child.positions.keys_at.get(path))
-            origins.written[path] = path
+            origins.put(path, (child.display, pos, child.positions.keys_at.get(path)), path)
         return merged
     origins.drop(path)
     origins.take(child, path)
-    return copy.deepcopy(new)
+    return _copy(new)
 
 
 _MISSING = object()
+
+
+def _copy(value: Any) -> Any:
+    """A deep copy of plain data (what the strict reader and JSON give): several times faster than
+    copy.deepcopy, which matters on a multi-megabyte file."""
+    if isinstance(value, dict):
+        return {k: _copy(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_copy(v) for v in value]
+    if isinstance(value, (str, int, float, bool, type(None))):
+        return value
+    return copy.deepcopy(value)
 
 
 def _written_rule_paths(rules: Any, prefix: str = "") -> set[str]:
@@ -315,8 +368,7 @@ def _inherited_entries(entries: list, child_entries: Any, changed: set[str]) -> 
             continue
         paths = entry.get("rules")
         if isinstance(paths, list) and changed:
-            still = [p for p in paths
-                     if not (isinstance(p, str) and any(p == c or p.startswith(c + ".") for c in changed))]
+            still = [p for p in paths if not (isinstance(p, str) and _rewritten(p, changed))]
             if not still:
                 continue
             if len(still) != len(paths):
@@ -326,27 +378,30 @@ def _inherited_entries(entries: list, child_entries: Any, changed: set[str]) -> 
     return kept, indexes
 
 
+def _rewritten(rule: str, changed: set[str]) -> bool:
+    """Whether the child sets ``rule`` anew: the rule itself or a group holding it (one look-up a level)."""
+    parts = rule.split(".")
+    return any(".".join(parts[:i]) in changed for i in range(1, len(parts) + 1))
+
+
 def _move_entries(origins: _Origins, key: str, indexes: list[int]) -> None:
     """Re-point the recorded positions of ``key``'s entries after some were dropped."""
-    moved_where, moved_written = {}, {}
+    moved = []
     for new, old in enumerate(indexes):
-        prefix = (key, old)
-        for path in [p for p in origins.where if p[:2] == prefix]:
-            moved_where[(key, new) + path[2:]] = origins.where[path]
-            if path in origins.written:
-                moved_written[(key, new) + path[2:]] = origins.written[path]
-    for path in [p for p in origins.where if len(p) >= 2 and p[0] == key and isinstance(p[1], int)]:
-        del origins.where[path]
-        origins.written.pop(path, None)
-    origins.where.update(moved_where)
-    origins.written.update(moved_written)
+        for path in origins.subtree((key, old)):
+            if path in origins.where:
+                moved.append(((key, new) + path[2:], origins.where[path], origins.written.get(path, path)))
+    for child in [p for p in origins.kids.get((key,), ()) if isinstance(p[1], int)]:
+        origins.drop(child)
+    for path, entry, written in moved:
+        origins.put(path, entry, written)
 
 
 def _merge(layers: list[_Layer]) -> tuple[dict, _Origins]:
     """Fold the chain from the first ancestor down to the child."""
     base = layers[-1]
     origins = _Origins(layers[0].display)
-    document = {k: copy.deepcopy(v) for k, v in base.data.items() if k != "extends"}
+    document = {k: _copy(v) for k, v in base.data.items() if k != "extends"}
     origins.take(base)
     origins.drop(("extends",))
     for child in reversed(layers[:-1]):
@@ -364,7 +419,7 @@ def _merge(layers: list[_Layer]) -> tuple[dict, _Origins]:
                 old, indexes = _inherited_entries(old, value, changed)
                 _move_entries(origins, key, indexes)
                 offset = len(old)
-                document[key] = old + copy.deepcopy(value)
+                document[key] = old + _copy(value)
                 for i in range(len(value)):
                     origins.take(child, (key, i), (key, i + offset))
                 continue
@@ -373,27 +428,55 @@ def _merge(layers: list[_Layer]) -> tuple[dict, _Origins]:
             if key not in child.data and isinstance(document.get(key), list):
                 document[key], indexes = _inherited_entries(document[key], [], changed)
                 _move_entries(origins, key, indexes)
-        origins.where[()] = (child.display, child.positions.get(()), None)
-        origins.written[()] = ()
+        origins.put((), (child.display, child.positions.get(()), None), ())
     return document, origins
 
 
 # --- validation ---------------------------------------------------------
 
 _VALIDATOR = None
+_QUICK = None
+
+
+def _schema_errors(document: Any) -> Iterable:
+    """jsonschema's errors, skipped when the quick check already knows the document is valid."""
+    global _QUICK
+    validator = _validator()
+    if _QUICK is None:
+        _QUICK = schemacheck.compile_schema(validator.schema)
+    return () if _QUICK(document) else validator.iter_errors(document)
 
 
 def _validator():
     """Draft 2020-12, except that an integer is a whole number as written (10.0 is not 10)."""
     global _VALIDATOR
     if _VALIDATOR is None:
-        schema = json.loads(variant_schema_path().read_text(encoding="utf-8"))
+        schema = _inline_refs(json.loads(variant_schema_path().read_text(encoding="utf-8")))
         base = jsonschema.Draft202012Validator
         checker = base.TYPE_CHECKER.redefine(
             "integer", lambda _checker, x: isinstance(x, int) and not isinstance(x, bool))
         strict = jsonschema.validators.extend(base, type_checker=checker)
         _VALIDATOR = strict(schema)
     return _VALIDATOR
+
+
+def _inline_refs(schema: dict) -> dict:
+    """The schema with each plain ``{"$ref": "#/$defs/x"}`` replaced by ``x`` itself: the same checks,
+    twice as fast to run (resolving a reference per list item was half of checking a long file)."""
+    defs = schema.get("$defs", {})
+
+    def walk(node: Any, seen: tuple) -> Any:
+        if isinstance(node, dict):
+            ref = node.get("$ref")
+            if len(node) == 1 and isinstance(ref, str) and ref.startswith("#/$defs/") and ref[8:] in defs \
+                    and ref not in seen:  # a recursive definition stays a reference
+                return walk(defs[ref[8:]], seen + (ref,))
+            return {k: walk(v, seen) for k, v in node.items()}
+        if isinstance(node, list):
+            return [walk(v, seen) for v in node]
+        return node
+
+    return walk(schema, ())
 
 
 def _noun(path: tuple) -> str:
@@ -407,7 +490,7 @@ def _problems(document: Any, origins: _Origins, layers: list[_Layer]) -> list[Pr
     child = layers[0]
     if len(layers) > 1 and "id" not in child.data:
         return [_problem(child, ("extends",), "a variant that extends another needs its own `id`", prefer_key=True)]
-    problems = yamlstrict.schema_problems(_validator().iter_errors(document), origins.find, _noun)
+    problems = yamlstrict.schema_problems(_schema_errors(document), origins.find, _noun)
     if problems:
         return problems
     found = [origins.problem(f.path, f.message, f.at_key) for f in semantics.check(document)]
@@ -449,29 +532,34 @@ def _build(root: _Layer, base_dir: Path | None) -> Variant:
         raise VariantError(problems)
     chain = tuple(layer.path for layer in layers if layer.path is not None)
     return Variant(document["id"], document, Rules(document["rules"], document["id"]),
-                   root.path, copy.deepcopy(root.data), chain)
+                   root.path, _copy(root.data), chain)
 
 
 def _fresh(v: Variant) -> Variant:
     """A copy the caller may change without changing the cached one."""
-    doc = copy.deepcopy(v.document)
-    return Variant(v.id, doc, Rules(doc["rules"], v.id), v.path, copy.deepcopy(v.written), v.chain)
+    doc = _copy(v.document)
+    return Variant(v.id, doc, Rules(doc["rules"], v.id), v.path, _copy(v.written), v.chain)
 
 
 def load_variant_file(path: str | os.PathLike, display: str | None = None) -> Variant:
     """Load, resolve and validate one variant file; problems raise VariantError.
 
     Messages name the file as ``display`` (default: the path as given)."""
+    return _fresh(_load_cached(path, display))
+
+
+def _load_cached(path, display: str | None = None) -> Variant:
+    """The cached variant itself: for readers that change nothing (check_files)."""
     p = Path(path)
     name = display if display is not None else str(path)
     key = _real(p, _Layer(None, Positions(), name, p))
     hit = _CACHE.get(key)
     if hit is not None and hit[0] and _stamp(hit[1].chain) == hit[0]:
-        return _fresh(hit[1])
+        return hit[1]
     root = _read_layer(p, name)
     variant = _build(root, p.parent)
     _CACHE[key] = (_stamp(variant.chain), variant)
-    return _fresh(variant)
+    return variant
 
 
 _NOWHERE = (None, None)  # a position in a document sent as data: the path is known, no line
@@ -525,7 +613,7 @@ def _root_for_ref(ref, name: str | None = None, files: bool = True) -> tuple[_La
     """The first layer of a reference's chain and the folder its relative `extends` start from
     (None for a document sent as data: it may extend ids only)."""
     if isinstance(ref, dict):
-        return _Layer(copy.deepcopy(ref), _data_positions(ref), name or DOCUMENT_NAME, None), None
+        return _Layer(_copy(ref), _data_positions(ref), name or DOCUMENT_NAME, None), None
     path, shown = _find(ref, name or DOCUMENT_NAME, files)
     return _read_layer(path, shown), path.parent
 
@@ -562,7 +650,7 @@ def check_files(paths: Iterable[str | os.PathLike]) -> list[str]:
     seen: dict[str, tuple[str, Path]] = {}
     for path in paths:
         try:
-            v = load_variant_file(path)
+            v = _load_cached(path)
         except VariantError as exc:
             lines.extend(exc.lines)
             continue

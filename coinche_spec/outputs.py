@@ -1,0 +1,133 @@
+"""Writing the files a user asks for (pages, reports) without losing anything the user gave.
+
+Every output option (``docs --output``, ``docs --all``, ``--junit``,
+``--report-jsonl``, ``--markdown``) goes through here:
+
+- :func:`plan` checks all of a run's output paths before any work is done:
+  a path that names one of the run's inputs (a rule set, a fixture file —
+  through a symlink or a hard link as well) is refused, two options naming
+  the same file are refused, and so is a path whose folder is missing or
+  that names something other than a regular file;
+- :func:`write_text` / :func:`write_bytes` write next to the target and
+  rename over it, so a reader never sees half a file and a failed run
+  leaves the old file as it was.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterable
+
+from .errors import OutputError
+
+
+@dataclass(frozen=True)
+class Target:
+    option: str   # how the command line named it: "--junit", "--output"
+    given: str    # the path as given, for messages
+    real: Path    # where the bytes go (symlinks followed)
+
+
+def _identity(path: Path) -> tuple | None:
+    try:
+        st = os.stat(path)
+    except (OSError, ValueError):
+        return None
+    return (st.st_dev, st.st_ino)
+
+
+def _real(given: str) -> Path:
+    try:
+        return Path(os.path.realpath(given))
+    except (OSError, ValueError) as exc:
+        raise OutputError(given, f"{getattr(exc, 'strerror', None) or exc}") from None
+
+
+def check_target(option: str, given: str) -> Target:
+    """One output path on its own: its folder exists, and it is a regular file or nothing yet."""
+    if not str(given).strip():
+        raise OutputError(given, f"{option} needs a file name")
+    real = _real(str(given))
+    try:
+        st = os.stat(real)
+    except FileNotFoundError:
+        st = None
+    except OSError as exc:
+        raise OutputError(given, exc.strerror or str(exc)) from None
+    if st is not None and stat.S_ISDIR(st.st_mode):
+        raise OutputError(given, f"it is a folder; {option} takes a file name")
+    if st is not None and not stat.S_ISREG(st.st_mode):
+        raise OutputError(given, "it is not a regular file (a device, a FIFO or a socket)")
+    if not real.parent.is_dir():
+        raise OutputError(given, f"the folder '{Path(given).parent}' does not exist")
+    return Target(option, str(given), real)
+
+
+def plan(outputs: Iterable[tuple[str, str | None]], inputs: Iterable[str | os.PathLike] = ()) -> list[Target]:
+    """The checked targets of ``(option, path)`` pairs (a ``None`` path is left out).
+
+    Raises OutputError for a path naming an input or named by two options."""
+    by_real: dict[Path, Target] = {}
+    input_real = {}
+    input_ids = {}
+    for item in inputs:
+        real = _real(str(item))
+        input_real[real] = str(item)
+        ident = _identity(real)
+        if ident is not None:
+            input_ids[ident] = str(item)
+    targets = []
+    for option, given in outputs:
+        if given is None:
+            continue
+        target = check_target(option, given)
+        same = by_real.get(target.real)
+        if same is not None:
+            raise OutputError(given, f"{same.option} and {option} both name this file: give each its own file")
+        ident = _identity(target.real)
+        hit = input_real.get(target.real) or (input_ids.get(ident) if ident is not None else None)
+        if hit is not None:
+            raise OutputError(given, f"it is one of this run's inputs ({hit}); {option} would replace it")
+        by_real[target.real] = target
+        targets.append(target)
+    return targets
+
+
+def write_bytes(target: Target | str | os.PathLike, data: bytes, option: str = "output") -> Path:
+    """Write ``data`` to a temporary file beside the target, then rename it over the target."""
+    if not isinstance(target, Target):
+        target = check_target(option, str(target))
+    real = target.real
+    try:
+        mode = stat.S_IMODE(os.stat(real).st_mode)
+    except OSError:
+        umask = os.umask(0)
+        os.umask(umask)
+        mode = 0o666 & ~umask
+    tmp = None
+    try:
+        fd, tmp = tempfile.mkstemp(dir=real.parent, prefix=f".{real.name}.", suffix=".part")
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.chmod(tmp, mode)
+        os.replace(tmp, real)
+        tmp = None
+    except OSError as exc:
+        raise OutputError(target.given, exc.strerror or str(exc)) from None
+    finally:
+        if tmp is not None:
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
+    return real
+
+
+def write_text(target: Target | str | os.PathLike, text: str, option: str = "output") -> Path:
+    return write_bytes(target, text.encode("utf-8"), option)
