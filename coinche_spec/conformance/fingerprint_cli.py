@@ -56,10 +56,13 @@ def main(args) -> int:
         return _usage(f"--timeout {args.timeout:g}: give a number of seconds above 0")
     if args.deals is not None and args.deals < 0:
         return _usage(f"--deals {args.deals}: give a whole number of at least 0")
+    from ..cli import UserError
     try:
         base = variant_for(args.base)
     except VariantError as exc:
         return _usage(f"--base {args.base}: {exc.lines[0] if exc.lines else exc}")
+    except UserError as exc:
+        return _usage(f"--base {args.base}: {exc}")
     output = Path(args.output) if args.output else None
     if output is not None:
         if output.exists():

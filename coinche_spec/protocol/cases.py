@@ -507,7 +507,11 @@ def run_case(rules, case: Any) -> dict:
     Raises CaseError for a malformed case, or one that names something the
     rule set does not have (see ``check_for_rules``); an engine failure
     propagates (the server turns it into an ``errored`` reply)."""
-    canonical = canonicalise(case)
+    return run_canonical(rules, canonicalise(case))
+
+
+def run_canonical(rules, canonical: dict) -> dict:
+    """``run_case`` for a case ``canonicalise`` already returned (many rule sets, one case)."""
     check_for_rules(rules, canonical)
     return _RUN[canonical["kind"]](rules, canonical)
 
