@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from ..protocol.client import Implementation, ImplementationError
+from ..protocol.wire import outgoing
 from .compare import Diff, compare
 from .fixtures import Fixture
 
@@ -75,7 +76,14 @@ def _variant_document(variant_id: str) -> dict:
     return load_variant(variant_id).document
 
 
+def _rules(variant_id: str):
+    from ..variants import load_variant
+    return load_variant(variant_id).rules
+
+
 def outcome_of(exc: ImplementationError) -> str:
+    if exc.kind == "protocol":   # --check-protocol: a reply that breaks the schema (protocol.wire)
+        return "fail"
     return exc.kind if exc.kind in ("timeout", "not run") else "error"
 
 
@@ -141,7 +149,7 @@ def run(impl: Implementation, fixtures: list[Fixture], variants: list[str],
                 continue
             t0 = time.perf_counter()
             try:
-                reply = impl.run(f"{fixture.id}@{variant}", fixture.case)
+                reply = impl.run(f"{fixture.id}@{variant}", outgoing(fixture.case, _rules(variant)))
             except ImplementationError as exc:
                 add(Outcome(fixture, variant, outcome_of(exc), message=exc.message, seconds=time.perf_counter() - t0))
                 continue
