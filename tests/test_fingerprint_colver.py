@@ -10,22 +10,15 @@ colver is an extra: without it this module is skipped, except where CI says it m
 (COINCHE_REQUIRE_COLVER=1), and then its absence fails.
 """
 
-import os
+from support import require_colver
 
-import pytest
+require_colver()
 
-try:
-    import colver  # noqa: F401
-except ImportError as exc:  # pragma: no cover - depends on the environment
-    if os.environ.get("COINCHE_REQUIRE_COLVER") == "1":
-        raise ImportError(f"COINCHE_REQUIRE_COLVER=1 but colver cannot be imported ({exc}): "
-                          "pip install '.[test,colver]'") from exc
-    pytest.skip("colver is not installed (pip install 'coinche-spec[colver]'); CI runs these tests",
-                allow_module_level=True)
+import pytest  # noqa: E402
 
-from coinche_spec.conformance import fingerprint as fp
-from coinche_spec.protocol.impls import open_implementation
-from coinche_spec.variants import load_variant
+from coinche_spec.conformance import fingerprint as fp  # noqa: E402
+from coinche_spec.protocol.impls import open_implementation  # noqa: E402
+from coinche_spec.variants import load_variant  # noqa: E402
 
 # docs/adapters.md, one entry per difference listed there
 OBSERVABLE = {

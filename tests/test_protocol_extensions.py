@@ -10,6 +10,7 @@ import copy
 import json
 
 import pytest
+from support import changed_rules
 
 from coinche_spec.conformance.fuzz import deal_rng
 from coinche_spec.conformance.fuzz_cases import deal_cases
@@ -81,7 +82,6 @@ class Recorder(InProcess):
 
 @pytest.fixture(scope="module")
 def corpus():
-    from coinche_spec.conformance.fixtures import load_corpus
     from coinche_spec.resources import corpus_dir
     return {kind: load_corpus_file(corpus_dir() / f"{name}.yaml")
             for kind, name in (("score", "scoring"), ("legal_cards", "play"))}
@@ -151,12 +151,9 @@ def test_a_given_contract_with_calls_or_one_no_auction_reaches_is_bad_input():
 # --- two belotes --------------------------------------------------------------------
 
 def tout_atout_with_belotes():
-    doc = copy.deepcopy(load_variant("contree-701").document)
-    doc["id"] = "test-tout-atout-belotes"
-    doc["rules"]["auction"]["strains"]["tout_atout"] = True
-    doc["rules"]["auction"]["strain_order"] = ["C", "D", "H", "S", "TA"]
-    doc["rules"]["belote"]["tout_atout"] = "each_suit"
-    return load_variant(doc).rules
+    return changed_rules("contree-701", {"auction.strains.tout_atout": True,
+                                         "auction.strain_order": ["C", "D", "H", "S", "TA"],
+                                         "belote.tout_atout": "each_suit"})
 
 
 def ta_score(belote, belotes=None):

@@ -5,24 +5,15 @@ plays contree-701 with a surcoinche x3 (not x4) and a discard allowed to a playe
 overtrump (not an undertrump). ``AuctionOnly`` is the same engine answering only auctions.
 """
 
-import copy
+from support import changed_rules as with_changes
 
 from coinche_spec.protocol.cases import KINDS, run_case
-from coinche_spec.variants import load_variant
 
 CHANGES = {"auction.surcoinche.multiplier": 3, "play.cannot_overtrump": "may_discard"}
 
 
 def changed_rules():
-    doc = copy.deepcopy(load_variant("contree-701").document)
-    doc["id"] = "contree-701-changed"
-    for path, value in CHANGES.items():
-        node = doc["rules"]
-        *parents, last = path.split(".")
-        for part in parents:
-            node = node[part]
-        node[last] = value
-    return load_variant(doc).rules
+    return with_changes("contree-701", CHANGES)
 
 
 class Changed:
