@@ -14,6 +14,7 @@ COMMANDS = {
     "serve": "coinche_spec.protocol.server",
     "conformance": "coinche_spec.conformance.cli",
     "fuzz": "coinche_spec.conformance.fuzz_cli",
+    "fingerprint": "coinche_spec.conformance.fingerprint_cli",
     "deal": "coinche_spec.showdeal",
     "docs": "coinche_spec.docsgen.cli",
     "score": "coinche_spec.scoresheet",

@@ -12,7 +12,7 @@ Cards are numbered 0..31 as ``suit * 8 + rank`` with suits S H D C and ranks
 from __future__ import annotations
 
 import unicodedata
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 SEATS = ("N", "E", "S", "W")  # clockwise order
 TEAMS = ("NS", "EW")
@@ -241,6 +241,9 @@ class Contract:
     strain: str
     declarer: str
     multiplier: int = 1
+    # protocol extension: "none", "coinche" or "surcoinche", beside the multiplier (which alone cannot
+    # tell a x3 surcoinche from a x3 coinche); None where unknown. Not part of equality.
+    doubling: str | None = field(default=None, compare=False)
 
     @property
     def takers(self) -> str:
@@ -259,14 +262,16 @@ class Contract:
         return self.value == "generale"
 
     def to_json(self) -> dict:
-        return {"value": self.value, "strain": self.strain,
-                "declarer": self.declarer, "multiplier": self.multiplier}
+        out = {"value": self.value, "strain": self.strain, "declarer": self.declarer, "multiplier": self.multiplier}
+        if self.doubling is not None:
+            out["doubling"] = self.doubling
+        return out
 
 
 def parse_contract(obj: object) -> Contract:
     if not isinstance(obj, dict):
         raise NotationError(f"bad contract {obj!r}: expected an object with value, strain, declarer, multiplier")
-    unknown = set(obj) - {"value", "strain", "declarer", "multiplier"}
+    unknown = set(obj) - {"value", "strain", "declarer", "multiplier", "doubling"}
     if unknown:
         raise NotationError(f"bad contract: unknown field {sorted(unknown)[0]!r}")
     for key in ("value", "strain", "declarer"):
@@ -282,4 +287,15 @@ def parse_contract(obj: object) -> Contract:
     mult = obj.get("multiplier", 1)
     if isinstance(mult, bool) or not isinstance(mult, int) or mult < 1:
         raise NotationError(f"bad contract multiplier {mult!r}: expected 1, 2, 3 or 4")
-    return Contract(value, parse_strain(obj["strain"]), parse_seat(obj["declarer"]), mult)
+    doubling = obj.get("doubling")
+    if doubling is not None and doubling not in DOUBLINGS:
+        raise NotationError(f"bad contract doubling {doubling!r}: expected none, coinche or surcoinche")
+    return Contract(value, parse_strain(obj["strain"]), parse_seat(obj["declarer"]), mult, doubling)
+
+
+DOUBLINGS = ("none", "coinche", "surcoinche")
+
+
+def doubling_for(multiplier: int, coinche_multiplier: int) -> str:
+    """The doubling a multiplier means in a rule set whose coinche multiplies by ``coinche_multiplier``."""
+    return "none" if multiplier == 1 else "coinche" if multiplier == coinche_multiplier else "surcoinche"

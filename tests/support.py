@@ -20,3 +20,20 @@ def changed_rules(base: str, changes: dict, separator: str = "."):
             node = node[key]
         node[keys[-1]] = value
     return load_variant(doc).rules
+
+
+def require_colver():
+    """colver, imported; without it the calling test module is skipped, unless CI says it must be
+    there (COINCHE_REQUIRE_COLVER=1), and then its absence fails loudly."""
+    import os
+
+    import pytest
+    try:
+        import colver
+    except ImportError as exc:  # pragma: no cover - depends on the environment
+        if os.environ.get("COINCHE_REQUIRE_COLVER") == "1":
+            raise ImportError(f"COINCHE_REQUIRE_COLVER=1 but colver cannot be imported ({exc}): "
+                              "pip install '.[test,colver]'") from exc
+        pytest.skip("colver is not installed (pip install 'coinche-spec[colver]'); CI runs these tests",
+                    allow_module_level=True)
+    return colver

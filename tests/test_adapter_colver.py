@@ -11,18 +11,10 @@ colver is an extra: without it this module is skipped, except where CI says
 it must be there (COINCHE_REQUIRE_COLVER=1), and then its absence fails.
 """
 
-import os
-
 import pytest
+from support import require_colver
 
-try:
-    import colver as colver_package
-except ImportError as exc:  # pragma: no cover - depends on the environment
-    if os.environ.get("COINCHE_REQUIRE_COLVER") == "1":
-        raise ImportError(f"COINCHE_REQUIRE_COLVER=1 but colver cannot be imported ({exc}): "
-                          "pip install '.[test,colver]'") from exc
-    pytest.skip("colver is not installed (pip install 'coinche-spec[colver]'); CI runs these tests",
-                allow_module_level=True)
+colver_package = require_colver()
 
 from coinche_spec.adapters import colver as adapter_module
 from coinche_spec.adapters.colver import ColverAdapter, call_action, card_index, card_text

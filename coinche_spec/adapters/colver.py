@@ -180,6 +180,9 @@ class ColverAdapter:
             case = canonicalise(case)
         except CaseError as exc:
             return {"errored": True, "message": str(exc)}
+        if kind == "deal" and "contract" in case:   # the protocol extension a deal without auction is
+            return {"skipped": True, "reason": "a deal with a given contract (no auction) is not answered "
+                                               "by this adapter yet"}
         strain = case.get("strain")
         if strain in ("SA", "TA"):
             return {"skipped": True, "reason": "colver plays suit contracts only (no sans atout, no tout atout)"}

@@ -59,6 +59,9 @@ def register(subparsers) -> None:
     p.add_argument("--report-jsonl", metavar="FILE", default=None, help="write one JSON object per case to FILE")
     p.add_argument("--junit", metavar="FILE", default=None, help="write a JUnit XML report to FILE")
     p.add_argument("--markdown", metavar="FILE", default=None, help="write the matrix and failures as Markdown")
+    p.add_argument("--check-protocol", action="store_true",
+                   help="validate every reply against the protocol's JSON Schema; a reply that breaks it fails "
+                        "its case, with the path in the reply and the schema's message")
     p.add_argument("-v", "--verbose", action="store_true", help="print every case as it is played")
     p.set_defaults(func=main)
 
@@ -165,6 +168,9 @@ def main(args) -> int:
         impl = open_implementation(args.impl, args.timeout, args.max_restarts)
     except ValueError as exc:
         return _usage(f"--impl: {exc}")
+    if args.check_protocol:
+        from ..protocol.wire import Checked
+        impl = Checked(impl)
     try:
         impl.start()
     except ImplementationError as exc:

@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
-from ..protocol.cases import CaseError, run_canonical_case
+from ..protocol.cases import CaseError, run_canonical
 from ..variants.compiled import CompiledRules, RuleGroup
 from ..variants.rules import Rules
 from .fixtures import Fixture, normalised
@@ -102,7 +102,7 @@ def outcome(rules, fixture: Fixture, fields: tuple | None = None):
     from ..engine.errors import EngineError, Unsupported
     fields = fields_of(fixture) if fields is None else fields
     try:
-        result = run_canonical_case(rules, fixture.case)
+        result = run_canonical(rules, fixture.case)
     except Unsupported:
         return ("skipped",)
     except (CaseError, EngineError):
@@ -115,7 +115,7 @@ def rules_read(rules_doc: dict, fixture: Fixture) -> set:
     a group whose keys were listed, ``.**`` for a group read whole)."""
     seen: set = set()
     try:
-        run_canonical_case(_noted_compiled(rules_doc, seen), fixture.case)
+        run_canonical(_noted_compiled(rules_doc, seen), fixture.case)
     except Exception:  # noqa: BLE001 - an error is an outcome too; the paths read up to it are what matter
         pass
     return seen

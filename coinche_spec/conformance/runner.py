@@ -33,6 +33,7 @@ from typing import Callable
 from ..protocol.client import Implementation, ImplementationError
 from ..protocol.server import IMPLEMENTATION
 from .carry import CarryCheck, Source, find
+from ..protocol.wire import outgoing
 from .compare import Diff, compare
 from .fixtures import Fixture
 from .verdicts import engine_source
@@ -104,6 +105,8 @@ def is_reference(impl: Implementation) -> bool:
 
 
 def outcome_of(exc: ImplementationError) -> str:
+    if exc.kind == "protocol":   # --check-protocol: a reply that breaks the schema (protocol.wire)
+        return "fail"
     return exc.kind if exc.kind in ("timeout", "not run") else "error"
 
 
@@ -204,7 +207,7 @@ def run(impl: Implementation, fixtures: list[Fixture], variants: list,
                 continue
             t0 = time.perf_counter()
             try:
-                reply = impl.run(f"{fixture.id}@{variant.id}", fixture.case)
+                reply = impl.run(f"{fixture.id}@{variant.id}", outgoing(fixture.case, variant.rules))
             except ImplementationError as exc:
                 add(outcome(outcome_of(exc), message=exc.message, seconds=time.perf_counter() - t0))
                 continue

@@ -10,7 +10,7 @@ reference engine itself.
 
 from __future__ import annotations
 
-from ..protocol.cases import CaseError, run_canonical_case
+from ..protocol.cases import CaseError, run_canonical
 from .carry import Source
 from .dependencies import fields_of
 from .fixtures import Expectation, Fixture
@@ -23,7 +23,7 @@ def engine_source(fixture: Fixture, variant) -> Source:
     if not fields:
         return Source(Expectation(not_applicable="no expectation of this fixture checks a result field"), "engine")
     try:
-        result = run_canonical_case(variant.rules, fixture.case)
+        result = run_canonical(variant.rules, fixture.case)
     except (CaseError, EngineError, Unsupported) as exc:
         return Source(Expectation(not_applicable=f"the reference engine does not answer this case under "
                                                  f"{variant.id}: {exc}"), "engine")

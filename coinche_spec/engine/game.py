@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..notation import SEATS, Call, Contract, NotationError, card_name, parse_call, team_of
+from ..notation import SEATS, Call, Contract, NotationError, card_name, doubling_for, parse_call, team_of
 from ..variants.rules import Rules
 from . import belote as belote_mod
 from . import melds as melds_mod
@@ -26,6 +26,7 @@ from . import scoring
 from .auction import Auction
 from .errors import BadInput, IllegalCall, IllegalPlay
 from .masks import cards_of
+from ..variants.compiled import compiled_rules
 from .play import _SEAT_INDEX, PlayState, compiled, first_leader
 from .play import _card  # the same card check and message everywhere
 
@@ -335,6 +336,11 @@ class Deal:
         o = self.outcome()
         out.update(card_points=dict(o.card_points), melds=dict(o.melds), belote=o.belote,
                    made=o.made, score=dict(o.score))
+        ns, ew = o.belote_points["NS"], o.belote_points["EW"]
+        each = compiled_rules(self.rules).belote.points if (ns or ew) else 0
+        if (ns and ew) or (each and max(ns, ew) > each):
+            # protocol extension: `belote` (one side or null) cannot say both sides, or two belotes
+            out["belotes"] = {"NS": ns // each, "EW": ew // each}
         if o.invalid_melds:
             out["invalid_melds"] = [[card_name(c) for c in m] for m in o.invalid_melds]
         return out
@@ -372,6 +378,43 @@ class Deal:
     def __repr__(self) -> str:
         return (f"Deal(phase={self.phase}, dealer={self.dealer}, contract={self.contract}, "
                 f"calls={len(self.calls)}, cards={len(self.log)}, to_act={self.to_act})")
+
+
+def calls_for_contract(rules, dealer: str, hands: dict, contract: Contract) -> list | None:
+    """An auction of ``rules`` that ends in ``contract``: passes up to the declarer, his bid, the
+    coinche and surcoinche its multiplier needs, passes; None when the rule set allows no such auction.
+
+    For the protocol's deal case with a given contract (engines without a Coinche auction): the
+    declarer is also the first bidder, which matters only where the first lead follows him."""
+    deal = Deal.start(rules, dealer, hands)
+    bid = Call("bid", contract.value, contract.strain)
+    coinche_multiplier = compiled_rules(rules).auction.coinche.multiplier
+    want = contract.doubling or doubling_for(contract.multiplier, coinche_multiplier)
+    calls: list = []
+    for _ in range(64):
+        legal = deal.legal_calls()
+        current = deal.contract if deal.phase != "auction" else None
+        doubling = ("none" if deal.auction.multiplier == 1
+                    else doubling_for(deal.auction.multiplier, coinche_multiplier))
+        choice = None
+        if deal.auction.high_bid is None:
+            choice = next(((s, c) for s, c in legal if s == contract.declarer and c == bid), None)
+        elif doubling == "none" and want != "none":
+            choice = next(((s, c) for s, c in legal if c.kind == "coinche"), None)
+        elif doubling == "coinche" and want == "surcoinche":
+            choice = next(((s, c) for s, c in legal if c.kind == "surcoinche"), None)
+        if choice is None and deal.phase == "auction":
+            choice = next(((s, c) for s, c in legal if c.kind == "pass"), None)
+        if choice is None:
+            break
+        deal = deal.apply_call(*choice)
+        calls.append(choice)
+    current = deal.contract
+    if deal.phase != "play" or current is None or (current.value, current.strain, current.declarer,
+                                                   current.multiplier) != (contract.value, contract.strain,
+                                                                           contract.declarer, contract.multiplier):
+        return None
+    return calls
 
 
 def run_deal_case(rules, dealer: str, hands: dict, calls: list, plays: list) -> dict:

@@ -57,6 +57,7 @@ class _Deal:
     made: bool | None
     belote: str | None
     tricks_won: dict | None
+    belotes: dict | None = None     # protocol extension: belotes per side, when a side may have two
 
 
 def _team_or_none(value, where: str) -> str | None:
@@ -97,8 +98,11 @@ def _parse_deal(i: int, raw) -> _Deal:
     tricks = raw.get("tricks_won")
     if tricks is not None:
         tricks = _numbers(tricks, f"{where}: tricks_won", minimum=0)
+    belotes = raw.get("belotes")
+    if belotes is not None:
+        belotes = _numbers(belotes, f"{where}: belotes", minimum=0)
     return _Deal(score, _team_or_none(raw.get("takers"), f"{where}: takers"), made,
-                 _team_or_none(raw.get("belote"), f"{where}: belote"), tricks)
+                 _team_or_none(raw.get("belote"), f"{where}: belote"), tricks, belotes)
 
 
 def _deal_winner(i: int, deal: _Deal, why: str) -> str:
@@ -154,7 +158,8 @@ def run_match(rules, deals) -> MatchResult:
                 failed_takers = deal.takers == t and deal.made is False
                 if not (failed_takers or deal.tricks_won[t] == 0):
                     continue
-                b = c.belote.points if deal.belote == t else 0
+                count = deal.belotes[t] if deal.belotes is not None else int(deal.belote == t)
+                b = c.belote.points * count
                 if b and not reached(totals[t] - b):
                     waiting[t] = True
                     lines.append(f"{t} reached the target only through its belote "

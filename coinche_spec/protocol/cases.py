@@ -18,7 +18,7 @@ from typing import Any, Callable
 
 from ..variants.compiled import compiled_rules
 from ..yamlstrict import type_name
-from ..notation import (SEATS, NotationError, card_name, parse_call, parse_card, parse_contract,
+from ..notation import (SEATS, NotationError, card_name, doubling_for, parse_call, parse_card, parse_contract,
                         parse_seat, parse_strain, parse_team)
 
 KINDS = ("legal_cards", "auction", "deal", "score", "melds", "match", "dealing", "perft")
@@ -265,10 +265,16 @@ def _say(value: Any, path: tuple) -> str | None:
 
 
 def _deal(case: dict, path: tuple) -> dict:
-    _object(case, path, ("kind", "dealer", "hands", "calls", "play"))
+    # extension: a given `contract` skips the auction (engines without a Coinche auction); then
+    # `calls` may be left out, and must be empty if given
+    given = case.get("contract") if isinstance(case, dict) else None
+    _object(case, path, ("kind", "dealer", "hands", "play") + (() if given is not None else ("calls",)),
+            ("contract", "calls"))
     dealer = _seat(case["dealer"], path + ("dealer",))
     hands = _hands(case["hands"], path + ("hands",), 8)
-    calls = _call_entries(case["calls"], path + ("calls",))
+    calls = _call_entries(case.get("calls", []), path + ("calls",))
+    if given is not None and calls:
+        raise CaseError(path + ("calls",), "a deal case with a given contract has no calls (the auction is skipped)")
     play_path = path + ("play",)
     entries = _list(case["play"], play_path, 0, 32, "cards played")
     play = []
@@ -283,7 +289,10 @@ def _deal(case: dict, path: tuple) -> dict:
         if say is not None:
             out["say"] = say
         play.append(out)
-    return {"kind": "deal", "dealer": dealer, "hands": hands, "calls": calls, "play": play}
+    out = {"kind": "deal", "dealer": dealer, "hands": hands, "calls": calls, "play": play}
+    if given is not None:
+        out["contract"] = _contract(given, path + ("contract",))
+    return out
 
 
 def _tricks_by_seat(value: Any, path: tuple, tricks_won: dict) -> dict:
@@ -297,9 +306,27 @@ def _tricks_by_seat(value: Any, path: tuple, tricks_won: dict) -> dict:
     return out
 
 
+def _belotes(value: Any, belote: str | None, path: tuple) -> dict:
+    """The extension ``belotes``: how many belotes each side scores (tout atout may give one per suit).
+
+    ``belote`` stays for implementations that read only it, and must say the same: the side with
+    belotes when only one side has any, else null."""
+    counts = _team_ints(value, path + ("belotes",), 0, 4)
+    sides = [team for team in TEAMS if counts[team]]
+    said = sides[0] if len(sides) == 1 else None
+    if belote != said:
+        raise CaseError(path + ("belote",), f"belote {json_text(belote)} disagrees with belotes "
+                                            f"(NS {counts['NS']}, EW {counts['EW']}): it should be {json_text(said)}")
+    return counts
+
+
+def json_text(value: Any) -> str:
+    return "null" if value is None else str(value)
+
+
 def _score(case: dict, path: tuple) -> dict:
     _object(case, path, ("kind", "contract", "trick_points", "tricks_won", "last_trick", "melds", "belote"),
-            ("tricks_won_by_seat",))
+            ("tricks_won_by_seat", "belotes"))
     tricks_won = _tricks_won(case["tricks_won"], path + ("tricks_won",))
     last = _team(case["last_trick"], path + ("last_trick",))
     if tricks_won[last] == 0:
@@ -313,6 +340,8 @@ def _score(case: dict, path: tuple) -> dict:
         "melds": _team_ints(case["melds"], path + ("melds",), 0, 10000),
         "belote": _team_or_null(case["belote"], path + ("belote",)),
     }
+    if case.get("belotes") is not None:
+        out["belotes"] = _belotes(case["belotes"], out["belote"], path)
     # extension: who took the tricks, which a générale needs (made only if the declarer took all eight alone)
     by_seat = case.get("tricks_won_by_seat")
     if by_seat is not None:
@@ -353,14 +382,17 @@ def _match(case: dict, path: tuple) -> dict:
     deals = []
     for i, d in enumerate(_list(case["deals"], dpath, 1, 1000, "deals")):
         p = dpath + (i,)
-        _object(d, p, ("score", "takers", "made", "belote", "tricks_won"))
-        deals.append({
+        _object(d, p, ("score", "takers", "made", "belote", "tricks_won"), ("belotes",))
+        deal = {
             "score": _team_ints(d["score"], p + ("score",), 0, 100000),
             "takers": _team(d["takers"], p + ("takers",)),
             "made": _bool(d["made"], p + ("made",)),
             "belote": _team_or_null(d["belote"], p + ("belote",)),
             "tricks_won": _tricks_won(d["tricks_won"], p + ("tricks_won",)),
-        })
+        }
+        if d.get("belotes") is not None:
+            deal["belotes"] = _belotes(d["belotes"], deal["belote"], p)
+        deals.append(deal)
     return {"kind": "match", "deals": deals}
 
 
@@ -454,15 +486,27 @@ def _run_deal(rules, case: dict) -> dict:
     plays = [{"seat": p["seat"], "card": parse_card(p["card"]),
               "melds": [[parse_card(c) for c in m] for m in p["melds"]] if "melds" in p else None,
               "say": p.get("say")} for p in case["play"]]
+    if "contract" in case:
+        from ..engine.game import calls_for_contract
+        calls = calls_for_contract(rules, case["dealer"], hands, parse_contract(case["contract"]))
+        if calls is None:
+            raise CaseError(("case", "contract"), "no auction of this rule set ends in this contract")
+        result = run_deal_case(rules, case["dealer"], hands, calls, plays)
+        result["accepted"]["calls"] = 0    # no call was given: the auction was skipped
+        return result
     return run_deal_case(rules, case["dealer"], hands, calls, plays)
 
 
 def _run_score(rules, case: dict) -> dict:
-    from ..engine.scoring import score_deal
+    from ..engine.scoring import belote_dict, score_deal
     contract = parse_contract(case["contract"])
     by_seat = case.get("tricks_won_by_seat")
+    belote = case["belote"]
+    if "belotes" in case:   # points per side: each belote is worth what one is in this contract
+        each = belote_dict(rules, contract.strain, "NS")["NS"]
+        belote = {team: each * n for team, n in case["belotes"].items()}
     result = score_deal(rules, contract, dict(case["trick_points"]), dict(case["tricks_won"]),
-                        case["last_trick"], dict(case["melds"]), case["belote"],
+                        case["last_trick"], dict(case["melds"]), belote,
                         tricks_by_seat=dict(by_seat) if by_seat is not None else None)
     # scoring.belote_dict turns the team into points, and gives none where the rule set has no
     # belote for this contract (belote not played, sans atout, tout atout without each_suit)
@@ -512,12 +556,11 @@ def run_case(rules, case: Any) -> dict:
     Raises CaseError for a malformed case, or one that names something the
     rule set does not have (see ``check_for_rules``); an engine failure
     propagates (the server turns it into an ``errored`` reply)."""
-    return run_canonical_case(rules, canonicalise(case))
+    return run_canonical(rules, canonicalise(case))
 
 
-def run_canonical_case(rules, canonical: dict) -> dict:
-    """``run_case`` for a case already canonicalised (a loaded fixture's): the same checks and answer,
-    without parsing the case again."""
+def run_canonical(rules, canonical: dict) -> dict:
+    """``run_case`` for a case ``canonicalise`` already returned (many rule sets, one case)."""
     check_for_rules(rules, canonical)
     return _RUN[canonical["kind"]](rules, canonical)
 
@@ -566,6 +609,13 @@ def _check_contract_for_rules(rules, contract: dict, path: tuple) -> None:
     if multiplier not in allowed:
         said = ", ".join(f"{m} {why}" for m, why in sorted(allowed.items()))
         raise CaseError(path + ("multiplier",), f"{multiplier} is not a multiplier of this rule set ({said})")
+    doubling = contract.get("doubling")
+    if doubling is not None and doubling != doubling_for(multiplier, auction.coinche.multiplier):
+        raise CaseError(path + ("doubling",), f"{doubling}: a multiplier of {multiplier} in this rule set means "
+                                              f"{doubling_for(multiplier, auction.coinche.multiplier)} "
+                                              f"(coinche x{auction.coinche.multiplier}"
+                                              + (f", surcoinche x{auction.surcoinche.multiplier})"
+                                                 if auction.surcoinche.allowed else ", no surcoinche)"))
     if value == "capot" and multiplier != 1 and not auction.capot.may_be_coinched:
         raise CaseError(path + ("multiplier",), f"{multiplier}: a capot bid may not be coinched in this rule set "
                                                 "(auction.capot.may_be_coinched is false)")
@@ -605,3 +655,5 @@ def check_for_rules(rules, case: dict, path: tuple = ("case",)) -> None:
         check_strain_for_rules(rules, case["strain"], path + ("strain",))
     elif kind == "score":
         _check_score_for_rules(rules, case, path)
+    elif kind == "deal" and "contract" in case:
+        _check_contract_for_rules(rules, case["contract"], path + ("contract",))

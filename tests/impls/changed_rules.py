@@ -1,0 +1,37 @@
+"""The reference engine playing a rule set it does not announce: contree-701 with two rules changed.
+
+For the fingerprint tests: ``Changed`` says it plays any rule set and answers every kind, but
+plays contree-701 with a surcoinche x3 (not x4) and a discard allowed to a player who cannot
+overtrump (not an undertrump). ``AuctionOnly`` is the same engine answering only auctions.
+"""
+
+from support import changed_rules as with_changes
+
+from coinche_spec.protocol.cases import KINDS, run_case
+
+CHANGES = {"auction.surcoinche.multiplier": 3, "play.cannot_overtrump": "may_discard"}
+
+
+def changed_rules():
+    return with_changes("contree-701", CHANGES)
+
+
+class Changed:
+    kinds = list(KINDS)
+
+    def __init__(self):
+        self.rules = changed_rules()
+
+    def start(self):
+        return {"protocol": 1, "kinds": self.kinds, "variants": None,
+                "implementation": {"name": "changed", "version": "1", "language": "Python", "homepage": None}}
+
+    def configure(self, variant):
+        return {"ok": True}   # whatever it is told, it plays its own rules
+
+    def run(self, case):
+        return {"result": run_case(self.rules, case)}
+
+
+class AuctionOnly(Changed):
+    kinds = ["auction"]
