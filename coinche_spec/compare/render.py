@@ -170,7 +170,7 @@ def length_bins(lengths: list) -> list[tuple[str, int]]:
     return [(str(k), sum(1 for x in lengths if x == k)) for k in range(1, top + 1)]
 
 
-STYLE = """body{font-family:system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem;color:#222}
+STYLE = """body{font-family:system-ui,sans-serif;max-width:80rem;margin:2rem auto;padding:0 1rem;color:#222}
 table{border-collapse:collapse;margin:1rem 0}td,th{border:1px solid #bbb;padding:.3rem .5rem;vertical-align:top}
 th{background:#eee;text-align:left}.quote{color:#555;font-size:.9em}.arith{font-family:monospace;font-size:.85em;color:#444}
 figure{margin:1rem 0}nav a{margin-right:1rem}"""
@@ -190,10 +190,12 @@ def render_html_body(c: Comparison, rule_link=None) -> str:
     out = [f"<h1>{' / '.join(e(i) for i in c.ids)}: what changes at the table</h1>",
            "<h2>1. The rules that differ</h2>"]
     if c.changes:
+        out.append("<p>Open a value for the rule's full sentence and the words it rests on.</p>")
         out.append(f"<table><tr><th>rule</th>{head}</tr>")
         for ch in c.changes:
-            cells = "".join(f"<td><b>{e(v)}</b><br>{e(s)}" + (f'<div class="quote">{e(b[0])}</div>' if b else "")
-                            + "</td>" for v, s, b in zip(ch.values, ch.sentences, ch.basis))
+            cells = "".join(f"<td><details><summary><b>{e(v)}</b></summary>{e(s)}"
+                            + (f'<div class="quote">{e(b[0])}</div>' if b else "") + "</details></td>"
+                            for v, s, b in zip(ch.values, ch.sentences, ch.basis))
             out.append(f"<tr><td>{e(ch.title)}</td>{cells}</tr>")
         out.append("</table>")
     else:

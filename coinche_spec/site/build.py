@@ -40,13 +40,15 @@ def _write(root: Path, rel: str, text: str, written: list) -> None:
 
 
 def rule_set_groups():
-    """(heading, [Variant]) for the seeds, published rule sets and house examples."""
+    """(heading, [Variant]) for the seeds (federation first, as the seed documents go), published
+    rule sets and house examples."""
     from ..docsgen.cli import load
+    from ..docsgen.compare import seed_order
     from ..variants import loader
 
     published_dir = variants_dir() / "published"
     published = sorted(p for p in published_dir.glob("*.yaml")) if published_dir.is_dir() else []
-    return [("Seed rule sets", [load(i) for i in loader.shipped_ids()]),
+    return [("Seed rule sets", seed_order([load(i) for i in loader.shipped_ids()])),
             ("Published rule sets", [load(str(p)) for p in published]),
             ("House rule sets", [load(i) for i in loader.house_ids()])]
 
