@@ -143,14 +143,24 @@ def test_compare_prints_all_three_parts():
         assert part in out
 
 
-def test_compare_json_and_html():
-    code, out, _ = run_cli("compare", "contree-701", "cafe-701", "--deals", "20", "--json")
-    data = json.loads(out)
-    assert code == 0 and data["simulation"]["deals"] == 20
+@pytest.fixture(scope="module")
+def built():
+    from coinche_spec.compare.cli import build
+    return build(["contree-701", "cafe-701"], 20, 1)
+
+
+def test_compare_json(built):
+    data = json.loads(render.render_json(built))
+    assert data["simulation"]["deals"] == 20
     assert data["simulation"]["rule_sets"]["cafe-701"]["failed"]["interval"] == "wilson"
     assert any(d["fixture"] == "deal-level-81-cw" for d in data["scenarios"]["differing"])
-    code, out, _ = run_cli("compare", "contree-701", "cafe-701", "--deals", "20", "--html")
-    assert code == 0 and out.startswith("<!DOCTYPE html>") and out.count("<svg") == 3   # swings + 2 matches
+    assert data["rules"]["differences"][0]["rule_sets"]["contree-701"]["sentence"]
+
+
+def test_compare_html_is_one_page_with_its_plots(built):
+    out = render.render_html(built)
+    assert out.startswith("<!DOCTYPE html>") and out.count("<svg") == 3     # swings, and a match plot each
+    assert "<script" not in out and "http" not in out.split("</style>")[0]  # nothing fetched
 
 
 @pytest.mark.parametrize("argv, message", [

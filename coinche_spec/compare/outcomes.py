@@ -12,6 +12,7 @@ set, so that expectations carried by ``depends_on`` can take its place.
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from dataclasses import dataclass
@@ -52,6 +53,12 @@ class Scenario:
     def quote(self) -> str | None:
         s = self.fixture.sources
         return f"\"{s[0]['quote']}\" ({s[0]['seed']}, {s[0]['section']})" if s else None
+
+
+@functools.lru_cache(maxsize=1)
+def shipped_corpus() -> tuple:
+    """The corpus, read and checked once per process (a site compares several groups of rule sets)."""
+    return tuple(load_corpus())
 
 
 _ID_LINE = re.compile(r"^\s*-\s+id:")
@@ -95,7 +102,7 @@ def differing(variants: list, fixtures: list[Fixture] | None = None) -> tuple[li
 
     Returns them, how many fixtures were looked at, and the rule sets no fixture has an
     expectation for (their outcomes cannot be compared: the output says so)."""
-    fixtures = load_corpus() if fixtures is None else fixtures
+    fixtures = shipped_corpus() if fixtures is None else fixtures
     cache: dict = {}
     out = []
     seen = set()
