@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import argparse
+import os
 import sys
 
 
@@ -16,8 +16,8 @@ def register(subparsers) -> None:
     p.add_argument("refs", nargs="+", metavar="ID|FILE", help="two or more rule sets (ids or files)")
     p.add_argument("--deals", type=int, default=2000, help="deals to simulate (default 2000; 0: no simulation)")
     p.add_argument("--seed", type=int, default=1, help="seed of the deals (default 1)")
-    p.add_argument("--jobs", type=int, default=1, help="local processes playing the deals (default 1); the "
-                                                       "figures do not depend on it")
+    p.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
+                   help="local processes playing the deals (default: one per core); the figures do not depend on it")
     fmt = p.add_mutually_exclusive_group()
     fmt.add_argument("--json", action="store_true", help="print JSON")
     fmt.add_argument("--html", action="store_true", help="print a self-contained HTML page with plots")
