@@ -134,7 +134,7 @@ def histogram_svg(counts: list[tuple[str, int]], title: str, xlabel: str, width:
              f'<line x1="{left}" y1="{top + plot_h}" x2="{left + plot_w}" y2="{top + plot_h}" stroke="#444"/>',
              f'<text x="{left - 4}" y="{top + 10}" text-anchor="end" font-size="10">{peak}</text>',
              f'<text x="{left - 4}" y="{top + plot_h}" text-anchor="end" font-size="10">0</text>']
-    step = max(1, len(counts) // 12)
+    step = max(1, -(-len(counts) // 7))       # about seven labels, so that they never overlap
     for k, (label, n) in enumerate(counts):
         h = plot_h * n / peak
         x = left + k * bar
@@ -234,8 +234,11 @@ def render_html_body(c: Comparison, rule_link=None) -> str:
                        f"<li>the deal's score differs: {e(_fmt(p.score_differs, percent=True))}</li>"
                        f"<li>mean swing: {e(_fmt(p.mean_swing))} points</li>"
                        f"<li>largest swing: {e(_fmt(p.largest_swing))} points</li></ul>")
-            out.append("<figure>" + histogram_svg(swing_bins(p.swings), f"Score swings, {p.right} against {p.left}",
-                                                  "swing (points)") + "</figure>")
+            bins = swing_bins(p.swings)
+            # the deals without a swing are most of them: said in the title, not drawn over the others
+            out.append("<figure>" + histogram_svg(bins[1:], f"Score swings, {p.right} against {p.left} "
+                                                  f"({bins[0][1]} of {len(p.swings)} deals do not swing)",
+                                                  "swing (points), deals that swing") + "</figure>")
         for r in sim.rule_sets:
             out.append("<figure>" + histogram_svg(length_bins(r.match_lengths), f"Deals per match, {r.ident}",
                                                   "deals in the match") + "</figure>")
