@@ -19,6 +19,8 @@ COMMANDS = {
     "docs": "coinche_spec.docsgen.cli",
     "score": "coinche_spec.scoresheet",
     "new": "coinche_spec.housefile",
+    "compare": "coinche_spec.compare.cli",
+    "site": "coinche_spec.site.cli",
 }
 
 

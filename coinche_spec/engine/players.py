@@ -64,34 +64,52 @@ def _count(hand: int, suit: int) -> int:
     return (hand & SUIT_MASKS[suit]).bit_count()
 
 
-def _suit_count(hand: int, trump: int, belote: int) -> int:
-    """The count of a hand for a suit contract with ``trump``, on the 162-point scale (no partner)."""
-    n = _count(hand, trump)
-    jack = _has(hand, trump, _J)
+def _trump_part(p: int) -> int:
+    """The count of a trump suit held as the 8-bit pattern ``p`` (belote apart)."""
+    n = p.bit_count()
+    jack = p >> _J & 1
     pts = 25 if jack else 0
-    if _has(hand, trump, _9):
+    if p >> _9 & 1:
         pts += 15 if jack or n >= 3 else 8
-    if _has(hand, trump, _A):
+    if p >> _A & 1:
         pts += 11 if n >= 3 else 7
-    if _has(hand, trump, _T):
+    if p >> _T & 1:
         pts += 10 if n >= 3 else 5
-    pts += 4 * sum(_has(hand, trump, r) for r in (0, 1, _Q, _K))
+    pts += 4 * sum(p >> r & 1 for r in (0, 1, _Q, _K))
     if n > 3:
         pts += 10 * (n - 3)
-    if belote and _has(hand, trump, _K) and _has(hand, trump, _Q):
+    return pts
+
+
+def _side_part(q: int, long_trumps: bool) -> int:
+    """The count of a side suit held as the 8-bit pattern ``q``: a void to cut with, the ace and ten."""
+    k = q.bit_count()
+    pts = 5 if k == 0 and long_trumps else 0
+    if q >> _A & 1:
+        pts += 12
+        if q >> _T & 1:
+            pts += 8
+    elif q >> _T & 1 and k >= 3:
+        pts += 3
+    return pts
+
+
+# the two parts for every pattern of a suit, worked out once: a hand is counted by four look-ups
+_TRUMP_PART = tuple(_trump_part(p) for p in range(256))
+_SIDE_PART = (tuple(_side_part(q, False) for q in range(256)), tuple(_side_part(q, True) for q in range(256)))
+_KQ = 1 << _K | 1 << _Q
+
+
+def _suit_count(hand: int, trump: int, belote: int) -> int:
+    """The count of a hand for a suit contract with ``trump``, on the 162-point scale (no partner)."""
+    p = hand >> (trump * 8) & 0xFF
+    pts = _TRUMP_PART[p]
+    if belote and p & _KQ == _KQ:
         pts += belote
+    side = _SIDE_PART[p.bit_count() >= 3]
     for s in range(4):
-        if s == trump:
-            continue
-        k = _count(hand, s)
-        if k == 0 and n >= 3:
-            pts += 5                  # a void to cut with
-        if _has(hand, s, _A):
-            pts += 12
-            if _has(hand, s, _T):
-                pts += 8
-        elif _has(hand, s, _T) and k >= 3:
-            pts += 3
+        if s != trump:
+            pts += side[hand >> (s * 8) & 0xFF]
     return pts
 
 
@@ -202,8 +220,17 @@ def defence_strength(rules, hand: int, strain: str) -> int:
 
 def _deal_total(rules, strain: str) -> int:
     """The card points of a deal in ``strain``, the last trick included."""
-    c = compiled_rules(rules)
-    return c.phase(("players.deal_total", strain), lambda c: c.card_total(strain) + c.card_values.last_trick)
+    key = (id(rules), strain)
+    hit = _TOTALS.get(key)
+    if hit is None or hit[0] is not rules:
+        c = compiled_rules(rules)
+        if len(_TOTALS) > 256:
+            _TOTALS.clear()
+        hit = _TOTALS[key] = (rules, c.card_total(strain) + c.card_values.last_trick)
+    return hit[1]
+
+
+_TOTALS: dict = {}    # (rules id, strain) -> (rules, card points of a deal): read once per rule set
 
 
 # --- the auction ------------------------------------------------------------
@@ -256,17 +283,18 @@ def _bid_wanted(deal: Deal, seat: str, bids: list):
         for s in strains:
             if s != high.strain:
                 afford[s] -= 20
+    totals = {s: _deal_total(rules, s) for s in strains}
     best = None
     for pair in bids:
         call = pair[1]
         limit = afford[call.strain]
         if type(call.value) is not int:
-            if call.value != "capot" or limit < CAPOT_COUNT * _deal_total(rules, call.strain) // 162:
+            if call.value != "capot" or limit < CAPOT_COUNT * totals[call.strain] // 162:
                 continue
         elif call.value > limit:
             continue
         # the strain he counts best (as a share of the strain's card points), at the highest value it affords
-        key = (limit * 1000 // _deal_total(rules, call.strain), _bid_value(call))
+        key = (limit * 1000 // totals[call.strain], _bid_value(call))
         if best is None or key > best[0]:
             best = (key, pair)
     return None if best is None else best[1]
@@ -334,6 +362,22 @@ class _Memory:
         return m
 
 
+_AFTER: dict = {}
+
+
+def _after(seat: str, direction: str, played: int) -> list:
+    """The seats still to play in a trick after ``seat``, when ``played`` cards are already in it."""
+    key = (seat, direction, played)
+    hit = _AFTER.get(key)
+    if hit is None:
+        hit, s = [], seat
+        for _ in range(3 - played):
+            s = next_seat(s, direction)
+            hit.append(s)
+        _AFTER[key] = hit = tuple(hit)
+    return list(hit)
+
+
 class _View:
     """What a player at the table knows when he plays: the cards gone, who showed a void, the trick."""
 
@@ -353,11 +397,7 @@ class _View:
                 win = c
         self.win = win
         self.win_seat = st.winning
-        after, s = [], seat
-        for _ in range(3 - len(trick)):
-            s = next_seat(s, sr.direction)
-            after.append(s)
-        self.after = after             # who plays after him in this trick
+        self.after = _after(seat, sr.direction, len(trick))   # who plays after him in this trick
 
     def holds(self, card: int, seats=None) -> bool:
         """Whether ``card``, winning the trick, cannot be beaten by anyone still to play (as far as he knows)."""

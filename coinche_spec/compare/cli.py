@@ -1,0 +1,77 @@
+"""``coinche-spec compare A B [C ...]``: arguments in, the comparison out (the work is in the modules)."""
+
+from __future__ import annotations
+
+import os
+import sys
+
+
+def register(subparsers) -> None:
+    p = subparsers.add_parser(
+        "compare", help="what a rule change does at the table: rules in words, corpus outcomes, simulated deals",
+        description="Compare rule sets: (1) the rules that differ, in words, without those that cannot matter; "
+                    "(2) the corpus scenarios whose hand-derived outcomes differ; (3) the same deals played by "
+                    "the simple players under each rule set, with 95 % intervals. The first rule set is the "
+                    "one the others are measured against.")
+    p.add_argument("refs", nargs="+", metavar="ID|FILE", help="two or more rule sets (ids or files)")
+    p.add_argument("--deals", type=int, default=2000, help="deals to simulate (default 2000; 0: no simulation)")
+    p.add_argument("--seed", type=int, default=1, help="seed of the deals (default 1)")
+    p.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
+                   help="local processes playing the deals (default: one per core); the figures do not depend on it")
+    fmt = p.add_mutually_exclusive_group()
+    fmt.add_argument("--json", action="store_true", help="print JSON")
+    fmt.add_argument("--html", action="store_true", help="print a self-contained HTML page with plots")
+    p.add_argument("--output", "-o", metavar="FILE", help="write to FILE (a new file) instead of printing")
+    p.set_defaults(func=run)
+
+
+def _error(message: str):
+    from ..cli import UserError
+    return UserError(message)
+
+
+def build(refs: list, deals: int, seed: int, jobs: int = 1, progress=None):
+    """The whole comparison of the rule sets named by ``refs``."""
+    from ..conformance.fixtures import CorpusError
+    from ..docsgen.cli import load
+    from .outcomes import differing
+    from .render import Comparison
+    from .rules import differences
+    from .simulate import simulate
+
+    variants = [load(r) for r in refs]
+    ids = [v.id for v in variants]
+    if len(set(ids)) < len(ids):
+        raise _error(f"compare: a rule set is named twice ({', '.join(ids)})")
+    changes, left_out = differences(variants)
+    try:
+        scenarios, seen, without = differing(variants)
+    except CorpusError as exc:
+        raise _error(f"compare: the corpus does not load: {exc.problems[0]}") from None
+    sim = simulate(variants, deals, seed, jobs, progress) if deals else None
+    return Comparison(ids, changes, left_out, scenarios, seen, without, sim)
+
+
+def run(args) -> int:
+    from pathlib import Path
+
+    from .render import render_html, render_json, render_text
+    from .simulate import progress_bar
+
+    if len(args.refs) < 2:
+        raise _error("compare: name at least two rule sets")
+    if args.deals < 0:
+        raise _error(f"compare: --deals must be 0 or more, got {args.deals}")
+    if args.jobs < 1:
+        raise _error(f"compare: --jobs must be 1 or more, got {args.jobs}")
+    if args.output and Path(args.output).exists():
+        raise _error(f"compare: '{args.output}' exists: choose a new file (nothing is overwritten)")
+    if args.output and not Path(args.output).parent.is_dir():
+        raise _error(f"compare: cannot write '{args.output}': its folder does not exist")
+    c = build(args.refs, args.deals, args.seed, args.jobs, progress_bar())
+    text = render_json(c) if args.json else render_html(c) if args.html else render_text(c)
+    if args.output:
+        Path(args.output).write_text(text, encoding="utf-8")
+    else:
+        sys.stdout.write(text)
+    return 0

@@ -1,0 +1,180 @@
+"""The same deals played by the simple players under each rule set, and what came of them.
+
+Every deal comes from ``deals.deal_hands`` (same hands, same dealer for all
+rule sets) and is played by ``engine.players.play_hands``. Deals are played
+in chunks, in local processes when ``jobs`` > 1; chunks are put back in
+order, so the figures depend on the seed and the number of deals only.
+
+A deal in which all four pass is thrown in: it scores nothing and counts in
+"how often the score differs" and in the swings (as 0 to 0), not in the
+contract rates nor in points per deal, and not as a deal of a match (a
+thrown-in deal is dealt again). Matches are the played deals taken in
+order, a new match starting after each one the rule set's match rules
+decide (``engine.match.run_match``); an unfinished last match is dropped.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import sys
+from dataclasses import dataclass, field
+
+from ..engine.match import run_match
+from ..engine.players import play_hands
+from .deals import deal_hands
+from .stats import Estimate, largest, mean, rate
+
+CHUNK = 200          # deals per task: small enough for a live progress bar, large enough to be cheap
+
+# one deal under one rule set: (takers or None when thrown in, made, multiplier, swept, NS, EW,
+#                              NS tricks, EW tricks, belote side)
+Record = tuple
+
+
+def play_one(rules, dealer: str, hands: dict) -> Record:
+    deal = play_hands(rules, dealer, hands)
+    if deal.phase != "done":
+        return (None, None, 1, False, 0, 0, 0, 0, None)
+    o = deal.outcome()
+    c = deal.contract
+    won = o.tricks_won
+    return (c.takers, o.made, c.multiplier, won["NS"] == 8 or won["EW"] == 8,
+            o.score["NS"], o.score["EW"], won["NS"], won["EW"], o.belote)
+
+
+_WORKER_RULES: list = []
+
+
+def _init_worker(refs: list) -> None:
+    from ..variants import load_variant
+    _WORKER_RULES[:] = [load_variant(r).rules for r in refs]
+
+
+def _play_chunk(task: tuple) -> list:
+    seed, start, stop = task
+    out = []
+    for i in range(start, stop):
+        dealer, hands = deal_hands(seed, i)
+        out.append(tuple(play_one(r, dealer, hands) for r in _WORKER_RULES))
+    return out
+
+
+def play_deals(refs: list, deals: int, seed: int, jobs: int = 1, progress=None) -> list:
+    """Per deal, one record per rule set (in the order of ``refs``), deal 0 first."""
+    tasks = [(seed, s, min(deals, s + CHUNK)) for s in range(0, deals, CHUNK)]
+    done, out = 0, []
+
+    def step(chunk):
+        nonlocal done
+        out.extend(chunk)
+        done += len(chunk)
+        if progress is not None:
+            progress(done, deals)
+
+    if jobs <= 1 or len(tasks) <= 1:
+        _init_worker(refs)
+        for t in tasks:
+            step(_play_chunk(t))
+        return out
+    method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
+    with multiprocessing.get_context(method).Pool(jobs, _init_worker, (list(refs),)) as pool:
+        for chunk in pool.imap(_play_chunk, tasks):      # imap keeps the order of the tasks
+            step(chunk)
+    return out
+
+
+def match_lengths(rules, records: list) -> list[int]:
+    """The number of played deals in each finished match, taking the deals in order."""
+    played = [{"score": {"NS": r[4], "EW": r[5]}, "takers": r[0], "made": r[1], "belote": r[8],
+               "tricks_won": {"NS": r[6], "EW": r[7]}} for r in records if r[0] is not None]
+    out, start, window = [], 0, 64
+    while start < len(played):
+        part = played[start:start + window]
+        result = run_match(rules, part)
+        if result.state == "over":
+            out.append(result.deals_counted)
+            start += result.deals_counted
+            window = 64
+        elif start + window >= len(played):
+            break                                   # the last match is unfinished
+        else:
+            window *= 4
+    return out
+
+
+@dataclass
+class RuleSetFigures:
+    ident: str
+    thrown_in: Estimate
+    failed: Estimate
+    coinched: Estimate
+    swept: Estimate
+    points_per_deal: Estimate
+    deals_per_match: Estimate
+    match_lengths: list = field(default_factory=list)
+
+    FIGURES = (("thrown_in", "thrown in (all pass)"), ("failed", "contract failed"),
+               ("coinched", "coinched or surcoinched"), ("swept", "all eight tricks to one side"),
+               ("points_per_deal", "points recorded per played deal"), ("deals_per_match", "deals per match"))
+
+
+@dataclass
+class PairFigures:
+    """A rule set against the first one named, on the same deals."""
+
+    left: str
+    right: str
+    score_differs: Estimate
+    mean_swing: Estimate
+    largest_swing: Estimate
+    swings: list = field(default_factory=list)        # per deal, |margin here - margin there|
+
+
+@dataclass
+class Simulation:
+    deals: int
+    seed: int
+    rule_sets: list
+    pairs: list
+
+
+def summarise(variants: list, per_deal: list, seed: int) -> Simulation:
+    n = len(per_deal)
+    sets = []
+    for k, v in enumerate(variants):
+        recs = [d[k] for d in per_deal]
+        contracts = [r for r in recs if r[0] is not None]
+        lengths = match_lengths(v.rules, recs)
+        sets.append(RuleSetFigures(
+            v.id, rate(n - len(contracts), n), rate(sum(1 for r in contracts if not r[1]), len(contracts)),
+            rate(sum(1 for r in contracts if r[2] > 1), len(contracts)),
+            rate(sum(1 for r in contracts if r[3]), len(contracts)),
+            mean(r[4] + r[5] for r in contracts), mean(lengths), lengths))
+    pairs = []
+    for k in range(1, len(variants)):
+        swings = [abs((d[0][4] - d[0][5]) - (d[k][4] - d[k][5])) for d in per_deal]
+        differ = sum(1 for d in per_deal if (d[0][4], d[0][5]) != (d[k][4], d[k][5]))
+        pairs.append(PairFigures(variants[0].id, variants[k].id, rate(differ, n), mean(swings),
+                                 largest(swings), swings))
+    return Simulation(n, seed, sets, pairs)
+
+
+def progress_bar(stream=None):
+    """A progress callback drawing a bar on a terminal (stderr), or None when stderr is not one."""
+    stream = stream or sys.stderr
+    if not stream.isatty():
+        return None
+
+    def show(done: int, total: int) -> None:
+        width = 30
+        full = width * done // max(1, total)
+        stream.write(f"\r  deals [{'#' * full}{'.' * (width - full)}] {done}/{total}")
+        if done >= total:
+            stream.write("\n")
+        stream.flush()
+    return show
+
+
+def simulate(variants: list, deals: int, seed: int, jobs: int = 1, progress=None) -> Simulation:
+    refs = [str(v.path) if v.path is not None else v.id for v in variants]
+    return summarise(variants, play_deals(refs, deals, seed, jobs, progress), seed)

@@ -1,0 +1,1 @@
+"""A static HTML site of the project's rule sets: ``coinche-spec site DIR``."""

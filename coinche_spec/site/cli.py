@@ -1,0 +1,33 @@
+"""``coinche-spec site DIR``: arguments in, the site written (the work is in ``site.build``)."""
+
+from __future__ import annotations
+
+
+def register(subparsers) -> None:
+    p = subparsers.add_parser("site", help="write a static HTML site: rule set pages, the seeds compared, reports",
+                              description="Write a static HTML site into DIR (an empty or new folder): every rule "
+                                          "set's page, the comparison of the seed (and published) rule sets with "
+                                          "simulated deals, and the implementation reports in "
+                                          "docs/implementations/ when there are any.")
+    p.add_argument("dir", metavar="DIR", help="the folder to write (empty or new)")
+    p.add_argument("--force", action="store_true", help="write into DIR even if it is not empty (files of the "
+                                                        "same name are replaced; nothing else is touched)")
+    p.add_argument("--deals", type=int, default=500, help="deals simulated for the comparison (default 500)")
+    p.add_argument("--seed", type=int, default=1, help="seed of the deals (default 1)")
+    p.add_argument("--jobs", type=int, default=1, help="local processes playing the deals (default 1)")
+    p.set_defaults(func=run)
+
+
+def run(args) -> int:
+    from ..cli import UserError
+    from ..compare.simulate import progress_bar
+    from .build import SiteError, write_site
+
+    if args.deals < 0 or args.jobs < 1:
+        raise UserError("site: --deals must be 0 or more and --jobs 1 or more")
+    try:
+        written = write_site(args.dir, args.force, args.deals, args.seed, args.jobs, progress_bar())
+    except SiteError as exc:
+        raise UserError(str(exc)) from None
+    print(f"wrote {len(written)} files to {args.dir} (open {args.dir}/index.html)")
+    return 0

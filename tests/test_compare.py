@@ -1,0 +1,181 @@
+"""coinche-spec compare: rules in words, differing corpus outcomes, the simulation and its intervals."""
+
+from __future__ import annotations
+
+import io
+import json
+from contextlib import redirect_stderr, redirect_stdout
+
+import pytest
+
+from coinche_spec.compare import deals, outcomes, render, rules, simulate, stats
+from coinche_spec.variants import load_variant
+
+
+def run_cli(*argv):
+    from coinche_spec.cli import main
+    out, err = io.StringIO(), io.StringIO()
+    with redirect_stdout(out), redirect_stderr(err):
+        code = main(list(argv))
+    return code, out.getvalue(), err.getvalue()
+
+
+@pytest.fixture(scope="module")
+def contree_cafe():
+    return [load_variant("contree-701"), load_variant("cafe-701")]
+
+
+# --- intervals ---------------------------------------------------------------------------------
+
+def test_wilson_interval_matches_the_formula_worked_by_hand():
+    # 0 of 10: upper bound z^2/(n+z^2) = 3.8415/13.8415 = 0.2775
+    e = stats.rate(0, 10)
+    assert e.value == 0 and e.low == 0 and e.high == pytest.approx(0.2775, abs=1e-4)
+    # 5 of 10: centre 0.5, half-width 1.96*sqrt(0.025 + 0.00960)/1.38415 = 0.2634
+    e = stats.rate(5, 10)
+    assert (e.low, e.high) == (pytest.approx(0.2366, abs=1e-4), pytest.approx(0.7634, abs=1e-4))
+    assert stats.rate(0, 0).value is None
+
+
+def test_mean_interval_is_the_normal_approximation():
+    # 1, 2, 3, 4: mean 2.5, s^2 = 5/3, half-width 1.96*sqrt(5/12) = 1.2652
+    e = stats.mean([1, 2, 3, 4])
+    assert e.value == 2.5 and e.high - e.value == pytest.approx(1.2652, abs=1e-4)
+    assert e.method == "normal" and stats.largest([3, 9, 1]).value == 9
+
+
+# --- (a) the rules in words ------------------------------------------------------------------
+
+def test_rule_differences_in_words_leave_out_what_cannot_matter(contree_cafe):
+    changes, left_out = rules.differences(contree_cafe)
+    by_title = {c.title: c for c in changes}
+    assert by_title["Value of a capot bid"].values == ("260", "500")
+    assert by_title["All eight tricks"].values == ("last trick worth 100 (252)", "no change (162)")
+    # made and failed differ only in what multiplies an uncoinched award: x1 there, it cannot matter
+    assert "Contract made" not in by_title and "Contract failed" not in by_title
+    assert any(x.startswith("Contract made:") for x in left_out)
+    assert all(c.sentences[0] and c.sentences[1] for c in changes)
+
+
+def test_a_rule_unused_under_one_rule_set_is_left_out():
+    changes, left_out = rules.differences([load_variant("federation"), load_variant("cafe-sans-tout-atout")])
+    assert "Order of strains" not in {c.title for c in changes}
+    assert any(x.startswith("Order of strains: unused under federation") for x in left_out)
+
+
+# --- (b) corpus scenarios ----------------------------------------------------------------------
+
+def test_scenarios_whose_outcomes_differ_with_both_outcomes_and_their_arithmetic(contree_cafe):
+    found, seen, without = outcomes.differing(contree_cafe)
+    assert without == [] and 0 < len(found) < seen
+    ids = {s.fixture.id for s in found}
+    assert "score-089-on-090" not in ids            # 252 to the defenders under both
+    level = next(s for s in found if s.fixture.id == "deal-level-81-cw")
+    a, b = level.outcomes
+    assert (a.fields["made"], b.fields["made"]) == (False, True)
+    assert "score: 162 + 80 = 242" in a.comments
+    assert "made" in outcomes.shown_fields(level) and "tricks_won" not in outcomes.shown_fields(level)
+    assert level.quote.startswith('"The bidding pair makes its contract')
+
+
+def test_a_rule_set_without_expectations_is_named_not_compared():
+    found, _, without = outcomes.differing([load_variant("contree-701"), load_variant("contree-701-rounded")])
+    assert found == [] and without == ["contree-701-rounded"]
+
+
+# --- (c) the simulation ------------------------------------------------------------------------
+
+def test_deals_are_whole_packs_and_do_not_depend_on_their_neighbours():
+    dealer, hands = deals.deal_hands(7, 3)
+    assert dealer in "NESW" and all(h.bit_count() == 8 for h in hands.values())
+    assert hands["N"] | hands["E"] | hands["S"] | hands["W"] == (1 << 32) - 1
+    assert deals.deal_hands(7, 3) == (dealer, hands) and deals.deal_hands(7, 4) != (dealer, hands)
+
+
+def test_the_same_deals_whatever_the_number_of_processes():
+    refs = ["contree-701", "cafe-701"]
+    one = simulate.play_deals(refs, 30, seed=5, jobs=1)
+    two = simulate.play_deals(refs, 30, seed=5, jobs=2)
+    assert one == two and len(one) == 30
+
+
+def test_one_rule_set_against_itself_never_differs():
+    v = load_variant("contree-701")
+    per_deal = simulate.play_deals(["contree-701", "contree-701"], 25, seed=2)
+    sim = simulate.summarise([v, v], per_deal, 2)
+    assert sim.pairs[0].score_differs.value == 0 and sim.pairs[0].largest_swing.value == 0
+
+
+def test_swings_and_rates_from_records_worked_by_hand(contree_cafe):
+    made = ("NS", True, 1, False, 100, 62, 5, 3, None)
+    rich = ("NS", True, 2, True, 120, 42, 8, 0, None)
+    thrown = (None, None, 1, False, 0, 0, 0, 0, None)
+    sim = simulate.summarise(contree_cafe, [(made, rich), (thrown, thrown)], 1)
+    p = sim.pairs[0]
+    # deal 1: margins 100 - 62 = 38 and 120 - 42 = 78, a swing of 40; deal 2 thrown in under both: 0
+    assert p.swings == [40, 0] and p.mean_swing.value == 20 and p.score_differs.value == 0.5
+    left, right = sim.rule_sets
+    assert left.thrown_in.value == 0.5 and left.coinched.value == 0 and right.coinched.value == 1
+    assert right.swept.value == 1 and left.points_per_deal.value == 162
+
+
+def test_a_match_ends_on_the_deal_that_reaches_the_target():
+    rules_ = load_variant("contree-701").rules
+    big = ("NS", True, 1, False, 400, 0, 8, 0, None)
+    # 400 then 800 >= 701: two deals a match; the fifth deal starts a match that never ends
+    assert simulate.match_lengths(rules_, [big] * 5) == [2, 2]
+
+
+def test_swing_histogram_bins():
+    bins = render.swing_bins([0, 0, 5, 40], bins=4)
+    assert bins == [("0", 2), ("1-10", 1), ("11-20", 0), ("21-30", 0), ("31-40", 1)]
+    svg = render.histogram_svg(bins, "t", "x")
+    assert svg.startswith("<svg") and svg.count("<rect") == 5
+
+
+# --- the command -----------------------------------------------------------------------------------
+
+def test_compare_prints_all_three_parts():
+    code, out, err = run_cli("compare", "contree-701", "cafe-701", "--deals", "40")
+    assert code == 0, err
+    for part in ("1. The rules that differ", "2. Corpus scenarios whose outcomes differ",
+                 "3. Simulation: 40 deals", "Wilson", "deals per match", "largest swing"):
+        assert part in out
+
+
+@pytest.fixture(scope="module")
+def built():
+    from coinche_spec.compare.cli import build
+    return build(["contree-701", "cafe-701"], 20, 1)
+
+
+def test_compare_json(built):
+    data = json.loads(render.render_json(built))
+    assert data["simulation"]["deals"] == 20
+    assert data["simulation"]["rule_sets"]["cafe-701"]["failed"]["interval"] == "wilson"
+    assert any(d["fixture"] == "deal-level-81-cw" for d in data["scenarios"]["differing"])
+    assert data["rules"]["differences"][0]["rule_sets"]["contree-701"]["sentence"]
+
+
+def test_compare_html_is_one_page_with_its_plots(built):
+    out = render.render_html(built)
+    assert out.startswith("<!DOCTYPE html>") and out.count("<svg") == 3     # swings, and a match plot each
+    assert "<script" not in out and "http" not in out.split("</style>")[0]  # nothing fetched
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["contree-701"], "name at least two rule sets"),
+    (["contree-701", "contree-701"], "named twice"),
+    (["contree-701", "no-such-rules"], "no-such-rules"),
+    (["contree-701", "cafe-701", "--jobs", "0"], "--jobs must be 1 or more"),
+])
+def test_compare_bad_input_is_one_line(argv, message):
+    code, out, err = run_cli("compare", *argv, "--deals", "0")
+    assert code == 2 and message in err and len(err.strip().splitlines()) == 1 and "Traceback" not in err
+
+
+def test_compare_never_overwrites_a_file(tmp_path):
+    target = tmp_path / "out.html"
+    target.write_text("mine")
+    code, _, err = run_cli("compare", "contree-701", "cafe-701", "--deals", "0", "--output", str(target))
+    assert code == 2 and "exists" in err and target.read_text() == "mine"
