@@ -24,11 +24,15 @@ NO_EXPECTATION = "no expectation for this rule set in the corpus"
 
 
 def expectation(fixture: Fixture, variant) -> tuple[Expectation | None, str]:
-    """What ``fixture`` expects of ``variant``, and how it is known ("hand", or why there is nothing).
-
-    Today only the rule sets a fixture names have an expectation, written by hand."""
-    e = fixture.expect.get(variant.id)
-    return (e, "hand") if e is not None else (None, NO_EXPECTATION)
+    """What ``fixture`` expects of ``variant``, and how it is known: "hand", "carried from X",
+    "engine" (a fixture a program wrote), or why there is nothing. The runner's own lookup
+    (``conformance.carry.find``), so a comparison and a conformance run never disagree."""
+    from ..conformance.carry import find
+    source = find(fixture, variant)
+    if source is None:
+        return None, NO_EXPECTATION
+    how = f"carried from {source.carried_from}" if source.carried_from else source.expected_by
+    return source.expectation, how
 
 
 @dataclass(frozen=True)
@@ -120,7 +124,8 @@ def differing(variants: list, fixtures: list[Fixture] | None = None) -> tuple[li
             elif not e.applicable:
                 outcomes.append(Outcome(None, f"not applicable: {e.not_applicable}", ()))
             else:
-                outcomes.append(Outcome(e.fields, how, _expect_comments(f, v.id, cache)))
+                written_for = how[len("carried from "):] if how.startswith("carried from ") else v.id
+                outcomes.append(Outcome(e.fields, how, _expect_comments(f, written_for, cache)))
         out.append(Scenario(f, tuple(outcomes)))
     return out, len(fixtures), [v.id for v in variants if v.id not in seen]
 
