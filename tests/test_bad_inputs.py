@@ -249,8 +249,8 @@ FIXTURE_FILES = [
     ("unknown-kind", fixture(l9="      kind: peft"), r"corpus/bad\.yaml:9:\d+: fixtures\[0\]\.case.*peft"),
     ("unknown-rule-set", fixture(l19="      federation, cafe-sans-tout-atout, contree-701, cafe-1000, cafe-702:"),
      r"corpus/bad\.yaml:19:7: fixtures\[0\]\.expect\..*: unknown rule set 'cafe-702'"),
-    ("missing-rule-set", fixture(l19="      federation, cafe-sans-tout-atout, contree-701, cafe-1000:"),
-     r"corpus/bad\.yaml:18:5: fixtures\[0\]\.expect: no expectation for cafe-701"),
+    ("depends-on-unknown", fixture(l7="    depends_on: [play.overtrump_always]"),
+     r"corpus/bad\.yaml:7:\d+: fixtures\[0\]\.depends_on\[0\]: 'play\.overtrump_always' is not a rule path"),
     ("rule-set-twice", fixture(tail=["      federation:", "        count: 1"]),
      r"corpus/bad\.yaml:21:7: fixtures\[0\]\.expect\.federation: rule set 'federation' has more than one expectation"),
     ("unknown-result-field", fixture(l20="        cuont: 1"),
@@ -283,14 +283,14 @@ def write_corpus(workdir, text: str) -> None:
 def test_the_fixture_template_is_good(workdir, capsys):
     """The rows below are one mistake away from a fixture that loads and passes."""
     write_corpus(workdir, fixture())
-    code, out = run_cli(capsys, "conformance", "--corpus", "corpus")
+    code, out = run_cli(capsys, "conformance", "--corpus-only", "--corpus", "corpus")
     assert code == 0 and out.strip().endswith("5 passed, 0 failed"), out
 
 
 @pytest.mark.parametrize("text, pattern", [row[1:] for row in FIXTURE_FILES], ids=[row[0] for row in FIXTURE_FILES])
 def test_bad_fixture_file(workdir, capsys, text, pattern):
     write_corpus(workdir, text)
-    code, out = run_cli(capsys, "conformance", "--corpus", "corpus")
+    code, out = run_cli(capsys, "conformance", "--corpus-only", "--corpus", "corpus")
     assert code == 2, out
     assert_clean(out)
     assert re.search(pattern, out, re.M), out
@@ -313,7 +313,7 @@ def test_corpus_entries_that_are_not_files_are_reported_not_skipped(workdir, cap
     write_corpus(workdir, fixture())
     (workdir / "corpus" / "bad.yaml").unlink()
     special_file(workdir / "corpus", kind)
-    code, out = run_cli(capsys, "conformance", "--corpus", "corpus")
+    code, out = run_cli(capsys, "conformance", "--corpus-only", "--corpus", "corpus")
     assert code == 2, out
     assert_clean(out)
     assert re.search(pattern, out, re.M), out
@@ -328,12 +328,12 @@ OPTIONS = [
     ("timeout-zero", ["conformance", "--timeout", "0"], 2, r"--timeout 0: give a number"),
     ("timeout-negative", ["conformance", "--timeout", "-3"], 2, r"--timeout -3: give a number"),
     ("timeout-text", ["conformance", "--timeout", "soon"], 2, r"argument --timeout: invalid float value: 'soon'"),
-    ("variant-unknown", ["conformance", "--variant", "belote-classic"], 2, r"unknown variant id 'belote-classic'; known ids: seed: "),
-    ("variant-house", ["conformance", "--variant", "federation-1500-x3"], 2, r"--variant federation-1500-x3: a house rule set"),
-    ("variant-file", ["conformance", "--variant", "mine.yaml"], 2, r"--variant mine\.yaml: a rule-set file"),
+    ("variant-unknown", ["conformance", "--variant", "belote-classic"], 2, r"unknown variant id 'belote-classic'.*; known ids: seed: "),
+    ("corpus-only-alone", ["conformance", "--corpus-only"], 2, r"--corpus-only needs at least one --corpus DIR"),
+    ("uncovered-alone", ["conformance", "--uncovered"], 2, r"--uncovered needs --variant ID\|FILE"),
     ("keyword-nothing", ["conformance", "-k", "no-such-fixture-anywhere"], 2, r"no fixture matches -k no-such-fixture-anywhere"),
-    ("corpus-missing", ["conformance", "--corpus", "no-such-dir"], 2, r"no-such-dir: the corpus directory does not exist"),
-    ("corpus-is-a-file", ["conformance", "--corpus", "/dev/null"], 2, r"/dev/null: the corpus directory does not exist"),
+    ("corpus-missing", ["conformance", "--corpus-only", "--corpus", "no-such-dir"], 2, r"no-such-dir: the corpus directory does not exist"),
+    ("corpus-is-a-file", ["conformance", "--corpus-only", "--corpus", "/dev/null"], 2, r"/dev/null: the corpus directory does not exist"),
     ("impl-missing", ["conformance", "--impl", "no-such-program-xyz", "-k", "perft-undertrump"], 2,
      r"--impl \"no-such-program-xyz\" did not start: .*command not found: no-such-program-xyz"),
     ("impl-unbalanced-quote", ["conformance", "--impl", "python3 'x", "-k", "perft-undertrump"], 2, r"--impl: "),
@@ -378,15 +378,15 @@ OUTPUTS = [
     ("docs-onto-a-folder", ["docs", "federation", "--output", "empty"], r"cannot write 'empty': it is a folder"),
     ("docs-onto-a-device", ["docs", "federation", "--output", "/dev/null"],
      r"cannot write '/dev/null': it is not a regular file"),
-    ("junit-over-a-fixture", ["conformance", "--corpus", "corpus", "--junit", "corpus/one.yaml"],
+    ("junit-over-a-fixture", ["conformance", "--corpus-only", "--corpus", "corpus", "--junit", "corpus/one.yaml"],
      r"cannot write 'corpus/one\.yaml': it is one of this run's inputs \(corpus/one\.yaml\); --junit would replace it"),
-    ("jsonl-over-a-fixture", ["conformance", "--corpus", "corpus", "--report-jsonl", "corpus/one.yaml"],
+    ("jsonl-over-a-fixture", ["conformance", "--corpus-only", "--corpus", "corpus", "--report-jsonl", "corpus/one.yaml"],
      r"cannot write 'corpus/one\.yaml': .*--report-jsonl would replace it"),
-    ("markdown-over-retired-ids", ["conformance", "--corpus", "corpus", "--markdown", "corpus/retired-ids.txt"],
+    ("markdown-over-retired-ids", ["conformance", "--corpus-only", "--corpus", "corpus", "--markdown", "corpus/retired-ids.txt"],
      r"cannot write 'corpus/retired-ids\.txt': .*--markdown would replace it"),
-    ("two-options-one-file", ["conformance", "--corpus", "corpus", "--junit", "r.out", "--markdown", "./r.out"],
+    ("two-options-one-file", ["conformance", "--corpus-only", "--corpus", "corpus", "--junit", "r.out", "--markdown", "./r.out"],
      r"cannot write '\./r\.out': --junit and --markdown both name this file"),
-    ("junit-into-missing-folder", ["conformance", "--corpus", "corpus", "--junit", "no/such/r.xml"],
+    ("junit-into-missing-folder", ["conformance", "--corpus-only", "--corpus", "corpus", "--junit", "no/such/r.xml"],
      r"cannot write 'no/such/r\.xml': the folder 'no/such' does not exist"),
 ]
 
@@ -420,7 +420,7 @@ def test_an_existing_report_is_replaced_whole_and_keeps_its_mode(workdir, capsys
     report = workdir / "report.md"
     report.write_text("old report\n", encoding="utf-8")
     report.chmod(0o640)
-    code, out = run_cli(capsys, "conformance", "--corpus", "corpus", "--markdown", "report.md")
+    code, out = run_cli(capsys, "conformance", "--corpus-only", "--corpus", "corpus", "--markdown", "report.md")
     assert code == 0, out
     assert report.read_text(encoding="utf-8").startswith("# Conformance report")
     assert stat.S_IMODE(report.stat().st_mode) == 0o640

@@ -78,7 +78,7 @@ def corpus(tmp_path, monkeypatch):
 
 def conformance(capsys, tmp_path, corpus, impl, *options):
     report = tmp_path / "run.jsonl"
-    code = main(["conformance", "--corpus", str(corpus), "--variant", "federation", "--impl", impl,
+    code = main(["conformance", "--corpus-only", "--corpus", str(corpus), "--variant", "federation", "--impl", impl,
                  "--report-jsonl", str(report), *options])
     out, err = capsys.readouterr()
     records = [json.loads(line) for line in report.read_text().splitlines()]
@@ -147,7 +147,7 @@ def test_max_fail_and_x_stop_the_run(capsys, tmp_path, corpus):
 def test_max_fail_counts_wrong_answers_with_the_reference_engine(capsys, tmp_path, corpus):
     text = (corpus / "perft.yaml").read_text().replace("{count: 16}", "{count: 17}", 3)
     (corpus / "perft.yaml").write_text(text)
-    code = main(["conformance", "--corpus", str(corpus), "--variant", "federation", "--max-fail", "3",
+    code = main(["conformance", "--corpus-only", "--corpus", str(corpus), "--variant", "federation", "--max-fail", "3",
                  "--report-jsonl", str(tmp_path / "r.jsonl")])
     out, _ = capsys.readouterr()
     outcomes = [json.loads(x)["outcome"] for x in (tmp_path / "r.jsonl").read_text().splitlines()]
@@ -158,7 +158,7 @@ def test_max_fail_counts_wrong_answers_with_the_reference_engine(capsys, tmp_pat
 @pytest.mark.parametrize("option,value", [("--max-restarts", "-1"), ("--max-fail", "0"), ("--max-fail", "two")])
 def test_bad_limits_are_refused(capsys, corpus, option, value):
     with pytest.raises(SystemExit) as info:
-        main(["conformance", "--corpus", str(corpus), option, value])
+        main(["conformance", "--corpus-only", "--corpus", str(corpus), option, value])
     assert info.value.code == 2
     assert option in capsys.readouterr().err
 

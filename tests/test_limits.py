@@ -43,7 +43,7 @@ def test_a_runaway_in_process_case_ends_as_a_time_out_and_the_run_goes_on(workdi
         .replace("depth: 4", "depth: 3")
     write_corpus(workdir, fixture() + hanging)
     try:
-        code, out = run_cli(capsys, "conformance", "--corpus", "corpus", "--timeout", "0.5")
+        code, out = run_cli(capsys, "conformance", "--corpus-only", "--corpus", "corpus", "--timeout", "0.5")
     finally:
         release.set()
     assert code == 1, out
@@ -59,7 +59,7 @@ def test_a_fixture_asking_for_a_perft_that_would_never_end_is_refused(workdir, c
         one = {"N": "7S", "E": "8S", "S": "9S", "W": "TS"}[seat]
         text = text.replace(f"        {seat}: [{one}]", f"        {seat}: [{', '.join(cards[i * 8:(i + 1) * 8])}]")
     write_corpus(workdir, text.replace("depth: 4", "depth: 32"))
-    code, out = run_cli(capsys, "conformance", "--corpus", "corpus")
+    code, out = run_cli(capsys, "conformance", "--corpus-only", "--corpus", "corpus")
     assert code == 2, out
     assert ("corpus/bad.yaml:17:14: fixtures[0].case.depth: 32 cards from 8 each may be more than 10,000,000 "
             "sequences, the most a perft may ask for (docs/limits.md)") in out

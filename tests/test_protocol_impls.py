@@ -213,12 +213,12 @@ def test_the_runner_drives_an_object_and_the_cli_reports_a_bad_spec(objects, cap
     monkeypatch.chdir(tmp_path)
     (tmp_path / "corpus").mkdir()
     (tmp_path / "corpus" / "perft.yaml").write_text(CORPUS)
-    code = main(["conformance", "--corpus", "corpus", "--impl", f"python:{objects}:Good"])
+    code = main(["conformance", "--corpus-only", "--corpus", "corpus", "--impl", f"python:{objects}:Good"])
     out, _ = capsys.readouterr()
     # the object answers 16 to every perft: right under federation and contree-701, not under the café two
     assert code == 1 and out.rstrip().splitlines()[-1] == "2 passed, 2 failed"
     assert "Conformance of good 1 (Python)" in out
-    code = main(["conformance", "--corpus", "corpus", "--impl", "python:nowhere_to_be_found:Engine"])
+    code = main(["conformance", "--corpus-only", "--corpus", "corpus", "--impl", "python:nowhere_to_be_found:Engine"])
     _, err = capsys.readouterr()
     assert code == 2
     assert err.strip().startswith("coinche-spec: --impl: python:nowhere_to_be_found:Engine: cannot import")
@@ -233,5 +233,5 @@ def test_impl_colver_without_colver_says_which_extra(monkeypatch, capsys, tmp_pa
     monkeypatch.chdir(tmp_path)
     (tmp_path / "corpus").mkdir()
     (tmp_path / "corpus" / "perft.yaml").write_text(CORPUS)
-    assert main(["conformance", "--corpus", "corpus", "--impl", "colver"]) == 2
+    assert main(["conformance", "--corpus-only", "--corpus", "corpus", "--impl", "colver"]) == 2
     assert capsys.readouterr().err.startswith("coinche-spec: --impl: colver: needs the colver package")
