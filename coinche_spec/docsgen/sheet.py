@@ -80,7 +80,8 @@ class Sheet:
     sources: list[tuple[str, int, list[str]]]     # document title, sentences quoted, sections
     sections: list[Section]
     glance: list[Rule]
-    examples: list
+    examples: list                  # every worked example, in the Markdown page's order
+    meld_examples: list             # the meld comparisons among them (the printed sheet's appendix)
     readings: list[Reading]
     shown_path: str
     notes: list[str] = field(default_factory=list)
@@ -212,8 +213,10 @@ def build_sheet(variant: Variant) -> Sheet:
     own_ids = {i["id"] for i in (variant.written or {}).get("interpretations", [])} if parent else set()
     readings = [Reading(item, "" if parent is None else ("house" if item["id"] in own_ids else "parent"))
                 for item in variant.document.get("interpretations", [])]
+    melds = ex_mod.meld_examples(variant.rules, ctx)
+    examples = ex_mod.deal_examples(variant.rules, ctx) + melds + ex_mod.match_examples(variant.rules, ctx)
     return Sheet(variant, parent, changes, _sources(variant.document), sections, glance,
-                 ex_mod.all_examples(variant.rules, ctx), readings, shown_path(variant.path))
+                 examples, melds, readings, shown_path(variant.path))
 
 
 __all__ = ["Sheet", "Section", "Rule", "Basis", "Reading", "build_sheet", "parent_of", "shown_path"]
