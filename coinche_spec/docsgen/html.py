@@ -49,7 +49,7 @@ code { font: .92em "DejaVu Sans Mono", Menlo, Consolas, monospace; }
 .mark { color: #b07400; font-weight: bold; }
 .examples-intro { font-size: .92em; color: var(--muted); }
 .examples { columns: 2; column-gap: 1.6em; }
-.example { margin: 0 0 .7em; }
+.example { margin: 0 0 .7em; break-inside: avoid; }
 .example h3 { margin: 0 0 .15em; font-size: .95em; break-after: avoid; }
 .example pre, .example table { break-inside: avoid; }
 .example .result { break-before: avoid; }
@@ -81,7 +81,7 @@ footer { margin-top: 1em; font-size: .8em; color: var(--muted); }
   h2 { margin: .7em 0 .35em; }
   .example pre { font-size: 6.9pt; line-height: 1.22; padding: .2em .35em; }
   .example p { font-size: .88em; }
-  .example { margin-bottom: .5em; }
+  .example { margin-bottom: .5em; break-inside: auto; }   /* fill the page; a title stays with its text */
   .changes { padding: .25em .7em .35em; margin: .5em 0; }
   .sheet, .appendix { box-shadow: none; margin: 0; padding: 0; max-width: none; background: #fff; }
   .appendix { break-before: page; }
@@ -127,6 +127,9 @@ def _glance(sheet: Sheet) -> list[str]:
     for rule in sheet.glance:
         cls, mark = (' class="changed"', ' <span class="mark">*</span>') if rule.changed else ("", "")
         out.append(f"<li{cls}><strong>{esc(rule.template.title)}.</strong>{mark} {esc(rule.sentence)}</li>")
+    scoring = next(s for s in sheet.sections if s.key == "scoring")
+    if scoring.intro:      # what "the bid" and M mean in the award sentences above
+        out.append(f"<li><strong>Awards.</strong> {esc(scoring.intro)}</li>")
     out.append("</ul>")
     if any(r.changed for r in sheet.glance):
         out.append('<p class="meta"><span class="mark">*</span> a house rule.</p>')
