@@ -114,8 +114,10 @@ def _changes(sheet: Sheet) -> list[str]:
            f"<p>These house rules change {_plural(len(sheet.changes), 'rule')} of "
            f"<strong>{esc(parent.document['name'])}</strong>; everything else is played as there.</p>", "<ul>"]
     for c in sheet.changes:
-        values = "; ".join(f"{show_value(a)} → {show_value(b)}" for _, a, b in c.values)
-        out.append(f"<li><strong>{esc(c.title)}</strong> ({esc(values)}): {esc(c.after)}"
+        # numbers say it at a glance (2000 → 1500); option names are for the file, not the table
+        numbers = all(isinstance(v, int) and not isinstance(v, bool) for _, a, b in c.values for v in (a, b))
+        values = " (" + "; ".join(f"{show_value(a)} → {show_value(b)}" for _, a, b in c.values) + ")" if numbers else ""
+        out.append(f"<li><strong>{esc(c.title)}</strong>{esc(values)}: {esc(c.after)}"
                    f'<span class="was">In {esc(parent.id)}: {esc(c.before)}</span>'
                    + "".join(f'<span class="why">Why: {esc(w)}</span>' for w in c.reasons) + "</li>")
     out += ["</ul>", "</section>"]

@@ -46,7 +46,7 @@ def basis_lines(b: Basis) -> list[str]:
 
 # --- the page ---------------------------------------------------------------------------
 
-def _display_path(template: Template) -> str:
+def display_path(template: Template) -> str:
     """The rule path a reader looks up in the file: the leaf, or the group the leaves share."""
     if len(template.paths) == 1:
         return template.paths[0]
@@ -63,14 +63,10 @@ def rule_line(template: Template, ctx: Ctx) -> str:
     """A rule as the page prints it: title, the sentence, and "unused" when other rules make it moot."""
     sentence = template.say(ctx)
     reason = template.unused(ctx)
-    head = f"- **{template.title}** (`{_display_path(template)}`)."
+    head = f"- **{template.title}** (`{display_path(template)}`)."
     if reason:
         return f"{head} *Unused here: {reason}.* The rule set records: {sentence}"
     return f"{head} {sentence}"
-
-
-def display_path(template: Template) -> str:
-    return _display_path(template)
 
 
 def _changes_section(sheet: Sheet) -> list[str]:

@@ -10,7 +10,7 @@ rules it also spoke for are said to be played as in the parent.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 from ..resources import variants_dir
@@ -84,7 +84,6 @@ class Sheet:
     meld_examples: list             # the meld comparisons among them (the printed sheet's appendix)
     readings: list[Reading]
     shown_path: str
-    notes: list[str] = field(default_factory=list)
 
     @property
     def doc(self) -> dict:
