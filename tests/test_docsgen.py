@@ -204,7 +204,7 @@ def test_house_page_names_its_parent_and_changes(pages):
     assert "`auction.surcoinche.multiplier`: 4 → 3" in page
     target = rule_block(page, "Target")
     assert "The match is played to 1500 points." in target
-    assert "house-target-1500" in target and "House rule: changed from `federation`" in target
+    assert "house-target-1500" in target and "House rule: changed from federation" in target
     assert "Source: “Agree a 2000-point target.”" not in target    # the parent's words no longer justify it
     # an unchanged rule keeps the parent's quote
     assert "“Choose the first dealer randomly; the deal, auction and play run anticlockwise.”" in page

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from coinche_spec.sources import source_title
 from coinche_spec import cli
 from coinche_spec.docsgen import compare, templates
 from coinche_spec.docsgen.compare import render_compare
@@ -106,8 +107,8 @@ def test_intro_names_each_seed_document_and_its_rule_set(page):
     for ident in SEED_ORDER:
         doc = load_variant(ident).document
         seed = doc["sources"][0]["seed"]
-        assert f"| `{seed}` | [`{ident}`](rules/{ident}.md) | {doc['name']} |" in intro
-    assert "`000_5962d0f7a9ecef0f.txt` | [`federation`]" in intro       # seed 000 is the federation profile
+        assert f"| {source_title(seed)}, file `{seed}` | [`{ident}`](rules/{ident}.md) | {doc['name']} |" in intro
+    assert "| Federation rules profile (seed 000), file `000_5962d0f7a9ecef0f.txt` | [`federation`]" in intro
     assert "`001_f4f46332b31d2a8f.txt` | [`contree-701`]" in intro      # seed 001 plain contrée
 
 

@@ -55,8 +55,13 @@ class Scenario:
 
     @property
     def quote(self) -> str | None:
+        from ..sources import source_title
         s = self.fixture.sources
-        return f"\"{s[0]['quote']}\" ({s[0]['seed']}, {s[0]['section']})" if s else None
+        if not s or not s[0].get("quote"):
+            return None
+        where = ", ".join(x for x in (source_title(str(s[0].get("seed") or s[0].get("doc") or "")),
+                                      s[0].get("section")) if x)
+        return f"\"{s[0]['quote']}\"" + (f" ({where})" if where else "")
 
 
 @functools.lru_cache(maxsize=1)

@@ -31,6 +31,7 @@ def register(subparsers) -> None:
         epilog="examples:\n"
                "  coinche-spec docs federation\n"
                "  coinche-spec docs our-table.yaml --output our-table.md\n"
+               "  coinche-spec docs our-table.yaml --format html --output our-table.html\n"
                "  coinche-spec docs --compare --output docs/variants.md\n"
                "  coinche-spec docs --reference --output docs/rules-reference.md\n"
                "  coinche-spec docs --all docs/rules")
@@ -46,6 +47,9 @@ def register(subparsers) -> None:
     p.add_argument("--output", "-o", metavar="FILE",
                    help="write the page (of ID|FILE, --compare or --reference) to FILE, whose folder must exist "
                         "(default: standard output)")
+    p.add_argument("--format", choices=("md", "html"), default="md",
+                   help="md (default): the Markdown page; html: a self-contained sheet to print on A4 (what the "
+                        "house changes, the game at a glance, worked examples, then the full rules as an appendix)")
     p.add_argument("--all", dest="all_dir", metavar="DIR",
                    help="write one rules page per shipped and house variant into DIR, as DIR/<id>.md; DIR is "
                         "created if it does not exist but its parent folder does")
@@ -148,6 +152,8 @@ def run(args) -> int:
     chosen = _chosen(args)
     if len(chosen) > 1:
         raise _user_error(f"docs: give either {chosen[0]} or {chosen[1]}, not both")
+    if getattr(args, "format", "md") == "html" and args.ref is None:
+        raise _user_error("docs: --format html is for one rule set's sheet (docs ID|FILE --format html)")
     if getattr(args, "compare", False):
         from .compare import render_compare
         _emit(render_compare, args.output)
@@ -174,5 +180,9 @@ def run(args) -> int:
         raise _user_error("docs: name a variant (an id such as federation, or a variant file), or use "
                           "--compare, --reference or --all DIR")
     variant = load(args.ref)
+    if getattr(args, "format", "md") == "html":
+        from .html import render_html
+        _emit(lambda: render_html(variant), args.output, variant.chain)
+        return 0
     _emit(lambda: render_page(variant), args.output, variant.chain)
     return 0

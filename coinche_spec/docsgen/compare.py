@@ -15,6 +15,7 @@ import json
 import unicodedata
 from dataclasses import dataclass
 
+from ..sources import source_title
 from ..variants import house_ids, load_variant, shipped_ids
 from ..variants.loader import Variant
 from .templates import PLAIN_ORDER, SECTIONS, TEMPLATES, TRUMP_ORDER, Ctx, Template, covers, suit_total
@@ -352,7 +353,7 @@ def _intro(variants: list[Variant]) -> list[str]:
            "| seed document | rule set | name |", "|---|---|---|"]
     for v in variants:
         seeds = sorted({s["seed"] for s in v.document.get("sources", [])})
-        where = ", ".join(f"`{s}`" for s in seeds) or "none"
+        where = ", ".join(f"{source_title(s)}, file `{s}`" for s in seeds) or "none"
         out.append(f"| {where} | [`{v.id}`]({RULES_FOLDER}/{v.id}.md) | {_escape(v.document['name'])} |")
     out += ["",
             "Sentences of the seeds that state the frame every rule set shares (four players in two "

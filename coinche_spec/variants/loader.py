@@ -351,13 +351,16 @@ def _written_rule_paths(rules: Any, prefix: str = "") -> set[str]:
 def _inherited_entries(entries: list, child_entries: Any, changed: set[str]) -> tuple[list, list]:
     """The parent's sources or interpretations that still describe the child, and their old indexes.
 
-    A parent's entry stops speaking for a rule the child sets anew (the same path, or a path
-    inside a group the child rewrites whole): that path leaves its ``rules``; an entry left
-    with no rule is dropped. An interpretation the child gives again by ``id`` replaces the
-    parent's. A path the child only partly changes (a group, some of whose rules it sets)
-    keeps its entry: it still describes the rest of the group.
+    A quote or a reading speaks for the values its words state, all together: "the first side
+    reaching 2000 wins; if both do, the higher total wins" states the target and the tie rule
+    at once. So a parent's entry any of whose rules the child sets anew (the same path, a path
+    inside it, or a group holding it) no longer speaks for the child at all and is dropped,
+    even for the rules the child keeps; the rules page says those are played as in the parent.
+    An interpretation the child gives again by ``id`` replaces the parent's.
     """
     redefined = {e.get("id") for e in child_entries or [] if isinstance(e, dict) and e.get("id")}
+    # the groups holding a changed rule (a set, so that each entry's check stays one look-up a path)
+    holders = {".".join(c.split(".")[:i]) for c in changed for i in range(1, c.count(".") + 1)}
     kept, indexes = [], []
     for i, entry in enumerate(entries):
         if not isinstance(entry, dict):
@@ -368,11 +371,8 @@ def _inherited_entries(entries: list, child_entries: Any, changed: set[str]) -> 
             continue
         paths = entry.get("rules")
         if isinstance(paths, list) and changed:
-            still = [p for p in paths if not (isinstance(p, str) and _rewritten(p, changed))]
-            if not still:
+            if any(isinstance(p, str) and (_rewritten(p, changed) or p in holders) for p in paths):
                 continue
-            if len(still) != len(paths):
-                entry = dict(entry, rules=still)
         kept.append(entry)
         indexes.append(i)
     return kept, indexes
