@@ -28,6 +28,9 @@ def register(subparsers) -> None:
                    help="a shipped or house variant id (or a variant file)")
     p.add_argument("--seed", type=int, default=None, help="random seed: the same seed plays the same deal")
     p.add_argument("--dealer", choices=SEATS, default=None, help="the dealer (default: drawn with the seed)")
+    p.add_argument("--batch", type=int, default=None, metavar="N",
+                   help="play N random deals with the batch engine (numpy) and print their statistics")
+    p.add_argument("--json", action="store_true", help="with --batch: one JSON object, for scripts")
     p.set_defaults(func=run)
 
 
@@ -42,6 +45,9 @@ def run(args) -> int:
         variant = variant_for(args.variant)
     except VariantError as exc:
         raise UserError(exc.lines[0] if exc.lines else str(exc)) from None
+    if args.batch is not None or args.json:
+        from .batch.cli import run_batch
+        return run_batch(args, variant)
     seed = args.seed if args.seed is not None else random.randrange(1 << 31)
     try:
         deal = random_deal(variant.rules, random.Random(seed), dealer=args.dealer)

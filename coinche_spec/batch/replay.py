@@ -30,30 +30,38 @@ def _calls_by_deal(batch) -> dict:
     return out
 
 
+_BIDS: dict = {}
+
+
 def _legal_set(br, step) -> tuple:
-    """The batch's legal calls: (the other calls as a set of (seat, kind), the bids in ladder order)."""
+    """The batch's legal calls: (the calls other than bids as a set of (seat, kind), the bids as
+    (seat, call) pairs in ladder order)."""
     ta, lo, excl, cmask, smask, _ = step
-    other = set()
+    other = {(SEATS[s], "coinche") for s in range(4) if cmask >> s & 1}
+    other |= {(SEATS[s], "surcoinche") for s in range(4) if smask >> s & 1}
     bids = []
     if ta >= 0:
         other.add((SEATS[ta], "pass"))
-        strains = br.bid_strain
-        bids = [br.ladder[j] for j in range(lo, br.n_bids) if excl < 0 or strains[j] != excl]
-    other |= {(SEATS[s], "coinche") for s in range(4) if cmask >> s & 1}
-    other |= {(SEATS[s], "surcoinche") for s in range(4) if smask >> s & 1}
+        key = (id(br), ta, lo, excl)
+        bids = _BIDS.get(key)
+        if bids is None:
+            if len(_BIDS) > 20000:
+                _BIDS.clear()
+            strains = br.bid_strain
+            bids = _BIDS[key] = [(SEATS[ta], br.ladder[j]) for j in range(lo, br.n_bids)
+                                 if excl < 0 or strains[j] != excl]
     return other, bids
 
 
-def _engine_set(pairs, to_act) -> tuple:
-    """The engine's legal calls in the same form; bids by another seat than the one to act are kept apart."""
-    other = set()
-    bids = []
-    for seat, call in pairs:
-        if call.kind == "bid" and seat == to_act:
-            bids.append(call)
-        else:
-            other.add((seat, call.kind if call.kind != "bid" else str(call)))
-    return other, bids
+def _engine_set(pairs, bids: int) -> tuple:
+    """The engine's legal calls in the same form, read as the engine lists them: the pass of the
+    seat to act, then its bids in ladder order, then coinches and surcoinches (another order
+    shows as a difference, never hides one)."""
+    if pairs and pairs[0][1].kind == "pass":
+        head, rest = pairs[1:1 + bids], [pairs[0]] + pairs[1 + bids:]
+    else:
+        head, rest = [], pairs
+    return {(seat, call.kind if call.kind != "bid" else str(call)) for seat, call in rest}, head
 
 
 def _call_of(br, step):
@@ -80,11 +88,12 @@ def replay_deal(batch, i: int, steps: list, played_pos: dict) -> str | None:
         want_to_act = SEATS[step[0]] if step[0] >= 0 else None
         if deal.auction.to_act != want_to_act:
             return f"call {n}: to act {deal.auction.to_act}, batch {want_to_act}"
-        engine = _engine_set(deal.legal_calls(), want_to_act)
         mine = _legal_set(br, step)
+        engine = _engine_set(deal.legal_calls(), len(mine[1]))
         if engine != mine:     # bids compared as lists in ladder order: the engine lists them so
             return (f"call {n}: legal calls differ: engine {sorted(engine[0])} and {len(engine[1])} bids "
                     f"from {engine[1][:1]}, batch {sorted(mine[0])} and {len(mine[1])} bids from {mine[1][:1]}")
+
         choice = _call_of(br, step)
         if choice is None:
             break
