@@ -73,17 +73,17 @@ def run_auction(br, rng: np.random.Generator, dealer, record: bool = False) -> A
     n = len(dealer)
     L = br.n_bids
     step = br.step
-    to_act = ((dealer.astype(np.int32) + step) & 3)          # auction.first_speaker: next to the dealer
-    phase = np.zeros(n, np.int32)
-    state = np.zeros(n, np.int32)
-    high = np.full(n, -1, np.int32)
-    bidder = np.full(n, -1, np.int32)
-    passes = np.zeros(n, np.int32)
-    passed = np.zeros(n, np.int32)
-    mult = np.ones(n, np.int32)
-    coincher = np.full(n, -1, np.int32)
+    to_act = ((dealer.astype(np.intp) + step) & 3)          # auction.first_speaker: next to the dealer
+    phase = np.zeros(n, np.intp)
+    state = np.zeros(n, np.intp)
+    high = np.full(n, -1, np.intp)
+    bidder = np.full(n, -1, np.intp)
+    passes = np.zeros(n, np.intp)
+    passed = np.zeros(n, np.intp)
+    mult = np.ones(n, np.intp)
+    coincher = np.full(n, -1, np.intp)
     surcoinched = np.zeros(n, bool)
-    first_bidder = np.full(n, -1, np.int32)
+    first_bidder = np.full(n, -1, np.intp)
     window = np.zeros(n, bool)
     fields = (to_act, phase, state, high, bidder, passes, passed, mult, coincher, surcoinched,
               first_bidder, window)
@@ -117,17 +117,17 @@ def run_auction(br, rng: np.random.Generator, dealer, record: bool = False) -> A
             may_bid &= ~own
         lo = np.where(may_bid, br.lowest[hi + 1], L)
         excl = np.where(own & may_bid & raise_strain, br.bid_strain[np.maximum(hi, 0)], -1) if raise_strain \
-            else np.full(m, -1, np.int32)
+            else np.full(m, -1, np.intp)
         ex = np.maximum(excl, 0)
         nbids = (L - lo) - np.where(excl >= 0, br.strain_count[ex, L] - br.strain_count[ex, lo], 0)
         # coinches and surcoinches, as seat masks
-        cmask = np.zeros(m, np.int32)
+        cmask = np.zeros(m, np.intp)
         if in_turn_coinche:
             who = opp if out_of_turn else (opp & seat_bit)
             cmask = np.where(inbid & coinchable, who, 0)
         if after_auction:
             cmask = np.where(inwin & (co < 0), opp, cmask)
-        smask = np.zeros(m, np.int32)
+        smask = np.zeros(m, np.intp)
         if br.sur_allowed:
             smask = np.where(indbl & ~su & ((takers & seat_bit) != 0), seat_bit, 0)
             if after_auction:
@@ -135,15 +135,15 @@ def run_auction(br, rng: np.random.Generator, dealer, record: bool = False) -> A
         # the choice
         u = rng.random((2, m))
         dmask = cmask | (smask << 4)
-        nd = np.bitwise_count(dmask.astype(np.uint8)).astype(np.int32)
+        nd = np.bitwise_count(dmask.astype(np.uint8)).astype(np.intp)
         do_double = (nd > 0) & (u[0] < COINCHE)
         do_bid = ~do_double & ~inwin & (nbids > 0) & (u[0] < np.where(has_high, OVERCALL, OPENING_BID))
         ce = br.cheap_end[lo]
-        pick = np.minimum(lo + (u[1] * (ce - lo)).astype(np.int32), L - 1)
+        pick = np.minimum(lo + (u[1] * (ce - lo)).astype(np.intp), L - 1)
         if raise_strain:
             bad = br.bid_strain[pick] == excl
             pick = np.where(bad, np.where(pick + 1 < L, pick + 1, pick - 1), pick)
-        dbit = _kth_bit(dmask, np.where(do_double, (u[1] * nd).astype(np.int32), 0))
+        dbit = _kth_bit(dmask, np.where(do_double, (u[1] * nd).astype(np.intp), 0))
         actor = np.where(do_double, dbit & 3, seat)
         is_coinche = do_double & (dbit < 4)
         is_sur = do_double & (dbit >= 4)

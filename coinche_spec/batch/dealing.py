@@ -16,7 +16,6 @@ import numpy as np
 
 __all__ = ["deal_hands"]
 
-_CARD_BITS = np.uint32(1) << np.arange(32, dtype=np.uint32)
 _LABELS = np.arange(32, dtype=np.uint32)
 
 
@@ -27,7 +26,7 @@ def deal_hands(rng: np.random.Generator, n: int) -> tuple:
     keys |= _LABELS
     keys.sort(axis=1)
     keys &= np.uint32(31)
-    bits = _CARD_BITS[keys]                                    # (n, 32): one card per position
+    bits = np.left_shift(np.uint32(1), keys)                   # (n, 32): one card per position
     hands = bits.reshape(n, 4, 8).sum(axis=2, dtype=np.uint32).T.copy()   # distinct bits: sum is or
     dealer = rng.integers(0, 4, size=n, dtype=np.int8)
     return hands, dealer

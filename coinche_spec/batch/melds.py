@@ -24,45 +24,42 @@ __all__ = ["meld_points", "belote_points"]
 
 
 def _bytes(hands):
-    """(4 seats, 4 suits, n) suit bytes of the hands."""
-    h = hands.astype(np.int64)
-    return np.stack([(h >> (8 * s)) & 0xFF for s in range(4)], axis=1)
+    """The four suit bytes of each hand: a list of four (4 seats, n) int64 arrays."""
+    h = hands.astype(np.intp)
+    return [(h >> (8 * s)) & 0xFF for s in range(4)]
 
 
 def _seat_melds(br, hands, strain):
-    """Per seat: total points, best key, best meld's points, run-card bytes (4, 4, n).
+    """Per seat: total points, best key, best meld's points, run-card bytes (4 suits of (4, n)).
 
     As declarable_melds: the valued squares first, then each run of the hand that shares no
-    card with them (a run touching a square is not declared at all)."""
-    b = _bytes(hands)                                           # (4, 4, n)
-    sq = b[:, 0] & b[:, 1] & b[:, 2] & b[:, 3] & br.square_ranks  # (4, n) ranks held in every suit
-    total = br.sq_points[sq].copy()
-    sq_key = br.sq_key[sq]
+    card with them (a run touching a square is not declared at all): per suit byte, one lookup
+    of (byte, squares held) in the rule set's tables."""
+    b = _bytes(hands)
+    sq = b[0] & b[1] & b[2] & b[3] & br.square_ranks          # (4, n) ranks held in every suit
+    total = np.take(br.sq_points, sq)
+    sq_key = np.take(br.sq_key, sq)
     run_key = np.zeros_like(sq_key)
     run_best = np.zeros_like(sq_key)
-    cards = np.zeros_like(b)
+    cards = []
     trump = np.where(strain < 4, strain, -1)
-    for r in (0, 1):                                            # a suit byte holds at most two runs
-        keep = (br.run_mask[r][b] & sq[:, None, :]) == 0
-        pts = np.where(keep, br.run_points[r][b], 0)
-        total += pts.sum(axis=1)
-        k = np.where(keep, br.run_key[r][b], 0)
+    for s in range(4):
+        i = (b[s] << 8) | sq
+        total += np.take(br.byte_run_points, i)
+        k = np.take(br.byte_run_key, i)
         if br.trump_breaks_ties:
-            k = k + ((k > 0) & (np.arange(4)[None, :, None] == trump[None, None, :]))
-        cards |= np.where(keep, br.run_cards[r][b], 0)
-        best_suit = k.argmax(axis=1)[:, None, :]
-        kk = np.take_along_axis(k, best_suit, axis=1)[:, 0]
-        pp = np.take_along_axis(pts, best_suit, axis=1)[:, 0]
-        better = kk > run_key
-        run_key = np.where(better, kk, run_key)
-        run_best = np.where(better, pp, run_best)
+            k += (k > 0) & (trump == s)[None, :]
+        better = k > run_key
+        run_key = np.where(better, k, run_key)
+        run_best = np.where(better, np.take(br.byte_run_best, i), run_best)
+        cards.append(np.take(br.byte_run_cards, i))
     key = np.maximum(sq_key, run_key)
-    best = np.where(sq_key >= run_key, br.sq_best[sq], run_best)
+    best = np.where(sq_key >= run_key, np.take(br.sq_best, sq), run_best)
     return total, key, best, cards
 
 
 def meld_points(br, hands, strain, leader0):
-    """(melds (2, n): the scoring ordinary melds of NS and EW, run-card bytes (4, 4, n) or None)."""
+    """(melds (2, n): the scoring ordinary melds of NS and EW, run-card bytes per suit or None)."""
     n = hands.shape[1]
     if not br.melds_enabled:
         return np.zeros((2, n), np.int64), None
@@ -102,9 +99,9 @@ def belote_points(br, hands, strain, run_cards):
     b = _bytes(hands)
     count = np.zeros((4, n), np.int64)
     for s in range(4):
-        held = ((b[:, s] & 0x60) == 0x60) & ((suits >> s & 1) == 1)[None, :]
+        held = ((b[s] & 0x60) == 0x60) & ((suits >> s & 1) == 1)[None, :]
         if not br.belote_in_run and run_cards is not None:
-            held &= (run_cards[:, s] & 0x60) != 0x60
+            held &= (run_cards[s] & 0x60) != 0x60
         count += held
     out[0] = (count[0] + count[2]) * br.belote_points
     out[1] = (count[1] + count[3]) * br.belote_points

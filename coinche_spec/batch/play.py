@@ -93,73 +93,94 @@ def _legal(br, hand, led_mask, trumps_mask, beatw, partner_wins, go_up, win_is_t
     return _sel(_nz(follow), r_follow, r)
 
 
+def _bits_select(m, a, b):
+    """a where m is all ones, else b, for signed integer arrays (m is 0 or -1)."""
+    return b ^ ((a ^ b) & m)
+
+
 def play_tricks(br, rng: np.random.Generator, hands, strain, leader, record: bool = False) -> PlayResult:
-    """Play the 32 cards of every deal (hands (4, n) uint32, strain and leader (n,)) at random."""
+    """Play the 32 cards of every deal (hands (4, n) uint32, strain and leader (n,)) at random.
+
+    Inside, the hands are kept in play order within the trick (row p is the p-th player of the
+    current trick), so the player to act is a row, not a gather, and his partner's card is the
+    one two places before or after; the rows are turned once per trick, to the winner."""
     n = hands.shape[1]
     step = br.step
-    H = hands.copy().ravel()             # seat * n + deal
     ar = np.arange(n)
-    sbase = strain.astype(np.intp) * 32
-    tmask = br.trump_mask[strain]
-    go_up_strain = _U32(0) - br.go_up[strain].astype(np.uint32)
+    strain = strain.astype(np.intp)
+    sbase = strain * 32
+    tmask = np.take(br.trump_mask, strain)
+    go_up_strain = _U32(0) - np.take(br.go_up, strain).astype(np.uint32)
     trump_suit = np.where(strain < 4, strain, -1)
     # P3 on a trump lead: go up when the rule says so, over a partner too or only over an opponent
     tl_all = _FULL if (br.tlmo and br.tlop) else _U32(0)
     tl_opp = _FULL if br.tlmo else _U32(0)
-    points = np.zeros((2, n), np.int64)
-    won = np.zeros((4, n), np.int32)
-    lead = leader.astype(np.int32).copy()
+    lead = leader.astype(np.intp)
     leader0 = lead.copy()
+    # rows in play order from the leader: row p holds seat (lead + p * step) & 3
+    order = (lead[None, :] + np.arange(4)[:, None] * step) & 3
+    R = np.take_along_axis(hands, order, axis=0)
+    ns_points = np.zeros(n, np.int64)
+    ew_points = np.zeros(n, np.int64)
+    won = np.zeros((4, n), np.int32)
     cards_rec = np.empty((32, n), np.int8) if record else None
     legal_rec = np.empty((32, n), np.uint32) if record else None
     leaders = np.empty((8, n), np.int8) if record else None
     winners = np.empty((8, n), np.int8) if record else None
-    u_all = rng.random((32, n))
+    # one random 32-bit number per card: k = r * (legal cards) >> 32 is uniform below the count
+    # (to within 2^-32)
+    rand = rng.integers(0, 1 << 32, size=(32, n), dtype=np.uint64)
     value = br.value
     beat = br.beat
     for t in range(8):
         if record:
             leaders[t] = lead
-        seat = lead
         tp = np.zeros(n, np.int64)
+        win_pos = np.zeros(n, np.intp)
         for pos in range(4):
-            fi = seat * n + ar
-            hand = H[fi]
+            hand = R[pos]
             if pos == 0:
                 legal = hand
             else:
-                beatw = beat[sbase + win]
-                pw = _U32(0) - (win_seat == (seat ^ 2)).astype(np.uint32)
+                pw = _U32(0) - (win_pos == (pos ^ 2)).astype(np.uint32)
                 trump_led = _U32(0) - (led == trump_suit).astype(np.uint32)
                 go_up = _sel(trump_led, tl_all | (tl_opp & ~pw), go_up_strain)
                 wt = _U32(0) - ((win >> 3) == trump_suit).astype(np.uint32)
-                legal = _legal(br, hand, _SUIT_MASK[led], tmask, beatw, pw, go_up, wt)
-            # the k-th lowest legal card, k uniform below the number of legal cards
-            k = (u_all[4 * t + pos] * np.bitwise_count(legal)).astype(np.uint32)
+                legal = _legal(br, hand, led_mask, tmask, beatw, pw, go_up, wt)
+            # the k-th lowest legal card, k uniform below the number of legal cards (at most 8 - t)
+            k = ((rand[4 * t + pos] * np.bitwise_count(legal)) >> 32).astype(np.uint32)
             x = legal
-            for j in range(7):
+            for j in range(7 - t):
                 x = x & (x - (k > j).astype(np.uint32))
             low = x & (~x + _ONE)
             card = np.bitwise_count(low - _ONE).astype(np.intp)
-            H[fi] = hand ^ low
             if record:
                 cards_rec[4 * t + pos] = card
                 legal_rec[4 * t + pos] = legal
-            tp += value[sbase + card]
+            R[pos] = hand ^ low               # hand (and legal at a lead) is a view of this row
+            tp += np.take(value, sbase + card)
+            beat_card = np.take(beat, sbase + card)
             if pos == 0:
                 led = card >> 3
+                led_mask = np.take(_SUIT_MASK, led)
                 win = card
-                win_seat = seat
+                beatw = beat_card
             else:
-                takes = ((beat[sbase + win] & low) != 0)
-                win = np.where(takes, card, win)
-                win_seat = np.where(takes, seat, win_seat)
-            seat = (seat + step) & 3
+                takes = _U32(0) - ((beatw & low) != 0).astype(np.uint32)
+                beatw = _sel(takes, beat_card, beatw)
+                ti = takes.astype(np.int64) | -(takes.astype(np.int64) & 1)   # 0 or -1
+                win = _bits_select(ti, card, win)
+                win_pos = _bits_select(ti, np.full(n, pos, np.intp), win_pos)
+        win_seat = (lead + win_pos * step) & 3
         team = win_seat & 1
-        points[0] += np.where(team == 0, tp, 0)
-        points[1] += np.where(team == 1, tp, 0)
+        ew_points += tp * team
+        ns_points += tp * (1 - team)
         won[win_seat, ar] += 1
         if record:
             winners[t] = win_seat
+        if t < 7:
+            turn = (win_pos[None, :] + np.arange(4)[:, None]) & 3
+            R = np.take_along_axis(R, turn, axis=0)
         lead = win_seat
+    points = np.stack([ns_points, ew_points])
     return PlayResult(points, won, lead, leader0, cards_rec, legal_rec, leaders, winners)

@@ -152,8 +152,8 @@ class BatchRules:
                                    for call in self.ladder], dtype=np.int64)
         self.bid_numeric = np.array([type(call.value) is int for call in self.ladder])
         self.bid_kind = np.array([0 if type(call.value) is int else 1 if call.value == "capot" else 2
-                                  for call in self.ladder], dtype=np.int8)   # 0 number, 1 capot, 2 générale
-        self.bid_strain = np.array([STRAINS.index(call.strain) for call in self.ladder], dtype=np.int8)
+                                  for call in self.ladder], dtype=np.intp)   # 0 number, 1 capot, 2 générale
+        self.bid_strain = np.array([STRAINS.index(call.strain) for call in self.ladder], dtype=np.intp)
         # lowest[h + 1]: the lowest ladder index that beats bid h (h = -1: no bid yet); every bid above beats it too
         lowest = [0]
         for h in range(L):
@@ -164,10 +164,10 @@ class BatchRules:
                 raise BatchUnsupported("rules.auction.strain_order: the bids that beat a bid are not "
                                        "one run of the ladder")
             lowest.append(lo)
-        self.lowest = np.array(lowest, dtype=np.int32)
+        self.lowest = np.array(lowest, dtype=np.intp)
         # cheap bids from the lowest legal one (the random bidder's range, as engine.random_play)
         from ..engine.random_play import CHEAP_RANGE
-        cheap_end = np.empty(L + 1, dtype=np.int32)
+        cheap_end = np.empty(L + 1, dtype=np.intp)
         for lo in range(L + 1):
             if lo < L and self.bid_numeric[lo]:
                 top = self.bid_value[lo] + CHEAP_RANGE
@@ -179,7 +179,7 @@ class BatchRules:
                 cheap_end[lo] = min(lo + 1, L)
         self.cheap_end = cheap_end
         # strain_count[s, i]: bids of strain s among ladder indices below i
-        sc = np.zeros((6, L + 1), dtype=np.int32)
+        sc = np.zeros((6, L + 1), dtype=np.intp)
         for s in range(6):
             sc[s, 1:] = np.cumsum(self.bid_strain == s)
         self.strain_count = sc
@@ -238,7 +238,17 @@ class BatchRules:
                 run_cards[found, byte] = sum(1 << q for q in range(low, top + 1))
                 found += 1
         self.sq_points, self.sq_key, self.sq_best = sq_points, sq_key, sq_best
-        self.run_mask, self.run_points, self.run_key, self.run_cards = run_mask, run_points, run_key, run_cards
+        # the same for a suit byte and the squares held (byte << 8 | squares): a run touching a square
+        # is not declared; points of the runs kept, the best kept run's key and points, their meld cards
+        keep = (run_mask[:, :, None] & np.arange(256)[None, None, :]) == 0          # (2, byte, squares)
+        pts = np.where(keep, run_points[:, :, None], 0)
+        key = np.where(keep, run_key[:, :, None], 0)
+        first = key[0] >= key[1]
+        self.byte_run_points = (pts[0] + pts[1]).ravel()
+        self.byte_run_key = np.maximum(key[0], key[1]).ravel()
+        self.byte_run_best = np.where(first, pts[0], pts[1]).ravel()
+        self.byte_run_cards = (np.where(keep[0], run_cards[0][:, None], 0)
+                               | np.where(keep[1], run_cards[1][:, None], 0)).ravel()
         self.trump_breaks_ties = bool(m.compare.trump_breaks_ties)
         self.meld_equal_cancels = m.compare.equal == "cancel"
         self.winner_scores_all = m.winner_scores == "all"
