@@ -97,8 +97,10 @@ def _check(rules, n: int, seed: int) -> dict:
         size = min(10_000, n - done)
         diffs += replay_batch(play_batch(rules, size, seed=seed + done, record=True))
         done += size
-    return {"deals": done, "disagreements": len(diffs), "first": diffs[:3],
-            "seconds": round(time.perf_counter() - start, 1)}
+    out = {"deals": done, "disagreements": len(diffs), "first": diffs[:3],
+           "seconds": round(time.perf_counter() - start, 1)}
+    print(f"check: {out}", file=sys.stderr, flush=True)
+    return out
 
 
 def main(argv=None) -> int:
@@ -117,6 +119,9 @@ def main(argv=None) -> int:
     from coinche_spec.variants import load_variant
 
     ids = args.variant or _shipped()
+    if not ids:
+        print("no rule set found (run from a clone, or install the package)", file=sys.stderr)
+        return 2
     sizes = [int(s) for s in args.sizes.split(",")]
     rules = {i: load_variant(i).rules for i in ids}
     report = {"python": platform.python_version(), "machine": platform.machine(), "cpus": os.cpu_count(),

@@ -39,6 +39,7 @@ from ..engine.random_play import COINCHE, OPENING_BID, OVERCALL
 __all__ = ["AuctionResult", "run_auction", "call_code_names"]
 
 _BIDDING, _DOUBLED, _OVER = 0, 1, 2
+COMPACT = 0.7      # the step's arrays are copied down to the open auctions when fewer are left
 OPEN, CONTRACT, REDEAL = 0, 1, 2
 
 
@@ -94,13 +95,15 @@ def run_auction(br, rng: np.random.Generator, dealer, record: bool = False) -> A
     raise_strain = br.raise_own == "when_changing_strain"
     steps = [] if record else None
     idx = np.arange(n)
+    # the deals still in the step, with their state; a deal whose auction is over stays (and does
+    # nothing) until fewer than COMPACT of the deals are left, then the rest are copied down
+    ta, ph, st, hi, bd, ps, pd, mu, co, su, fb, wi = (f.copy() for f in fields)
     while idx.size:
-        ta, ph, st, hi, bd, ps, pd, mu, co, su, fb, wi = (f[idx] for f in fields)
         m = idx.size
         seat = np.maximum(ta, 0)
         inbid = ph == _BIDDING
         indbl = ph == _DOUBLED
-        inwin = ph == _OVER                           # only deals in the after-auction window are left
+        inwin = (ph == _OVER) & wi                    # the after-auction window
         has_high = hi >= 0
         b = np.maximum(bd, 0)
         opp = np.where(has_high, (1 << ((b + 1) & 3)) | (1 << ((b + 3) & 3)), 0)
@@ -147,14 +150,15 @@ def run_auction(br, rng: np.random.Generator, dealer, record: bool = False) -> A
         actor = np.where(do_double, dbit & 3, seat)
         is_coinche = do_double & (dbit < 4)
         is_sur = do_double & (dbit >= 4)
-        is_pass = ~do_double & ~do_bid & ~inwin
+        is_pass = ~do_double & ~do_bid & (inbid | indbl)
         is_play = ~do_double & inwin
         if record:
             code = np.where(do_bid, 1 + pick, 0)
             code = np.where(is_coinche, 1 + L + actor, code)
             code = np.where(is_sur, 5 + L + actor, code)
             code = np.where(is_play, 9 + L, code)
-            steps.append((idx, ta, ph, np.where(inwin, L, lo), excl, cmask, smask, code))
+            act = inbid | indbl | inwin
+            steps.append(tuple(x[act] for x in (idx, ta, ph, np.where(inwin, L, lo), excl, cmask, smask, code)))
         # the moves, as engine/auction.py Auction._apply
         nxt_seat = (seat + step) & 3
         nxt_actor = (actor + step) & 3
@@ -194,15 +198,20 @@ def run_auction(br, rng: np.random.Generator, dealer, record: bool = False) -> A
         over = end | settle | redeal
         st = np.where(end | settle, CONTRACT, st)
         ph = np.where(over, _OVER, ph)
-        ta = np.where(over | inwin, -1, ta)
+        ta = np.where(ph == _OVER, -1, ta)
         if after_auction:
             capot_high = br.bid_kind[np.maximum(hi, 0)] > 0
             wi = np.where(settle, (co < 0) & (~capot_high | br.capot_coinchable), wi)
         wi &= ~(end | redeal)
-        for f, v in zip(fields, (ta, ph, st, hi, bd, ps, pd, mu, co, su, fb, wi)):
-            f[idx] = v
         keep = (ph != _OVER) | wi
-        idx = idx[keep]
+        left = int(np.count_nonzero(keep))
+        if left < COMPACT * m:
+            done = ~keep
+            for f, v in zip(fields, (ta, ph, st, hi, bd, ps, pd, mu, co, su, fb, wi)):
+                f[idx[done]] = v[done]
+            ta, ph, st, hi, bd, ps, pd, mu, co, su, fb, wi = (v[keep] for v in
+                                                              (ta, ph, st, hi, bd, ps, pd, mu, co, su, fb, wi))
+            idx = idx[keep]
     return AuctionResult(state, high, bidder, mult, first_bidder, steps)
 
 
