@@ -151,3 +151,51 @@ def test_dealing_gives_each_seat_eight_distinct_cards():
     h = batch.hands
     assert (np.bitwise_count(h) == 8).all()
     assert ((h[0] | h[1] | h[2] | h[3]) == 0xFFFFFFFF).all()
+
+
+def test_replay_finds_a_wrong_legal_call_set():
+    batch = play_batch(load_variant("contree-701"), 20, seed=3, record=True)
+    batch.auction.steps[0][3][0] += 1          # the first deal's lowest legal bid, one rung too high
+    diffs = replay_batch(batch)
+    assert diffs and diffs[0][0] == int(batch.auction.steps[0][0][0]) and "call 0: legal calls differ" in diffs[0][1]
+
+
+# -- coinche-spec deal --batch N ------------------------------------------------------------------
+
+def _deal_cli(capsys, *argv):
+    from coinche_spec.cli import main
+    code = main(["deal", *argv])
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def test_deal_batch_json(capsys):
+    import json
+    code, out, _ = _deal_cli(capsys, "--variant", "federation", "--batch", "3000", "--seed", "3", "--json")
+    assert code == 0
+    stats = json.loads(out)
+    assert stats["variant"] == "federation" and stats["deals"] == 3000
+    assert stats["played"] + stats["thrown_in"] == 3000 and stats["played"] > 2500
+    for key in ("made_rate", "sweep_rate", "coinche_rate", "taker_sweep_rate"):
+        assert 0 < stats[key] < 1
+    assert stats["taker_sweep_rate"] <= stats["sweep_rate"]
+    p = stats["points_per_deal"]
+    assert abs(p["NS"] + p["EW"] - p["both"]) < 1e-3 and abs(p["takers"] + p["defenders"] - p["both"]) < 1e-3
+    # the same seed gives the same figures
+    assert _deal_cli(capsys, "--variant", "federation", "--batch", "3000", "--seed", "3", "--json")[1] == out
+
+
+def test_deal_batch_text(capsys):
+    code, out, _ = _deal_cli(capsys, "--variant", "cafe-701", "--batch", "500", "--seed", "1")
+    assert code == 0 and out.startswith("cafe-701: 500 random deals (seed 1)") and "made" in out
+
+
+@pytest.mark.parametrize("argv,message", [
+    (("--variant", "contree-701", "--batch", "0"), "--batch: expected a number of deals of 1 or more"),
+    (("--variant", "contree-701", "--json"), "--json goes with --batch"),
+    (("--variant", "no-such-rule-set", "--batch", "10"), "no-such-rule-set"),
+])
+def test_deal_batch_bad_input(capsys, argv, message):
+    code, out, err = _deal_cli(capsys, *argv)
+    assert code == 2 and out == "" and message in err and "Traceback" not in err
+    assert len(err.strip().splitlines()) == 1

@@ -17,7 +17,7 @@ import numpy as np
 from ..engine.auction import _table as auction_table
 from ..engine.errors import Unsupported
 from ..engine.masks import BEAT, PLAIN_RANK_ORDER, SUIT_MASKS
-from ..engine.options import TABLES, _awards, _values, engine_phase
+from ..engine.options import TABLES, engine_phase, rule_options
 from ..notation import RANKS
 from ..variants.compiled import STRAINS, compiled_rules
 
@@ -54,20 +54,15 @@ BATCH_OPTIONS: dict = {
 
 def check_batch_options(c) -> None:
     """Raise BatchUnsupported for the first enumerated rule or option the batch engine does not play."""
-    for path, table in TABLES.items():
+    for path in TABLES:
         if path not in BATCH_OPTIONS:
             raise BatchUnsupported(f"rules.{path}: the batch engine does not play this rule yet "
                                    f"(play the deals one by one with coinche_spec.engine)")
+    for path, table, option in rule_options(c):
+        table[option]                            # the per-deal engine's own refusal comes first
         allowed = BATCH_OPTIONS[path]
-        parts = path.split(".")
-        nodes = _awards(c) if parts[0] == "award" else [c]
-        if parts[0] == "award":
-            parts = parts[1:]
-        for node in nodes:
-            for option in _values(node, parts):
-                table[option]                    # the per-deal engine's own refusal comes first
-                if allowed is not None and option not in allowed:
-                    raise BatchUnsupported(f"rules.{path}: the batch engine does not play option {option!r}")
+        if allowed is not None and option not in allowed:
+            raise BatchUnsupported(f"rules.{path}: the batch engine does not play option {option!r}")
 
 
 # strain indices: S H D C TA SA, as variants.compiled.STRAINS
