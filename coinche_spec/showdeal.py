@@ -34,6 +34,9 @@ def register(subparsers) -> None:
     p.add_argument("--players", choices=("random", "simple"), default="random",
                    help="random: any legal call and card; simple: plausible players who count their "
                         "hands and play sensible cards (default: random)")
+    p.add_argument("--batch", type=int, default=None, metavar="N",
+                   help="play N random deals with the batch engine (numpy) and print their statistics")
+    p.add_argument("--json", action="store_true", help="with --batch: one JSON object, for scripts")
     p.set_defaults(func=run)
 
 
@@ -49,6 +52,11 @@ def run(args) -> int:
         variant = variant_for(args.variant)
     except VariantError as exc:
         raise UserError(exc.lines[0] if exc.lines else str(exc)) from None
+    if args.batch is not None or args.json:
+        if args.players != "random":
+            raise UserError("--batch plays random players only: the simple players are not vectorised yet")
+        from .batch.cli import run_batch
+        return run_batch(args, variant)
     seed = args.seed if args.seed is not None else random.randrange(1 << 31)
     try:
         play = simple_deal if args.players == "simple" else random_deal

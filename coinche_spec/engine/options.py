@@ -99,8 +99,8 @@ def _awards(c) -> list:
     return out
 
 
-def check_rules(c) -> bool:
-    """Raise Unsupported for the first option of ``c`` (compiled rules) that no engine table knows."""
+def rule_options(c):
+    """Every (table path, table, option) that the compiled rules ``c`` choose, one per rule read."""
     for path, table in TABLES.items():
         parts = path.split(".")
         nodes = _awards(c) if parts[0] == "award" else [c]
@@ -108,7 +108,13 @@ def check_rules(c) -> bool:
             parts = parts[1:]
         for node in nodes:
             for option in _values(node, parts):
-                table[option]
+                yield path, table, option
+
+
+def check_rules(c) -> bool:
+    """Raise Unsupported for the first option of ``c`` (compiled rules) that no engine table knows."""
+    for _, table, option in rule_options(c):
+        table[option]
     return True
 
 

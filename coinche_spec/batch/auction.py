@@ -1,0 +1,230 @@
+"""The auction of B deals as a masked state machine, with random bidders.
+
+Each deal's auction is a handful of small integers (the seat to act, the
+highest bid as an index into the rule set's bid ladder, the bidder, passes
+in a row, who passed, the multiplier, ...), stored as arrays over the deals.
+One step lets every deal whose auction is still open make one call: the
+legal calls are worked out as masks (the lowest ladder bid that may be made,
+the seats that may coinche, the seats that may surcoinche), one call is drawn
+among them, and the state moves on exactly as engine/auction.py says. Deals
+whose auction is over drop out of the step, so the last long auctions cost
+little.
+
+The random bidder (its choice among the legal calls), with the per-deal
+random player's probabilities (engine.random_play: COINCHE, OPENING_BID,
+OVERCALL, CHEAP_RANGE):
+
+* with probability COINCHE, when a coinche or surcoinche is legal (for the
+  seat to act, or out of turn where the rules allow it), one of them,
+  uniformly;
+* otherwise with probability OPENING_BID (no bid yet) or OVERCALL (over a
+  bid), when a bid is legal, a bid drawn uniformly from the cheap end of the
+  ladder: the lowest legal bid and every numeric bid at most CHEAP_RANGE
+  points above it, in every strain (only the lowest capot or générale when
+  no number is left); a bid in the strain a player may not repeat over his
+  own bid (``raise_own_bid: when_changing_strain``) is replaced by the next
+  bid of the ladder;
+* otherwise pass;
+* in the after-auction window (``coinche.when: after_auction``): with
+  probability COINCHE one of the legal coinches (either defender) or, once
+  coinched, surcoinches (either taker), uniformly; otherwise the play starts.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..engine.random_play import COINCHE, OPENING_BID, OVERCALL
+
+__all__ = ["AuctionResult", "run_auction", "call_code_names"]
+
+_BIDDING, _DOUBLED, _OVER = 0, 1, 2
+COMPACT = 0.7      # the step's arrays are copied down to the open auctions when fewer are left
+OPEN, CONTRACT, REDEAL = 0, 1, 2
+
+
+class AuctionResult:
+    """The settled auctions: per deal the state (CONTRACT or REDEAL), the contract's ladder index,
+    declarer, multiplier and first bidder; ``steps`` (when recorded) lists every call made."""
+
+    def __init__(self, state, high, bidder, mult, first_bidder, steps):
+        self.state = state
+        self.high = high
+        self.bidder = bidder
+        self.mult = mult
+        self.first_bidder = first_bidder
+        self.steps = steps
+
+
+def _w(m, a, b):
+    """a where the boolean m holds, else b, for integers: a bit select, several times cheaper
+    than np.where on an unpredictable condition."""
+    return b ^ ((a ^ b) & -m.astype(np.intp))
+
+
+def _lowest_bit(x):
+    """Index of the lowest set bit of each element of x (> 0), for small unsigned ints."""
+    return np.bitwise_count((x & (~x + 1)) - 1)
+
+
+def _kth_bit(mask, k):
+    """Index of the k-th lowest set bit of each mask (k below its popcount)."""
+    m = mask.copy()
+    for j in range(int(k.max(initial=0))):
+        m = np.where(k > j, m & (m - 1), m)
+    return _lowest_bit(m)
+
+
+def run_auction(br, rng: np.random.Generator, dealer, record: bool = False) -> AuctionResult:
+    """Play the auctions of len(dealer) deals with random bidders; ``br`` is the BatchRules."""
+    n = len(dealer)
+    L = br.n_bids
+    step = br.step
+    to_act = ((dealer.astype(np.intp) + step) & 3)          # auction.first_speaker: next to the dealer
+    phase = np.zeros(n, np.intp)
+    state = np.zeros(n, np.intp)
+    high = np.full(n, -1, np.intp)
+    bidder = np.full(n, -1, np.intp)
+    passes = np.zeros(n, np.intp)
+    passed = np.zeros(n, np.intp)
+    mult = np.ones(n, np.intp)
+    coincher = np.full(n, -1, np.intp)
+    surcoinched = np.zeros(n, bool)
+    first_bidder = np.full(n, -1, np.intp)
+    window = np.zeros(n, bool)
+    fields = (to_act, phase, state, high, bidder, passes, passed, mult, coincher, surcoinched,
+              first_bidder, window)
+    in_turn_coinche = br.coinche_when in ("in_turn", "any_moment")
+    out_of_turn = br.coinche_when == "any_moment"
+    after_auction = br.coinche_when == "after_auction"
+    raise_never = br.raise_own == "never_without_intervening_bid"
+    raise_strain = br.raise_own == "when_changing_strain"
+    steps = [] if record else None
+    idx = np.arange(n)
+    # the deals still in the step, with their state; a deal whose auction is over stays (and does
+    # nothing) until fewer than COMPACT of the deals are left, then the rest are copied down
+    ta, ph, st, hi, bd, ps, pd, mu, co, su, fb, wi = (f.copy() for f in fields)
+    while idx.size:
+        m = idx.size
+        seat = np.maximum(ta, 0)
+        inbid = ph == _BIDDING
+        indbl = ph == _DOUBLED
+        inwin = (ph == _OVER) & wi                    # the after-auction window
+        has_high = hi >= 0
+        b = np.maximum(bd, 0)
+        opp = _w(has_high, (1 << ((b + 1) & 3)) | (1 << ((b + 3) & 3)), 0)
+        takers = _w(has_high, (1 << b) | (1 << (b ^ 2)), 0)
+        seat_bit = 1 << seat
+        kind = br.bid_kind[np.maximum(hi, 0)]
+        coinchable = has_high & ((kind == 0) | br.capot_coinchable)
+        # bids: the lowest legal ladder index (L: none) and a strain left out (-1: none)
+        may_bid = inbid.copy()
+        if not br.speak_after_pass:
+            may_bid &= (pd >> seat & 1) == 0
+        own = bd == seat
+        if raise_never:
+            may_bid &= ~own
+        lo = _w(may_bid, br.lowest[hi + 1], L)
+        excl = _w(own & may_bid & raise_strain, br.bid_strain[np.maximum(hi, 0)], -1) if raise_strain \
+            else np.full(m, -1, np.intp)
+        ex = np.maximum(excl, 0)
+        nbids = (L - lo) - _w(excl >= 0, br.strain_count[ex, L] - br.strain_count[ex, lo], 0)
+        # coinches and surcoinches, as seat masks
+        cmask = np.zeros(m, np.intp)
+        if in_turn_coinche:
+            who = opp if out_of_turn else (opp & seat_bit)
+            cmask = _w(inbid & coinchable, who, 0)
+        if after_auction:
+            cmask = _w(inwin & (co < 0), opp, cmask)
+        smask = np.zeros(m, np.intp)
+        if br.sur_allowed:
+            smask = _w(indbl & ~su & ((takers & seat_bit) != 0), seat_bit, 0)
+            if after_auction:
+                smask = _w(inwin & (co >= 0), takers, smask)
+        # the choice
+        u = rng.random((2, m))
+        dmask = cmask | (smask << 4)
+        nd = np.bitwise_count(dmask.astype(np.uint8)).astype(np.intp)
+        do_double = (nd > 0) & (u[0] < COINCHE)
+        do_bid = ~do_double & ~inwin & (nbids > 0) & (u[0] < OPENING_BID + (OVERCALL - OPENING_BID) * has_high)
+        ce = br.cheap_end[lo]
+        pick = np.minimum(lo + (u[1] * (ce - lo)).astype(np.intp), L - 1)
+        if raise_strain:
+            bad = br.bid_strain[pick] == excl
+            pick = _w(bad, _w(pick + 1 < L, pick + 1, pick - 1), pick)
+        dbit = _kth_bit(dmask, _w(do_double, (u[1] * nd).astype(np.intp), 0))
+        actor = _w(do_double, dbit & 3, seat)
+        is_coinche = do_double & (dbit < 4)
+        is_sur = do_double & (dbit >= 4)
+        is_pass = ~do_double & ~do_bid & (inbid | indbl)
+        is_play = ~do_double & inwin
+        if record:
+            code = _w(do_bid, 1 + pick, 0)
+            code = _w(is_coinche, 1 + L + actor, code)
+            code = _w(is_sur, 5 + L + actor, code)
+            code = _w(is_play, 9 + L, code)
+            act = inbid | indbl | inwin
+            steps.append(tuple(x[act] for x in (idx, ta, ph, _w(inwin, L, lo), excl, cmask, smask, code)))
+        # the moves, as engine/auction.py Auction._apply
+        nxt_seat = (seat + step) & 3
+        nxt_actor = (actor + step) & 3
+        end = np.zeros(m, bool)
+        settle = np.zeros(m, bool)
+        # pass
+        ps1 = ps + 1
+        pass_dbl = is_pass & indbl
+        pass_bid = is_pass & inbid
+        end |= pass_dbl & (ps1 >= br.passes_after)
+        pd = _w(pass_bid, pd | seat_bit, pd)
+        redeal = pass_bid & ~has_high & (ps1 >= 4)
+        settle |= pass_bid & has_high & (ps1 >= br.passes_to_end)
+        ps = _w(is_pass, ps1, 0)
+        # bid
+        hi = _w(do_bid, pick, hi)
+        bd = _w(do_bid, seat, bd)
+        fb = _w(do_bid & (fb < 0), seat, fb)
+        if br.capot_ends:
+            settle |= do_bid & (br.bid_kind[pick] > 0)
+        # coinche and surcoinche
+        co = _w(is_coinche, actor, co)
+        mu = _w(is_coinche, br.coinche_mult, mu)
+        mu = _w(is_sur, br.sur_mult, mu)
+        su = su | is_sur
+        if br.coinche_ends:
+            end |= is_coinche & ~inwin
+        ph = _w(is_coinche & inbid & (not br.coinche_ends), _DOUBLED, ph)
+        if br.sur_ends:
+            end |= is_sur & ~inwin
+        # the window: a coinche leaves it open for a surcoinche (if any), anything else closes it
+        wi = (inwin & is_coinche & br.sur_allowed) | (~inwin & wi)
+        # the next seat to act
+        ta = _w(is_coinche | is_sur, nxt_actor, nxt_seat)
+        # endings
+        st = _w(redeal, REDEAL, st)
+        over = end | settle | redeal
+        st = _w(end | settle, CONTRACT, st)
+        ph = _w(over, _OVER, ph)
+        ta = _w(ph == _OVER, -1, ta)
+        if after_auction:
+            capot_high = br.bid_kind[np.maximum(hi, 0)] > 0
+            wi = (settle & (co < 0) & (~capot_high | br.capot_coinchable)) | (~settle & wi)
+        wi &= ~(end | redeal)
+        keep = (ph != _OVER) | wi
+        left = int(np.count_nonzero(keep))
+        if left < COMPACT * m:
+            done = ~keep
+            for f, v in zip(fields, (ta, ph, st, hi, bd, ps, pd, mu, co, su, fb, wi)):
+                f[idx[done]] = v[done]
+            ta, ph, st, hi, bd, ps, pd, mu, co, su, fb, wi = (v[keep] for v in
+                                                              (ta, ph, st, hi, bd, ps, pd, mu, co, su, fb, wi))
+            idx = idx[keep]
+    return AuctionResult(state, high, bidder, mult, first_bidder, steps)
+
+
+def call_code_names(br) -> list:
+    """What each call code of a recorded step means: (kind, detail) for pass, bids, coinche, surcoinche, play."""
+    L = br.n_bids
+    out = [("pass", None)] + [("bid", call) for call in br.ladder]
+    out += [("coinche", s) for s in range(4)] + [("surcoinche", s) for s in range(4)] + [("play", None)]
+    assert len(out) == 10 + L
+    return out

@@ -1,0 +1,166 @@
+"""Replaying a recorded batch through the per-deal engine, deal for deal.
+
+``replay_batch(batch)`` plays every deal of a batch made with
+``play_batch(..., record=True)`` through ``coinche_spec.engine.Deal``: each
+call and each card the batch chose is applied by the per-deal engine (which
+checks it), and at every step the seat to act and the whole legal set are
+compared; at the end every field of the per-deal result (contract, tricks,
+tricks won, card points, melds, belote, made, score). It returns the first
+disagreement of each deal that has one, as text. The test and the benchmark
+run share it.
+"""
+
+from __future__ import annotations
+
+from ..engine.game import Deal
+from ..engine.random_play import _belote_suits, declarable_melds
+from ..notation import SEATS, Call, card_name
+
+__all__ = ["replay_batch"]
+
+_TEAMS = ("NS", "EW")
+
+
+def _calls_by_deal(batch) -> dict:
+    out: dict = {}
+    for idx, ta, ph, lo, excl, cmask, smask, code in batch.auction.steps:
+        for j in range(idx.size):
+            out.setdefault(int(idx[j]), []).append(
+                (int(ta[j]), int(lo[j]), int(excl[j]), int(cmask[j]), int(smask[j]), int(code[j])))
+    return out
+
+
+_BIDS: dict = {}
+
+
+def _legal_set(br, step) -> tuple:
+    """The batch's legal calls: (the calls other than bids as a set of (seat, kind), the bids as
+    (seat, call) pairs in ladder order)."""
+    ta, lo, excl, cmask, smask, _ = step
+    other = {(SEATS[s], "coinche") for s in range(4) if cmask >> s & 1}
+    other |= {(SEATS[s], "surcoinche") for s in range(4) if smask >> s & 1}
+    bids = []
+    if ta >= 0:
+        other.add((SEATS[ta], "pass"))
+        key = (id(br), ta, lo, excl)
+        bids = _BIDS.get(key)
+        if bids is None:
+            if len(_BIDS) > 20000:
+                _BIDS.clear()
+            strains = br.bid_strain
+            bids = _BIDS[key] = [(SEATS[ta], br.ladder[j]) for j in range(lo, br.n_bids)
+                                 if excl < 0 or strains[j] != excl]
+    return other, bids
+
+
+def _engine_set(pairs, bids: int) -> tuple:
+    """The engine's legal calls in the same form, read as the engine lists them: the pass of the
+    seat to act, then its bids in ladder order, then coinches and surcoinches (another order
+    shows as a difference, never hides one)."""
+    if pairs and pairs[0][1].kind == "pass":
+        head, rest = pairs[1:1 + bids], [pairs[0]] + pairs[1 + bids:]
+    else:
+        head, rest = [], pairs
+    return {(seat, call.kind if call.kind != "bid" else str(call)) for seat, call in rest}, head
+
+
+def _call_of(br, step):
+    ta, code = step[0], step[5]
+    L = br.n_bids
+    if code == 0:
+        return SEATS[ta], Call("pass")
+    if code <= L:
+        return SEATS[ta], br.ladder[code - 1]
+    if code <= L + 4:
+        return SEATS[code - L - 1], Call("coinche")
+    if code <= L + 8:
+        return SEATS[code - L - 5], Call("surcoinche")
+    return None                                      # the play starts
+
+
+def replay_deal(batch, i: int, steps: list, played_pos: dict) -> str | None:
+    """The first disagreement between the batch and the per-deal engine on deal i, or None."""
+    br = batch.rules
+    rules = br.rules
+    hands = {SEATS[s]: int(batch.hands[s, i]) for s in range(4)}
+    deal = Deal.start(rules, SEATS[int(batch.dealer[i])], hands)
+    for n, step in enumerate(steps):
+        want_to_act = SEATS[step[0]] if step[0] >= 0 else None
+        if deal.auction.to_act != want_to_act:
+            return f"call {n}: to act {deal.auction.to_act}, batch {want_to_act}"
+        mine = _legal_set(br, step)
+        engine = _engine_set(deal.legal_calls(), len(mine[1]))
+        if engine != mine:     # bids compared as lists in ladder order: the engine lists them so
+            return (f"call {n}: legal calls differ: engine {sorted(engine[0])} and {len(engine[1])} bids "
+                    f"from {engine[1][:1]}, batch {sorted(mine[0])} and {len(mine[1])} bids from {mine[1][:1]}")
+
+        choice = _call_of(br, step)
+        if choice is None:
+            break
+        deal = deal.apply_call(*choice)
+    in_play = bool(batch.contract[i])
+    if (deal.phase == "redeal") == in_play or (in_play and deal.phase != "play"):
+        return f"after the auction: engine phase {deal.phase}, batch contract {in_play}"
+    if not in_play:
+        return None
+    p = played_pos[i]
+    play = batch.play
+    step = br.rules.table.direction == "clockwise" and 1 or 3
+    suits = None
+    for j in range(32):
+        t, pos = divmod(j, 4)
+        seat = SEATS[(int(play.leaders[t, p]) + pos * step) & 3]
+        if deal.to_act != seat:
+            return f"card {j}: to act {deal.to_act}, batch {seat}"
+        if deal.legal_mask() != int(play.legal[j, p]):
+            return (f"card {j}: legal {[card_name(c) for c in deal.legal_cards()]}, batch "
+                    f"{[card_name(c) for c in range(32) if int(play.legal[j, p]) >> c & 1]}")
+        card = int(play.cards[j, p])
+        melds = (declarable_melds(rules, hands[seat]) or None) if j < 4 else None
+        if suits is None:
+            suits = _belote_suits(deal)
+        say = None
+        if (card & 7) in (5, 6) and (card >> 3) in suits:
+            pair = 0x60 << (card & ~7)
+            if hands[seat] & pair == pair:
+                say = "belote" if deal.play.hand(seat) & pair == pair else "rebelote"
+        deal = deal.apply_card(seat, card, melds, say)
+    r = deal.result()
+    call = br.ladder[int(batch.bid[p])]
+    want = {"contract": {"value": call.value, "strain": call.strain, "declarer": SEATS[int(batch.declarer[p])],
+                         "multiplier": int(batch.multiplier[p])},
+            "tricks": [{"leader": SEATS[int(play.leaders[t, p])], "winner": SEATS[int(play.winners[t, p])],
+                        "cards": [card_name(int(c)) for c in play.cards[4 * t:4 * t + 4, p]]} for t in range(8)],
+            "tricks_won": {_TEAMS[s]: int(batch.tricks_won[s, p]) for s in (0, 1)},
+            "card_points": {_TEAMS[s]: int(batch.card_points[s, p]) for s in (0, 1)},
+            "melds": {_TEAMS[s]: int(batch.melds[s, p]) for s in (0, 1)},
+            "belote": _belote_side(batch.belote[:, p]),
+            "made": bool(batch.made[p]),
+            "score": {_TEAMS[s]: int(batch.score[s, p]) for s in (0, 1)}}
+    for key, value in want.items():
+        if r[key] != value:
+            return f"result {key}: engine {r[key]}, batch {value}"
+    o = deal.outcome()
+    if o.belote_points != {"NS": int(batch.belote[0, p]), "EW": int(batch.belote[1, p])}:
+        return f"belote points: engine {o.belote_points}, batch {batch.belote[:, p]}"
+    return None
+
+
+def _belote_side(points) -> str | None:
+    ns, ew = int(points[0]), int(points[1])
+    if ns and ew:
+        return None
+    return "NS" if ns else "EW" if ew else None
+
+
+def replay_batch(batch, limit: int | None = None) -> list:
+    """(deal index, what differs) for every deal (the first ``limit``) the per-deal engine disagrees on."""
+    calls = _calls_by_deal(batch)
+    played_pos = {int(d): p for p, d in enumerate(batch.played)}
+    out = []
+    n = len(batch) if limit is None else min(limit, len(batch))
+    for i in range(n):
+        diff = replay_deal(batch, i, calls.get(i, []), played_pos)
+        if diff is not None:
+            out.append((i, diff))
+    return out

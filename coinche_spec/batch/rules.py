@@ -1,0 +1,268 @@
+"""The rules of one rule set as numpy constants for the batch engine.
+
+The batch engine reads the same compiled rules object as the per-deal engine
+(``variants.compiled.compiled_rules``) and lays every rule out once, as
+arrays or plain values: the bid ladder, the beat and card-value tables of
+each strain, the meld tables of every 8-card suit holding, the awards of
+each outcome. ``BATCH_OPTIONS`` says which options of each enumerated rule
+(one entry per engine option table, ``engine/options.py`` TABLES) the batch
+engine plays; anything else is refused with :class:`BatchUnsupported`,
+naming the rule, so a batch never silently plays another rule.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..engine.auction import _table as auction_table
+from ..engine.errors import Unsupported
+from ..engine.masks import BEAT, PLAIN_RANK_ORDER, SUIT_MASKS
+from ..engine.options import TABLES, engine_phase, rule_options
+from ..notation import RANKS
+from ..variants.compiled import STRAINS, compiled_rules
+
+__all__ = ["BatchUnsupported", "BatchRules", "batch_rules", "BATCH_OPTIONS"]
+
+
+class BatchUnsupported(Unsupported):
+    """A rule (or an option of one) that the batch engine does not play."""
+
+
+_ALL = None   # every option the engine's table knows
+# Options the batch engine plays, per enumerated rule; _ALL: every option of the engine's table.
+# Rules outside a single random deal (who deals, how the pack is cut, the match) are listed as _ALL:
+# the batch deals a uniformly shuffled pack to a random dealer and scores one deal.
+BATCH_OPTIONS: dict = {
+    "table.direction": _ALL, "table.first_dealer": _ALL, "table.next_dealer": _ALL,
+    "table.dealer_after_throw_in": _ALL,
+    "deal.shuffle": _ALL, "deal.cut.by": _ALL,
+    "auction.first_speaker": _ALL, "auction.overcall": _ALL, "auction.all_pass": _ALL,
+    "auction.raise_own_bid": _ALL, "auction.coinche.by": _ALL, "auction.coinche.when": _ALL,
+    "auction.coinche.effect": _ALL, "auction.strain_order[]": _ALL,
+    "play.cannot_overtrump": _ALL, "play.partner_cut_only_trumps": _ALL, "play.first_leader": _ALL,
+    "card_values.sweep.kind": _ALL,
+    "melds.long_runs": _ALL, "melds.run_order": _ALL, "melds.card_reuse": _ALL,
+    "melds.compare.equal": _ALL, "melds.winner_scores": _ALL, "melds.timing": _ALL,
+    "belote.tout_atout": _ALL, "belote.claim": _ALL, "belote.in_run": _ALL,
+    "belote.on_failure": _ALL, "belote.multiplied": _ALL,
+    "contract.versus_defenders": _ALL,
+    "scoring.sweep_takes_melds": _ALL, "scoring.rounding": _ALL,
+    "award.terms[]": _ALL, "award.multiplied": _ALL,
+    "match.reach": _ALL, "match.both_cross": _ALL, "match.tie": _ALL,
+}
+
+
+def check_batch_options(c) -> None:
+    """Raise BatchUnsupported for the first enumerated rule or option the batch engine does not play."""
+    for path in TABLES:
+        if path not in BATCH_OPTIONS:
+            raise BatchUnsupported(f"rules.{path}: the batch engine does not play this rule yet "
+                                   f"(play the deals one by one with coinche_spec.engine)")
+    for path, table, option in rule_options(c):
+        table[option]                            # the per-deal engine's own refusal comes first
+        allowed = BATCH_OPTIONS[path]
+        if allowed is not None and option not in allowed:
+            raise BatchUnsupported(f"rules.{path}: the batch engine does not play option {option!r}")
+
+
+# strain indices: S H D C TA SA, as variants.compiled.STRAINS
+_TRUMP = np.array([0, 1, 2, 3, -1, -1])
+_OUTCOMES = ("made", "failed", "coinched_made", "coinched_failed", "capot_made")
+_KIND = {"TA": "tout_atout", "SA": "sans_atout"}
+# meld comparison keys as one integer (higher is better): a square (1, points, rank order, 0),
+# a run (0, length up to 5, top rank, trump) as in engine/melds.py _key
+_SQUARE_KEY = 1 << 40
+
+
+def _run_key(length: int, top: int) -> int:
+    return (min(length, 5) << 16) | (top << 4)
+
+
+class BatchRules:
+    """Everything the batch engine reads from one rule set, laid out once."""
+
+    def __init__(self, c):
+        check_batch_options(c)
+        self.rules = c
+        a = c.auction
+        self.step = 1 if c.table.direction == "clockwise" else 3
+        self._auction(c)
+        p = c.play
+        self.tlmo = bool(p.trump_lead_must_overtrump)
+        self.tlop = bool(p.trump_lead_overtrump_partner)
+        self.vpw_may_discard = bool(p.void_partner_winning.may_discard)
+        self.vpw_tmo = bool(p.void_partner_winning.trump_must_overtrump)
+        self.vow_must_trump = bool(p.void_opponent_winning.must_trump)
+        self.vow_must_overtrump = bool(p.void_opponent_winning.must_overtrump)
+        self.cannot_overtrump = p.cannot_overtrump
+        self.pcot = p.partner_cut_only_trumps == "must_overtrump"
+        self.first_leader = p.first_leader
+        # per strain: trump mask, whether a follower must go up, beat table, card values
+        self.trump_mask = np.array([SUIT_MASKS[t] if t >= 0 else 0 for t in _TRUMP], dtype=np.uint32)
+        self.go_up = np.array([False] * 4 + [bool(p.tout_atout_must_go_up), bool(p.sans_atout_must_go_up)])
+        self.beat = np.array([BEAT[s] for s in STRAINS], dtype=np.uint32).ravel()          # strain*32 + card
+        self.value = np.array([c.card_table(s) for s in STRAINS], dtype=np.int32).ravel()  # strain*32 + card
+        cv = c.card_values
+        self.last_trick = int(cv.last_trick)
+        self.sweep_extra = {"none": self.last_trick, "last_trick_value": int(cv.sweep.value),
+                            "bonus": self.last_trick + int(cv.sweep.value)}[cv.sweep.kind]
+        self._melds(c)
+        self._belote(c)
+        ct = c.contract
+        self.minimum_total = int(ct.minimum_total)
+        self.versus = ct.versus_defenders
+        sc = c.scoring
+        self.sweep_bonus = int(sc.sweep_bonus)
+        self.sweep_takes_melds = sc.sweep_takes_melds
+        self.rounding = sc.rounding
+        self.capot_made = sc.capot_made is not None
+        self.awards = {}
+        for name in _OUTCOMES:
+            block = sc.get(name)
+            if block is None:
+                continue
+            sides = []
+            for role in ("takers", "defenders"):
+                spec = block[role]
+                base = spec.get("base")
+                if "base" in spec.terms and base is None:
+                    raise BatchUnsupported(f"rules.scoring.{name}.{role}: lists the term 'base' but gives no base")
+                if isinstance(base, int) or base is None:
+                    by_strain = [base or 0] * 6
+                else:
+                    by_strain = [base[_KIND.get(s, "suit")] for s in STRAINS]
+                sides.append((tuple(spec.terms), spec.multiplied, np.array(by_strain, dtype=np.int64),
+                              spec.get("base_on_sweep")))
+            self.awards[name] = tuple(sides)
+
+    # -- the auction -----------------------------------------------------------
+    def _auction(self, c):
+        t = auction_table(c)          # the per-deal engine's own bid ladder, sorted low to high
+        a = c.auction
+        listing = t.listing
+        self.ladder = [call for _, _, call in listing]
+        L = self.n_bids = len(listing)
+        self.bid_value = np.array([call.value if type(call.value) is int else
+                                   (a.capot.value if call.value == "capot" else a.generale.value)
+                                   for call in self.ladder], dtype=np.int64)
+        self.bid_numeric = np.array([type(call.value) is int for call in self.ladder])
+        self.bid_kind = np.array([0 if type(call.value) is int else 1 if call.value == "capot" else 2
+                                  for call in self.ladder], dtype=np.intp)   # 0 number, 1 capot, 2 générale
+        self.bid_strain = np.array([STRAINS.index(call.strain) for call in self.ladder], dtype=np.intp)
+        # lowest[h + 1]: the lowest ladder index that beats bid h (h = -1: no bid yet); every bid above beats it too
+        lowest = [0]
+        for h in range(L):
+            hk, hr = listing[h][0], listing[h][1]
+            beats = [t.beats(listing[j][0], listing[j][1], hk, hr) for j in range(L)]
+            lo = next((j for j in range(L) if beats[j]), L)
+            if not all(beats[lo:]):
+                raise BatchUnsupported("rules.auction.strain_order: the bids that beat a bid are not "
+                                       "one run of the ladder")
+            lowest.append(lo)
+        self.lowest = np.array(lowest, dtype=np.intp)
+        # cheap bids from the lowest legal one (the random bidder's range, as engine.random_play)
+        from ..engine.random_play import CHEAP_RANGE
+        cheap_end = np.empty(L + 1, dtype=np.intp)
+        for lo in range(L + 1):
+            if lo < L and self.bid_numeric[lo]:
+                top = self.bid_value[lo] + CHEAP_RANGE
+                j = lo
+                while j < L and self.bid_numeric[j] and self.bid_value[j] <= top:
+                    j += 1
+                cheap_end[lo] = j
+            else:
+                cheap_end[lo] = min(lo + 1, L)
+        self.cheap_end = cheap_end
+        # strain_count[s, i]: bids of strain s among ladder indices below i
+        sc = np.zeros((6, L + 1), dtype=np.intp)
+        for s in range(6):
+            sc[s, 1:] = np.cumsum(self.bid_strain == s)
+        self.strain_count = sc
+        self.speak_after_pass = bool(a.speak_after_pass)
+        self.raise_own = a.raise_own_bid
+        self.passes_to_end = int(a.passes_to_end)
+        self.capot_ends = bool(a.capot.ends_auction)
+        self.capot_coinchable = bool(a.capot.may_be_coinched)
+        self.coinche_when = a.coinche.when
+        self.coinche_ends = a.coinche.effect == "ends_auction"
+        self.passes_after = int(a.coinche.passes_after)
+        self.coinche_mult = int(a.coinche.multiplier)
+        self.sur_allowed = bool(a.surcoinche.allowed)
+        self.sur_ends = bool(a.surcoinche.ends_auction)
+        self.sur_mult = int(a.surcoinche.multiplier)
+
+    # -- melds -----------------------------------------------------------------
+    def _melds(self, c):
+        m = c.melds
+        self.melds_enabled = bool(m.enabled)
+        squares = [int(m.squares[RANKS[r]]) for r in range(8)]
+        self.square_ranks = sum(1 << r for r in range(8) if squares[r] > 0)     # the squares a player declares
+        runs = {n: int(m.runs[str(n)]) for n in (3, 4, 5)}
+        sq_points = np.zeros(256, dtype=np.int64)
+        sq_key = np.zeros(256, dtype=np.int64)
+        sq_best = np.zeros(256, dtype=np.int64)
+        for held in range(256):
+            for r in range(8):
+                if held >> r & 1 and squares[r] > 0:
+                    sq_points[held] += squares[r]
+                    k = _SQUARE_KEY | (squares[r] << 16) | (PLAIN_RANK_ORDER[r] << 4)
+                    if k > sq_key[held]:
+                        sq_key[held], sq_best[held] = k, squares[r]
+        # the (at most two) runs of three or more in each suit byte: mask, points, key, meld cards
+        run_mask = np.zeros((2, 256), dtype=np.int64)
+        run_points = np.zeros((2, 256), dtype=np.int64)
+        run_key = np.zeros((2, 256), dtype=np.int64)
+        run_cards = np.zeros((2, 256), dtype=np.int64)
+        five = m.long_runs == "highest_five"
+        for byte in range(256):
+            r = found = 0
+            while r < 8:
+                if not byte >> r & 1:
+                    r += 1
+                    continue
+                s = r
+                while r < 8 and byte >> r & 1:
+                    r += 1
+                length, top = r - s, r - 1
+                if length < 3:
+                    continue
+                run_mask[found, byte] = sum(1 << q for q in range(s, top + 1))
+                run_points[found, byte] = runs[min(length, 5)]
+                run_key[found, byte] = _run_key(length, top)
+                low = top - 4 if five and length > 5 else s
+                run_cards[found, byte] = sum(1 << q for q in range(low, top + 1))
+                found += 1
+        self.sq_points, self.sq_key, self.sq_best = sq_points, sq_key, sq_best
+        # the same for a suit byte and the squares held (byte << 8 | squares): a run touching a square
+        # is not declared; points of the runs kept, the best kept run's key and points, their meld cards
+        keep = (run_mask[:, :, None] & np.arange(256)[None, None, :]) == 0          # (2, byte, squares)
+        pts = np.where(keep, run_points[:, :, None], 0)
+        key = np.where(keep, run_key[:, :, None], 0)
+        first = key[0] >= key[1]
+        self.byte_run_points = (pts[0] + pts[1]).ravel()
+        self.byte_run_key = np.maximum(key[0], key[1]).ravel()
+        self.byte_run_best = np.where(first, pts[0], pts[1]).ravel()
+        self.byte_run_cards = (np.where(keep[0], run_cards[0][:, None], 0)
+                               | np.where(keep[1], run_cards[1][:, None], 0)).ravel()
+        self.trump_breaks_ties = bool(m.compare.trump_breaks_ties)
+        self.meld_equal_cancels = m.compare.equal == "cancel"
+        self.winner_scores_all = m.winner_scores == "all"
+        self.melds_count = bool(m.count_towards_contract)
+
+    def _belote(self, c):
+        b = c.belote
+        self.belote_enabled = bool(b.enabled)
+        # belote_suits[strain]: 4-bit mask of the suits whose K and Q make a belote
+        ta = 15 if b.tout_atout == "each_suit" else 0
+        self.belote_suits = np.array([1, 2, 4, 8, ta, 0] if b.enabled else [0] * 6, dtype=np.int64)
+        self.belote_points = int(b.points)
+        self.belote_in_run = b.in_run == "allowed"
+        self.belote_count = bool(b.counts_towards_contract)
+        self.belote_on_failure = b.on_failure
+        self.belote_multiplied = b.multiplied == "with_award"
+
+
+def batch_rules(rules) -> BatchRules:
+    """The BatchRules of a Rules, Variant, rules dict or compiled rules (built once per rule set)."""
+    c = compiled_rules(rules)
+    return engine_phase(c, "batch", BatchRules)
