@@ -1,8 +1,8 @@
 """The pages of the site, each a self-contained HTML file.
 
-``rules_page_html`` is the one place a rule set's page is made: today the
-Markdown rules page (``coinche-spec docs``) inside a minimal HTML page; the
-HTML rules sheet (``docs --format html``) replaces its body when it lands.
+``rules_page_html`` is the one place a rule set's page is made: the printable
+HTML rules sheet (``coinche-spec docs ID --format html``) with the site's
+navigation above it.
 """
 
 from __future__ import annotations
@@ -18,12 +18,14 @@ def nav(depth: int) -> str:
 
 
 def rules_page_html(variant, depth: int = 1) -> str:
-    """A rule set's rules page as HTML (the Markdown page, shown as written)."""
-    from ..docsgen.page import render_page
+    """A rule set's rules sheet (``docs --format html``), with the site's links on top (hidden in print)."""
+    from ..docsgen.html import render_html
 
-    body = (f"<h1>{html.escape(variant.document.get('name', variant.id))} (<code>{html.escape(variant.id)}</code>)</h1>"
-            f"<pre style=\"white-space:pre-wrap\">{html.escape(render_page(variant))}</pre>")
-    return page(f"{variant.id}: rules", body, nav(depth))
+    sheet = render_html(variant)
+    links = nav(depth).replace("<nav>", '<nav class="site-nav" style="margin:0 0 1em;font-size:90%">'
+                                        '<style>@media print{.site-nav{display:none}}'
+                                        '.site-nav a{margin-right:1em}</style>', 1)
+    return sheet.replace("<body>", "<body>" + links, 1)
 
 
 def index_html(groups: list[tuple[str, list[tuple[str, str]]]], comparisons: list[tuple[str, str]],
