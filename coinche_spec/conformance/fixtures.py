@@ -334,8 +334,17 @@ def _known_rules() -> tuple[list[str], set]:
     return ids, paths
 
 
+# Not fixtures for this loader (yet): ``rulesets/`` holds test rule sets, and ``rules-*.yaml`` hold
+# fixtures in the format of CONTRACTS.md (``depends_on``, expectations keyed by test rule sets),
+# which branch core7's loader reads. Until that loader is merged, tests/test_rules_fixtures.py
+# checks them against the engine; at the merge, drop PENDING and let the corpus load them.
+PENDING = ("rules-*.yaml",)
+
+
 def corpus_files(directory: Path) -> list[Path]:
-    return sorted(p for p in Path(directory).rglob("*.yaml") if p.is_file())
+    root = Path(directory)
+    return sorted(p for p in root.rglob("*.yaml") if p.is_file()
+                  and p.parent.name != "rulesets" and not any(p.match(g) for g in PENDING))
 
 
 def load_corpus(directory: Path | str | None = None) -> list[Fixture]:

@@ -864,6 +864,8 @@ TEMPLATES: tuple[Template, ...] = (
         "not_level": ("The contract is made when the takers' total reaches the bid and is not equal to the "
                       "defenders' total."),
         "ignore": "The contract is made when the takers' total reaches the bid, whatever the defenders take.",
+        "at_least_level": ("The contract is made when the takers' total reaches the bid and is at least the "
+                           "defenders' total; an equal total makes it."),
     }),
     Template("minimum-total", "contract", "Least total", ("contract.minimum_total",), _minimum_total),
 

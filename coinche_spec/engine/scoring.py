@@ -106,6 +106,8 @@ VERSUS_DEFENDERS = option_table("contract.versus_defenders", {
                                        else None, f" and is not level with the defenders' {theirs}"),
     "strictly_more": lambda mine, theirs: (f"failed: {mine} does not exceed the defenders' {theirs}"
                                            if mine <= theirs else None, f" and exceeds the defenders' {theirs}"),
+    "at_least_level": lambda mine, theirs: (f"failed: {mine} is below the defenders' {theirs}" if mine < theirs
+                                            else None, f" and is at least the defenders' {theirs}"),
 })
 # scoring.sweep_takes_melds: does a sweep by ``sweeper`` carry the other side's melds over to it?
 SWEEP_TAKES_MELDS = option_table("scoring.sweep_takes_melds", {
