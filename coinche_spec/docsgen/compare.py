@@ -79,7 +79,7 @@ ENUM_WORDS: dict[str, dict] = {
                          "nearest_10_half_down": "nearest 10, 5 down"},
     "match.reach": {"reach": "reaching it wins", "exceed": "only going over it wins"},
     "match.both_cross": {"higher_total": "the higher total", "deal_winner": "the deal's winners"},
-    "match.tie": {"play_on": "play on", "deal_winner": "the deal's winners"},
+    "match.tie": {"play_on": "play on", "deal_winner": "the deal's winners", "north_south": "North-South"},
 }
 
 # (true, false) in words; a rule not listed reads "yes" / "no".

@@ -905,6 +905,7 @@ TEMPLATES: tuple[Template, ...] = (
         "play_on": "If both reach it with equal totals, nobody has won yet: play goes on.",
         "deal_winner": ("If both reach it with equal totals, the side that won that deal wins: the takers if "
                         "they made their contract, else the defenders."),
+        "north_south": "If both reach it with equal totals, North-South win.",
     }, lambda c: None if c.r["match"]["both_cross"] == "higher_total"
         else "when both sides cross, the deal's winners win whatever the totals"),
     one("belote-validation", "match", "Reaching the target through belote", "match.belote_validation", {
