@@ -114,7 +114,7 @@ def _with(ident: str, path: str, value) -> dict:
     node = doc
     *head, last = path.split(".")
     for key in head:
-        node = node[key]
+        node = node.setdefault(key, {})     # an optional group the rule set leaves out (belote.placement)
     node[last] = value
     return doc
 

@@ -98,9 +98,12 @@ class Ctx:
         self.m_surcoinche = a.surcoinche.multiplier
 
     def get(self, path: str):
+        """The value at ``path``; None for an optional rule the rule set leaves out (belote.placement)."""
         node = self.r
         for key in path.split("."):
-            node = node[key]
+            if node is None:
+                return None
+            node = node.get(key)
         return node
 
     def neighbour(self, side: str) -> str:
@@ -316,6 +319,34 @@ def one(key, section, title, path, texts, unused=lambda c: None, options=None) -
         return t(c) if callable(t) else t
     return Template(key, section, title, (path,), say, unused,
                     {path: texts} if isinstance(texts, dict) else dict(options or {}))
+
+
+_PLACEMENT_WHEN = {"made": "When the contract is made (not coinched)",
+                   "coinched_made": "When a coinched or surcoinched contract is made",
+                   "failed": "When the contract fails (not coinched)",
+                   "coinched_failed": "When a coinched or surcoinched contract fails"}
+_PLACEMENT_PATHS = tuple(f"belote.placement.{o}.{r}" for o, r in (
+    ("made", "takers"), ("made", "defenders"), ("coinched_made", "takers"), ("coinched_made", "defenders"),
+    ("failed", "defenders"), ("coinched_failed", "defenders")))
+
+
+def _placement_sentences(path: str) -> dict:
+    """belote.placement.<outcome>.<side>: one sentence per destination."""
+    _, _, outcome, role = path.split(".")
+    lead = f"{_PLACEMENT_WHEN[outcome]}, a belote the {role} hold"
+    return {"takers": f"{lead} goes to the takers.", "defenders": f"{lead} goes to the defenders.",
+            "lost": f"{lead} is scored by nobody."}
+
+
+def _belote_placement(c: Ctx) -> str:
+    placement = c.r["belote"].get("placement") or {}
+    said = [sentence_for(path, _placement_sentences(path), placement[path.split(".")[2]][path.split(".")[3]])
+            for path in _PLACEMENT_PATHS
+            if path.split(".")[3] in (placement.get(path.split(".")[2]) or {})]
+    if not said:
+        return ("Apart from the failing takers' belote, each belote is scored by the side that holds it, "
+                "whatever the outcome and the multiplier.")
+    return " ".join(said) + " Otherwise each belote is scored as said above."
 
 
 def _not_ta(c):
@@ -847,6 +878,8 @@ TEMPLATES: tuple[Template, ...] = (
         "defenders": "When the contract fails, the takers' belote goes to the defenders.",
         "lost": "When the contract fails, the takers' belote is lost.",
     }, _no_belote),
+    Template("belote-placement", "belote", "Whose belote, by outcome", _PLACEMENT_PATHS, _belote_placement,
+             _no_belote, {path: _placement_sentences(path) for path in _PLACEMENT_PATHS}),
     one("belote-multiplied", "belote", "Belote under a coinche", "belote.multiplied", {
         "never": "A coinche or surcoinche never multiplies the belote.",
         "with_award": ("Under a coinche or surcoinche, the belote is multiplied with the award it joins when "

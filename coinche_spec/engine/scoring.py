@@ -127,6 +127,16 @@ BELOTE_ON_FAILURE = option_table("belote.on_failure", {
     "defenders": lambda takers, defenders: defenders,
     "lost": lambda takers, defenders: None,
 })
+# belote.placement.<outcome>.<side>: where a belote held by that side goes, from (takers, defenders); None: lost
+BELOTE_DESTINATION = {
+    "takers": lambda takers, defenders: takers,
+    "defenders": lambda takers, defenders: defenders,
+    "lost": lambda takers, defenders: None,
+}
+BELOTE_PLACEMENT_RULES = (("made", "takers"), ("made", "defenders"), ("coinched_made", "takers"),
+                          ("coinched_made", "defenders"), ("failed", "defenders"), ("coinched_failed", "defenders"))
+BELOTE_PLACEMENT = {rule: option_table(f"belote.placement.{rule[0]}.{rule[1]}", BELOTE_DESTINATION)
+                    for rule in BELOTE_PLACEMENT_RULES}
 # belote.multiplied: is the belote multiplied with an award that is multiplied whole?
 BELOTE_MULTIPLIED = option_table("belote.multiplied", {"never": False, "with_award": True})
 
@@ -141,7 +151,7 @@ class ScoreRules:
                  "belote_counts_towards_contract", "minimum_total", "versus_defenders", "capot_made",
                  "capot_value", "generale_value", "sweep_takes_melds", "sweep_bonus", "rounding",
                  "belote_enabled", "belote_points", "belote_strains", "belote_on_failure",
-                 "belote_multiplied", "awards")
+                 "belote_multiplied", "belote_placement", "awards")
 
     def __init__(self, c):
         self.rules = c
@@ -167,6 +177,14 @@ class ScoreRules:
         self.belote_strains = frozenset(s for s in STRAINS if belote_mod.belote_suits(c, s))
         self.belote_on_failure = choose(BELOTE_ON_FAILURE, b.on_failure)
         self.belote_multiplied = choose(BELOTE_MULTIPLIED, b.multiplied)
+        # (outcome, holder's role) -> where its belote goes, for the places belote.placement gives
+        placement = b.get("placement")
+        self.belote_placement = {}
+        for outcome, role in BELOTE_PLACEMENT_RULES:
+            block = placement.get(outcome) if placement is not None else None
+            option = block.get(role) if block is not None else None
+            if option is not None:
+                self.belote_placement[(outcome, role)] = choose(BELOTE_PLACEMENT[(outcome, role)], option)
         # outcome -> (takers' award, defenders' award), each (terms, multiplied, base, base_on_sweep)
         self.awards = {}
         for name in _OUTCOMES:
@@ -537,13 +555,22 @@ def _score(sr: ScoreRules, contract: Contract, tp: dict, won: dict, last: str, m
         awards[side], words[side] = _award(sr, specs[side], (outcome, roles[side]), side,
                                            strain, bid, bid_label, cp, won, eff, m, explain)
 
-    # The belote joins its holder's award (a failing takers' belote goes where the variant says).
+    # The belote joins its holder's award, unless belote.placement moves it for this outcome (or
+    # belote.on_failure a failing takers' belote).
+    placed = ("coinched_" if m > 1 else "") + ("made" if made else "failed")
     for holder in TEAMS:
         amount = belote[holder]
         if not amount:
             continue
         dest = holder
-        if holder == takers and not made:
+        move = sr.belote_placement.get((placed, roles[holder])) if sr.belote_placement else None
+        if move is not None:
+            dest = move(takers, defenders)
+            if dest is None:
+                if explain:
+                    lines.append(f"{roles[holder]} {holder}'s belote {amount} is lost ({placed})")
+                continue
+        elif holder == takers and not made:
             dest = sr.belote_on_failure(takers, defenders)
             if dest is None:
                 if explain:
