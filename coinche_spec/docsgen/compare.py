@@ -225,6 +225,14 @@ def _capot_made(c: Ctx) -> str:
     return f"takers: {award_short(c, o['takers'], mult)}; defenders: {award_short(c, o['defenders'], mult)}"
 
 
+def _capot_failed(c: Ctx) -> str:
+    o = c.r["scoring"].get("capot_failed")
+    if o is None:
+        return "as any failed contract"
+    mult = c.r["auction"]["capot"]["may_be_coinched"]
+    return f"takers: {award_short(c, o['takers'], mult)}; defenders: {award_short(c, o['defenders'], mult)}"
+
+
 def _table_values(group: str, order: tuple):
     return lambda c: _ranks(c.r["card_values"][group], order)
 
@@ -243,6 +251,7 @@ COMPOSED = {
     ("scoring.coinched_made",): lambda c: _outcome(c, "coinched_made"),
     ("scoring.coinched_failed",): lambda c: _outcome(c, "coinched_failed"),
     ("scoring.capot_made",): _capot_made,
+    ("scoring.capot_failed",): _capot_failed,
 }
 
 

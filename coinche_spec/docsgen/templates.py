@@ -239,6 +239,20 @@ def _capot_made(c: Ctx) -> str:
     return text
 
 
+def _capot_failed(c: Ctx) -> str:
+    o = c.r["scoring"].get("capot_failed")
+    what = {(True, True): "A capot bid or a générale", (True, False): "A capot bid",
+            (False, True): "A générale"}.get((c.capot, c.generale), "A capot bid")
+    if o is None:
+        return f"{what} that fails is scored like any failed contract."
+    mult = c.r["auction"]["capot"]["may_be_coinched"]
+    text = (f"{what} that fails is scored apart: the takers score {award_words(c, o['takers'], mult)}; "
+            f"the defenders score {award_words(c, o['defenders'], mult)}")
+    if mult:
+        text += " (M is 1 if it is not coinched)"
+    return text + "."
+
+
 def _capot_made_plain(c: Ctx) -> str:
     value = c.r["auction"]["capot"]["value"]
     if not c.capot:
@@ -254,8 +268,8 @@ def _sweep_bonus_uses(c: Ctx) -> dict[str, list[str]]:
     """For the takers and the defenders, the outcomes whose award lists the sweep bonus."""
     s = c.r["scoring"]
     when: dict[str, list[str]] = {"takers": [], "defenders": []}
-    for outcome in ("made", "coinched_made", "capot_made", "failed", "coinched_failed"):
-        if s[outcome] is None:
+    for outcome in ("made", "coinched_made", "capot_made", "failed", "coinched_failed", "capot_failed"):
+        if s.get(outcome) is None:
             continue
         for role in when:
             if "sweep_bonus" in s[outcome][role]["terms"]:
@@ -266,7 +280,8 @@ def _sweep_bonus_uses(c: Ctx) -> dict[str, list[str]]:
 def _sweep_bonus(c: Ctx) -> str:
     s = c.r["scoring"]
     labels = (("made", "made"), ("coinched_made", "made under a coinche"), ("capot_made", "a made capot bid"),
-              ("failed", "failed"), ("coinched_failed", "failed under a coinche"))
+              ("failed", "failed"), ("coinched_failed", "failed under a coinche"),
+              ("capot_failed", "a failed capot bid"))
     when = _sweep_bonus_uses(c)
     if not when["takers"] and not when["defenders"]:
         return f"The bonus for taking all eight tricks is {s['sweep_bonus']}."
@@ -914,6 +929,8 @@ TEMPLATES: tuple[Template, ...] = (
              ("scoring.coinched_failed.takers", "scoring.coinched_failed.defenders"),
              lambda c: _outcome_sentence(c, "coinched_failed")),
     Template("capot-made", "scoring", "Capot bid made", ("scoring.capot_made",), _capot_made,
+             _no_capot_nor_generale),
+    Template("capot-failed", "scoring", "Capot bid failed", ("scoring.capot_failed",), _capot_failed,
              _no_capot_nor_generale),
     Template("sweep-bonus", "scoring", "Sweep bonus", ("scoring.sweep_bonus",), _sweep_bonus,
              lambda c: None if any(_sweep_bonus_uses(c).values()) else "no award counts it"),

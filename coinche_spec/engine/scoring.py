@@ -31,7 +31,7 @@ from .options import choose, engine_phase, option_table
 
 TEAMS = ("NS", "EW")
 STRAINS = SUITS + ("TA", "SA")
-_OUTCOMES = ("made", "failed", "coinched_made", "coinched_failed", "capot_made")
+_OUTCOMES = ("made", "failed", "coinched_made", "coinched_failed", "capot_made", "capot_failed")
 
 
 class ScoreInputError(EngineError, ValueError):
@@ -148,7 +148,7 @@ class ScoreRules:
     an option is kept as its table's behaviour."""
 
     __slots__ = ("rules", "last_trick", "sweep_kind", "sweep_value", "melds_count_towards_contract",
-                 "belote_counts_towards_contract", "minimum_total", "versus_defenders", "capot_made",
+                 "belote_counts_towards_contract", "minimum_total", "versus_defenders", "capot_made", "capot_failed",
                  "capot_value", "generale_value", "sweep_takes_melds", "sweep_bonus", "rounding",
                  "belote_enabled", "belote_points", "belote_strains", "belote_on_failure",
                  "belote_multiplied", "belote_placement", "awards")
@@ -165,6 +165,7 @@ class ScoreRules:
         self.versus_defenders = choose(VERSUS_DEFENDERS, c.contract.versus_defenders)
         sc = c.scoring
         self.capot_made = sc.capot_made is not None      # a made capot (or générale) is scored apart
+        self.capot_failed = sc.get("capot_failed") is not None     # and a failed one (optional rule)
         self.capot_value = c.auction.capot.value
         self.generale_value = c.auction.generale.value
         self.sweep_takes_melds = choose(SWEEP_TAKES_MELDS, sc.sweep_takes_melds)
@@ -188,7 +189,7 @@ class ScoreRules:
         # outcome -> (takers' award, defenders' award), each (terms, multiplied, base, base_on_sweep)
         self.awards = {}
         for name in _OUTCOMES:
-            block = sc[name]
+            block = sc.get(name)
             if block is not None:
                 self.awards[name] = tuple(
                     (tuple((t, choose(TERMS, t)) for t in spec.terms), choose(MULTIPLIED, spec.multiplied),
@@ -394,6 +395,8 @@ def _outcome(sr: ScoreRules, contract: Contract, made: bool) -> str:
     if made and sr.capot_made and (contract.value == "capot" or contract.value == "generale"):
         # a made générale is scored as a made capot bid where the variant scores that apart
         return "capot_made"
+    if not made and sr.capot_failed and (contract.value == "capot" or contract.value == "generale"):
+        return "capot_failed"
     name = "made" if made else "failed"
     return ("coinched_" + name) if contract.multiplier > 1 else name
 
