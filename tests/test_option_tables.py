@@ -139,6 +139,12 @@ def _rules_with(path: str, option) -> dict:
     if path == "auction.strain_order[]":      # the option ranked highest, in a rule set that bids all six
         order = [s for s in ("S", "H", "D", "C", "TA", "SA") if s != option] + [option]
         return _with("cafe-sans-tout-atout", "auction.strain_order", order)
+    if path.startswith("card_values.scale."):  # a whole scale, in a rule set that bids sans and tout atout
+        doc = copy.deepcopy(load_variant("cafe-sans-tout-atout").document["rules"])
+        doc["card_values"]["scale"] = {"sans_atout": {"times": 152, "per": 120}, "tout_atout": {"times": 152, "per": 248},
+                                       "applies_to": "trick_points", "rounding": "nearest_half_up",
+                                       "defenders": "scaled", path.rsplit(".", 1)[1]: option}
+        return doc
     if path.startswith("award."):             # the made takers' award of federation
         doc = copy.deepcopy(load_variant("federation").document["rules"])
         award = doc["scoring"]["made"]["takers"]

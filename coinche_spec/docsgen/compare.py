@@ -66,6 +66,9 @@ ENUM_WORDS: dict[str, dict] = {
     "melds.timing": {"declared_with_first_card": "with the first card"},
     "belote.claim": {"said": "must be said", "automatic": "counted automatically"},
     "belote.in_run": {"allowed": "may also sit in a run", "forbidden": "void if in a run"},
+    "card_values.scale.applies_to": {"trick_points": "trick values", "card_points": "card points"},
+    "card_values.scale.rounding": {"nearest_half_up": "nearest, half up", "down": "down"},
+    "card_values.scale.defenders": {"scaled": "scaled", "complement": "total less the takers'"},
     "belote.on_failure": {"holder": "kept by the takers", "defenders": "goes to the defenders", "lost": "lost"},
     **{f"belote.placement.{o}.{r}": {"takers": "to the takers", "defenders": "to the defenders", "lost": "lost"}
        for o, r in (("made", "takers"), ("made", "defenders"), ("coinched_made", "takers"),

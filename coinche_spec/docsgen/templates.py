@@ -364,6 +364,32 @@ def _belote_placement(c: Ctx) -> str:
     return " ".join(said) + " Otherwise each belote is scored as said above."
 
 
+_SCALE_PATHS = tuple(f"card_values.scale.{k}" for k in (
+    "sans_atout.times", "sans_atout.per", "tout_atout.times", "tout_atout.per", "applies_to", "rounding", "defenders"))
+_SCALE_WORDS = {
+    "card_values.scale.applies_to": {
+        "trick_points": "the cards in each side's tricks are rescaled, and the last trick (or sweep) added after",
+        "card_points": "each side's card points, last trick included, are rescaled"},
+    "card_values.scale.rounding": {"nearest_half_up": "made whole to the nearest point, a half going up",
+                                   "down": "made whole by dropping the fraction"},
+    "card_values.scale.defenders": {"scaled": "the defenders' points are rescaled the same way",
+                                    "complement": ("the defenders get the rescaled total of both sides less the "
+                                                   "takers' points")},
+}
+
+
+def _card_scale(c: Ctx) -> str:
+    s = c.r["card_values"].get("scale")
+    if s is None:
+        return "Card points are the values of the tables above, in every contract."
+    ratios = [f"{words} {s[kind]['times']}/{s[kind]['per']}" for kind, words in
+              (("sans_atout", "at sans atout by"), ("tout_atout", "at tout atout by")) if s.get(kind)]
+    parts = [sentence_for(f"card_values.scale.{k}", _SCALE_WORDS[f"card_values.scale.{k}"], s[k])
+             for k in ("applies_to", "rounding", "defenders")]
+    return (f"Card points are multiplied {' and '.join(ratios) or 'by nothing'}: {parts[0]}, {parts[1]}; "
+            f"{parts[2]}.")
+
+
 def _not_ta(c):
     return None if c.ta else "tout atout cannot be bid"
 
@@ -821,6 +847,8 @@ TEMPLATES: tuple[Template, ...] = (
                 _not_ta),
     one("last-trick", "values", "Last trick", "card_values.last_trick",
         lambda c: f"The side that takes the last trick adds {c.r['card_values']['last_trick']} (dix de der)."),
+    Template("card-scale", "values", "Sans atout and tout atout points rescaled", _SCALE_PATHS, _card_scale,
+             lambda c: None if c.sa or c.ta else "neither sans atout nor tout atout can be bid", _SCALE_WORDS),
     Template("sweep", "values", "All eight tricks", ("card_values.sweep.kind", "card_values.sweep.value"), _sweep,
              options={"card_values.sweep.kind": SWEEP_KIND}),
 

@@ -98,6 +98,15 @@ SWEEP_KIND = option_table("card_values.sweep.kind", {
     "bonus": lambda last, value: (last + value, (f" + last trick {last}" if last else "")
                                   + (f" + sweep {value}" if value else "")),
 })
+# card_values.scale.applies_to: is the scale applied to the trick values (True) or to the card points (False)?
+SCALE_APPLIES_TO = option_table("card_values.scale.applies_to", {"trick_points": True, "card_points": False})
+# card_values.scale.rounding: a scaled value made whole, from (points x times, per)
+SCALE_ROUNDING = option_table("card_values.scale.rounding", {
+    "nearest_half_up": lambda n, per: (2 * n + per) // (2 * per),     # 88.5 -> 89, 88.4 -> 88
+    "down": lambda n, per: n // per,                                  # 105.9 -> 105
+})
+# card_values.scale.defenders: are the defenders' points the complement of the takers' (True)?
+SCALE_DEFENDERS = option_table("card_values.scale.defenders", {"scaled": False, "complement": True})
 # contract.versus_defenders: how the takers' total must compare with the defenders', from (mine, theirs):
 # why it fails (None: it passes), and the words of a pass
 VERSUS_DEFENDERS = option_table("contract.versus_defenders", {
@@ -151,7 +160,8 @@ class ScoreRules:
                  "belote_counts_towards_contract", "minimum_total", "versus_defenders", "capot_made", "capot_failed",
                  "capot_value", "generale_value", "sweep_takes_melds", "sweep_bonus", "rounding",
                  "belote_enabled", "belote_points", "belote_strains", "belote_on_failure",
-                 "belote_multiplied", "belote_placement", "awards")
+                 "belote_multiplied", "belote_placement", "awards", "scale", "scale_on_tricks",
+                 "scale_round", "scale_complement")
 
     def __init__(self, c):
         self.rules = c
@@ -159,6 +169,17 @@ class ScoreRules:
         self.last_trick = cv.last_trick
         self.sweep_kind = choose(SWEEP_KIND, cv.sweep.kind)
         self.sweep_value = cv.sweep.value
+        # strain -> (times, per) where card_values.scale rescales the card points (optional rule)
+        scale = cv.get("scale")
+        self.scale = {}
+        if scale is not None:
+            for strain, kind in (("SA", "sans_atout"), ("TA", "tout_atout")):
+                ratio = scale.get(kind)
+                if ratio is not None:
+                    self.scale[strain] = (ratio.times, ratio.per)
+            self.scale_on_tricks = choose(SCALE_APPLIES_TO, scale.applies_to)
+            self.scale_round = choose(SCALE_ROUNDING, scale.rounding)
+            self.scale_complement = choose(SCALE_DEFENDERS, scale.defenders)
         self.melds_count_towards_contract = c.melds.count_towards_contract
         self.belote_counts_towards_contract = c.belote.counts_towards_contract
         self.minimum_total = c.contract.minimum_total
@@ -284,8 +305,38 @@ def belote_dict(rules, strain: str, belote) -> dict:
 
 # --- card points ------------------------------------------------------------
 
-def _card_points(sr: ScoreRules, strain, trick_points, tricks_won, last_trick, explain: bool):
-    """Card points per side, with the checked tricks; ``words`` (None unless ``explain``) say the sum."""
+def _scaled(sr: ScoreRules, strain: str, tp: dict, points: dict, takers, words):
+    """card_values.scale: the card points rescaled by the strain's ratio, made whole as the rule says.
+
+    Scaled trick values get the last trick (or sweep) added after, unscaled; with ``complement`` the
+    defenders get the scaled total of both sides less the takers' rounded points."""
+    times, per = sr.scale[strain]
+    src = tp if sr.scale_on_tricks else points
+    out = {t: sr.scale_round(src[t] * times, per) for t in TEAMS}
+    said = {t: f"{src[t]} × {times}/{per} → {out[t]}" for t in TEAMS} if words is not None else None
+    if sr.scale_complement:
+        if takers is None:
+            raise ScoreInputError("card_values.scale.defenders is complement: the card points need the takers")
+        other = "EW" if takers == "NS" else "NS"
+        total = sr.scale_round((src["NS"] + src["EW"]) * times, per)
+        out[other] = total - out[takers]
+        if said is not None:
+            said[other] = f"{src['NS'] + src['EW']} × {times}/{per} → {total} − takers' {out[takers]}"
+    if sr.scale_on_tricks:
+        for t in TEAMS:
+            bonus = points[t] - tp[t]          # the last trick or the sweep, unscaled
+            out[t] += bonus
+            if said is not None and bonus:
+                said[t] += f" + {bonus}"
+    if words is not None:
+        words.update(said)
+    return out
+
+
+def _card_points(sr: ScoreRules, strain, trick_points, tricks_won, last_trick, explain: bool, takers=None):
+    """Card points per side, with the checked tricks; ``words`` (None unless ``explain``) say the sum.
+
+    ``takers`` is needed only where card_values.scale gives the defenders the complement."""
     if strain not in STRAINS:
         raise ScoreInputError(f"bad strain {strain!r}: expected S, H, D, C, TA or SA")
     tp = _team_numbers(trick_points, "trick_points")
@@ -303,6 +354,8 @@ def _card_points(sr: ScoreRules, strain, trick_points, tricks_won, last_trick, e
         points[last] += sr.last_trick
         if explain:
             words[last] += f" + last trick {sr.last_trick}"
+    if sr.scale and strain in sr.scale:
+        points = _scaled(sr, strain, tp, points, takers, words)
     if explain:
         for t in TEAMS:
             if words[t] != str(points[t]):
@@ -310,9 +363,11 @@ def _card_points(sr: ScoreRules, strain, trick_points, tricks_won, last_trick, e
     return tp, points, won, last, words
 
 
-def card_points(rules, strain: str, trick_points: dict, tricks_won: dict, last_trick: str) -> dict:
-    """Each side's card points: its trick values, plus the last trick (or the sweep's value)."""
-    return _card_points(compiled(rules), strain, trick_points, tricks_won, last_trick, False)[1]
+def card_points(rules, strain: str, trick_points: dict, tricks_won: dict, last_trick: str,
+                takers: str | None = None) -> dict:
+    """Each side's card points: its trick values, plus the last trick (or the sweep's value), rescaled
+    where card_values.scale says (the takers are needed when the defenders get the complement)."""
+    return _card_points(compiled(rules), strain, trick_points, tricks_won, last_trick, False, takers)[1]
 
 
 # --- rounding ---------------------------------------------------------------
@@ -499,7 +554,8 @@ def score_deal(rules, contract: Contract, trick_points: dict, tricks_won: dict, 
         raise ScoreInputError(f"bad contract declarer {contract.declarer!r}: expected N, E, S or W")
     sr = compiled(rules)
     strain = contract.strain
-    tp, cp, won, last, cp_words = _card_points(sr, strain, trick_points, tricks_won, last_trick, explain)
+    tp, cp, won, last, cp_words = _card_points(sr, strain, trick_points, tricks_won, last_trick, explain,
+                                               contract.takers)
     if tricks_by_seat is not None:
         tricks_by_seat = _check_tricks_by_seat(tricks_by_seat, won)
     elif value == "generale":
@@ -516,7 +572,7 @@ def _score(sr: ScoreRules, contract: Contract, tp: dict, won: dict, last: str, m
     """score_deal on checked inputs (tp, won, melds, belote and by_seat are the checked copies, never changed)."""
     strain = contract.strain
     if cp is None or (explain and cp_words is None):
-        _, cp, won, last, cp_words = _card_points(sr, strain, tp, won, last, explain)
+        _, cp, won, last, cp_words = _card_points(sr, strain, tp, won, last, explain, contract.takers)
     takers = contract.takers
     defenders = "EW" if takers == "NS" else "NS"
     m = contract.multiplier
