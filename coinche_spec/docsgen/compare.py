@@ -82,7 +82,7 @@ ENUM_WORDS: dict[str, dict] = {
     "scoring.sweep_takes_melds": {"never": "never", "taker_sweep": "to the takers if they sweep",
                                   "any_sweep": "to any side that sweeps"},
     "scoring.rounding": {"none": "none", "nearest_10_half_up": "nearest 10, 5 up",
-                         "nearest_10_half_down": "nearest 10, 5 down"},
+                         "nearest_10_half_down": "nearest 10, 5 down", "nearest_5": "nearest 5"},
     "match.reach": {"reach": "reaching it wins", "exceed": "only going over it wins"},
     "match.both_cross": {"higher_total": "the higher total", "deal_winner": "the deal's winners"},
     "match.tie": {"play_on": "play on", "deal_winner": "the deal's winners", "north_south": "North-South"},

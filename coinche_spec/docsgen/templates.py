@@ -642,6 +642,8 @@ _ROUNDING = {
                            "84 becomes 80), only after the contract has been judged on the exact points."),
     "nearest_10_half_down": ("Each side's award is rounded to the nearest 10, a 5 going down (85 becomes 80, "
                              "86 becomes 90), only after the contract has been judged on the exact points."),
+    "nearest_5": ("Each side's award is rounded to the nearest 5 (97 becomes 95, 98 becomes 100), only after "
+                  "the contract has been judged on the exact points."),
 }
 
 

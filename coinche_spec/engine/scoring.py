@@ -129,6 +129,7 @@ ROUNDING = option_table("scoring.rounding", {
     "none": lambda award: award,
     "nearest_10_half_up": lambda award: (award + 5) // 10 * 10,      # 85 -> 90, 84 -> 80
     "nearest_10_half_down": lambda award: (award + 4) // 10 * 10,    # 85 -> 80, 86 -> 90
+    "nearest_5": lambda award: (award + 2) // 5 * 5,                  # 97 -> 95, 98 -> 100
 })
 # belote.on_failure: where the failing takers' belote goes, from (takers, defenders); None: lost
 BELOTE_ON_FAILURE = option_table("belote.on_failure", {
