@@ -77,7 +77,7 @@ def missing_sentences(doc: dict) -> list[str]:
 
 def test_the_walk_finds_the_enumerated_rules():
     found = enumerated_rules(schema())
-    assert found["scoring.rounding"] == ["none", "nearest_10_half_up", "nearest_10_half_down"]
+    assert found["scoring.rounding"] == ["none", "nearest_10_half_up", "nearest_10_half_down", "nearest_5"]
     assert found["auction.coinche.when"] == ["in_turn", "after_auction", "any_moment"]
     assert "auction.strain_order[]" in found and "award.terms[]" in found and "award.multiplied" in found
     assert len(found) >= 35
@@ -101,11 +101,11 @@ def test_every_option_has_a_rules_page_sentence():
 def test_an_option_added_to_the_schema_without_an_engine_entry_is_found():
     patched = schema()
     rounding = patched["$defs"]["rules"]["properties"]["scoring"]["properties"]["rounding"]
-    rounding["enum"].append("nearest_5")
+    rounding["enum"].append("nearest_25")
     coinche = patched["$defs"]["rules"]["properties"]["auction"]["properties"]["coinche"]["properties"]
     coinche["by"]["enum"].append("any_player")
-    assert missing_engine_entries(patched) == ["auction.coinche.by: any_player", "scoring.rounding: nearest_5"]
-    assert missing_sentences(patched) == ["auction.coinche.by: any_player", "scoring.rounding: nearest_5"]
+    assert missing_engine_entries(patched) == ["auction.coinche.by: any_player", "scoring.rounding: nearest_25"]
+    assert missing_sentences(patched) == ["auction.coinche.by: any_player", "scoring.rounding: nearest_25"]
     assert missing_engine_entries(schema()) == []      # the shipped schema was not touched
 
 
@@ -114,23 +114,23 @@ def _with(ident: str, path: str, value) -> dict:
     node = doc
     *head, last = path.split(".")
     for key in head:
-        node = node[key]
+        node = node.setdefault(key, {})     # an optional group the rule set leaves out (belote.placement)
     node[last] = value
     return doc
 
 
 def test_a_rule_set_with_an_option_the_engine_lacks_is_refused_not_ignored():
     """Before the tables, a new rounding mode left scores unrounded and the rules page crashed."""
-    rules = Rules(_with("federation", "scoring.rounding", "nearest_5"), "test-nearest-5")
+    rules = Rules(_with("federation", "scoring.rounding", "nearest_25"), "test-nearest-5")
     contract = Contract(80, "H", "N", 1)
-    with pytest.raises(Unsupported, match=r"rules\.scoring\.rounding: .*'nearest_5'"):
+    with pytest.raises(Unsupported, match=r"rules\.scoring\.rounding: .*'nearest_25'"):
         score_deal(rules, contract, {"NS": 85, "EW": 67}, {"NS": 5, "EW": 3}, "NS", None, None)
     # an option in a rule no deal of this rule set would reach is refused as well
     quiet = Rules(_with("federation", "deal.cut.by", "dealer_opposite"), "test-cut-opposite")
     with pytest.raises(Unsupported, match=r"rules\.deal\.cut\.by: .*'dealer_opposite'"):
         score_deal(quiet, contract, {"NS": 85, "EW": 67}, {"NS": 5, "EW": 3}, "NS", None, None)
     ctx = templates.Ctx(rules.to_dict())
-    with pytest.raises(KeyError, match=r"no sentence for option 'nearest_5' of rule scoring\.rounding"):
+    with pytest.raises(KeyError, match=r"no sentence for option 'nearest_25' of rule scoring\.rounding"):
         templates.BY_KEY["rounding"].say(ctx)
 
 
@@ -139,6 +139,12 @@ def _rules_with(path: str, option) -> dict:
     if path == "auction.strain_order[]":      # the option ranked highest, in a rule set that bids all six
         order = [s for s in ("S", "H", "D", "C", "TA", "SA") if s != option] + [option]
         return _with("cafe-sans-tout-atout", "auction.strain_order", order)
+    if path.startswith("card_values.scale."):  # a whole scale, in a rule set that bids sans and tout atout
+        doc = copy.deepcopy(load_variant("cafe-sans-tout-atout").document["rules"])
+        doc["card_values"]["scale"] = {"sans_atout": {"times": 152, "per": 120}, "tout_atout": {"times": 152, "per": 248},
+                                       "applies_to": "trick_points", "rounding": "nearest_half_up",
+                                       "defenders": "scaled", path.rsplit(".", 1)[1]: option}
+        return doc
     if path.startswith("award."):             # the made takers' award of federation
         doc = copy.deepcopy(load_variant("federation").document["rules"])
         award = doc["scoring"]["made"]["takers"]

@@ -367,6 +367,7 @@ def _schema_validator():
 RULESETS_DIR = "rulesets"  # rule sets the fixtures name by file (test-only rule sets), not fixtures
 
 
+
 def corpus_files(directory: Path) -> list[Path]:
     """Every entry named *.yaml outside a rulesets/ folder: a folder, a link loop or a device so named
     is reported when read, not skipped."""

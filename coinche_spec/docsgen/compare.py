@@ -67,19 +67,26 @@ ENUM_WORDS: dict[str, dict] = {
     "melds.timing": {"declared_with_first_card": "with the first card"},
     "belote.claim": {"said": "must be said", "automatic": "counted automatically"},
     "belote.in_run": {"allowed": "may also sit in a run", "forbidden": "void if in a run"},
+    "card_values.scale.applies_to": {"trick_points": "trick values", "card_points": "card points"},
+    "card_values.scale.rounding": {"nearest_half_up": "nearest, half up", "down": "down"},
+    "card_values.scale.defenders": {"scaled": "scaled", "complement": "total less the takers'"},
     "belote.on_failure": {"holder": "kept by the takers", "defenders": "goes to the defenders", "lost": "lost"},
+    **{f"belote.placement.{o}.{r}": {"takers": "to the takers", "defenders": "to the defenders", "lost": "lost"}
+       for o, r in (("made", "takers"), ("made", "defenders"), ("coinched_made", "takers"),
+                    ("coinched_made", "defenders"), ("failed", "defenders"), ("coinched_failed", "defenders"))},
     "belote.multiplied": {"never": "never multiplied", "with_award": "multiplied with its award"},
     "belote.tout_atout": {"none": "none", "each_suit": "one per suit"},
     "contract.versus_defenders": {"ignore": "reach the bid",
                                   "not_level": "reach the bid, not level with the defenders",
-                                  "strictly_more": "reach the bid and beat the defenders"},
+                                  "strictly_more": "reach the bid and beat the defenders",
+                                  "at_least_level": "reach the bid, at least level with the defenders"},
     "scoring.sweep_takes_melds": {"never": "never", "taker_sweep": "to the takers if they sweep",
                                   "any_sweep": "to any side that sweeps"},
     "scoring.rounding": {"none": "none", "nearest_10_half_up": "nearest 10, 5 up",
-                         "nearest_10_half_down": "nearest 10, 5 down"},
+                         "nearest_10_half_down": "nearest 10, 5 down", "nearest_5": "nearest 5"},
     "match.reach": {"reach": "reaching it wins", "exceed": "only going over it wins"},
     "match.both_cross": {"higher_total": "the higher total", "deal_winner": "the deal's winners"},
-    "match.tie": {"play_on": "play on", "deal_winner": "the deal's winners"},
+    "match.tie": {"play_on": "play on", "deal_winner": "the deal's winners", "north_south": "North-South"},
 }
 
 # (true, false) in words; a rule not listed reads "yes" / "no".
@@ -222,6 +229,14 @@ def _capot_made(c: Ctx) -> str:
     return f"takers: {award_short(c, o['takers'], mult)}; defenders: {award_short(c, o['defenders'], mult)}"
 
 
+def _capot_failed(c: Ctx) -> str:
+    o = c.r["scoring"].get("capot_failed")
+    if o is None:
+        return "as any failed contract"
+    mult = c.r["auction"]["capot"]["may_be_coinched"]
+    return f"takers: {award_short(c, o['takers'], mult)}; defenders: {award_short(c, o['defenders'], mult)}"
+
+
 def _table_values(group: str, order: tuple):
     return lambda c: _ranks(c.r["card_values"][group], order)
 
@@ -240,6 +255,7 @@ COMPOSED = {
     ("scoring.coinched_made",): lambda c: _outcome(c, "coinched_made"),
     ("scoring.coinched_failed",): lambda c: _outcome(c, "coinched_failed"),
     ("scoring.capot_made",): _capot_made,
+    ("scoring.capot_failed",): _capot_failed,
 }
 
 

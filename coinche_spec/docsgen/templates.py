@@ -98,9 +98,12 @@ class Ctx:
         self.m_surcoinche = a.surcoinche.multiplier
 
     def get(self, path: str):
+        """The value at ``path``; None for an optional rule the rule set leaves out (belote.placement)."""
         node = self.r
         for key in path.split("."):
-            node = node[key]
+            if node is None:
+                return None
+            node = node.get(key)
         return node
 
     def neighbour(self, side: str) -> str:
@@ -236,6 +239,20 @@ def _capot_made(c: Ctx) -> str:
     return text
 
 
+def _capot_failed(c: Ctx) -> str:
+    o = c.r["scoring"].get("capot_failed")
+    what = {(True, True): "A capot bid or a générale", (True, False): "A capot bid",
+            (False, True): "A générale"}.get((c.capot, c.generale), "A capot bid")
+    if o is None:
+        return f"{what} that fails is scored like any failed contract."
+    mult = c.r["auction"]["capot"]["may_be_coinched"]
+    text = (f"{what} that fails is scored apart: the takers score {award_words(c, o['takers'], mult)}; "
+            f"the defenders score {award_words(c, o['defenders'], mult)}")
+    if mult:
+        text += " (M is 1 if it is not coinched)"
+    return text + "."
+
+
 def _capot_made_plain(c: Ctx) -> str:
     value = c.r["auction"]["capot"]["value"]
     if not c.capot:
@@ -251,8 +268,8 @@ def _sweep_bonus_uses(c: Ctx) -> dict[str, list[str]]:
     """For the takers and the defenders, the outcomes whose award lists the sweep bonus."""
     s = c.r["scoring"]
     when: dict[str, list[str]] = {"takers": [], "defenders": []}
-    for outcome in ("made", "coinched_made", "capot_made", "failed", "coinched_failed"):
-        if s[outcome] is None:
+    for outcome in ("made", "coinched_made", "capot_made", "failed", "coinched_failed", "capot_failed"):
+        if s.get(outcome) is None:
             continue
         for role in when:
             if "sweep_bonus" in s[outcome][role]["terms"]:
@@ -263,7 +280,8 @@ def _sweep_bonus_uses(c: Ctx) -> dict[str, list[str]]:
 def _sweep_bonus(c: Ctx) -> str:
     s = c.r["scoring"]
     labels = (("made", "made"), ("coinched_made", "made under a coinche"), ("capot_made", "a made capot bid"),
-              ("failed", "failed"), ("coinched_failed", "failed under a coinche"))
+              ("failed", "failed"), ("coinched_failed", "failed under a coinche"),
+              ("capot_failed", "a failed capot bid"))
     when = _sweep_bonus_uses(c)
     if not when["takers"] and not when["defenders"]:
         return f"The bonus for taking all eight tricks is {s['sweep_bonus']}."
@@ -316,6 +334,60 @@ def one(key, section, title, path, texts, unused=lambda c: None, options=None) -
         return t(c) if callable(t) else t
     return Template(key, section, title, (path,), say, unused,
                     {path: texts} if isinstance(texts, dict) else dict(options or {}))
+
+
+_PLACEMENT_WHEN = {"made": "When the contract is made (not coinched)",
+                   "coinched_made": "When a coinched or surcoinched contract is made",
+                   "failed": "When the contract fails (not coinched)",
+                   "coinched_failed": "When a coinched or surcoinched contract fails"}
+_PLACEMENT_PATHS = tuple(f"belote.placement.{o}.{r}" for o, r in (
+    ("made", "takers"), ("made", "defenders"), ("coinched_made", "takers"), ("coinched_made", "defenders"),
+    ("failed", "defenders"), ("coinched_failed", "defenders")))
+
+
+def _placement_sentences(path: str) -> dict:
+    """belote.placement.<outcome>.<side>: one sentence per destination."""
+    _, _, outcome, role = path.split(".")
+    lead = f"{_PLACEMENT_WHEN[outcome]}, a belote the {role} hold"
+    return {"takers": f"{lead} goes to the takers.", "defenders": f"{lead} goes to the defenders.",
+            "lost": f"{lead} is scored by nobody."}
+
+
+def _belote_placement(c: Ctx) -> str:
+    placement = c.r["belote"].get("placement") or {}
+    said = [sentence_for(path, _placement_sentences(path), placement[path.split(".")[2]][path.split(".")[3]])
+            for path in _PLACEMENT_PATHS
+            if path.split(".")[3] in (placement.get(path.split(".")[2]) or {})]
+    if not said:
+        return ("Apart from the failing takers' belote, each belote is scored by the side that holds it, "
+                "whatever the outcome and the multiplier.")
+    return " ".join(said) + " Otherwise each belote is scored as said above."
+
+
+_SCALE_PATHS = tuple(f"card_values.scale.{k}" for k in (
+    "sans_atout.times", "sans_atout.per", "tout_atout.times", "tout_atout.per", "applies_to", "rounding", "defenders"))
+_SCALE_WORDS = {
+    "card_values.scale.applies_to": {
+        "trick_points": "the cards in each side's tricks are rescaled, and the last trick (or sweep) added after",
+        "card_points": "each side's card points, last trick included, are rescaled"},
+    "card_values.scale.rounding": {"nearest_half_up": "made whole to the nearest point, a half going up",
+                                   "down": "made whole by dropping the fraction"},
+    "card_values.scale.defenders": {"scaled": "the defenders' points are rescaled the same way",
+                                    "complement": ("the defenders get the rescaled total of both sides less the "
+                                                   "takers' points")},
+}
+
+
+def _card_scale(c: Ctx) -> str:
+    s = c.r["card_values"].get("scale")
+    if s is None:
+        return "Card points are the values of the tables above, in every contract."
+    ratios = [f"{words} {s[kind]['times']}/{s[kind]['per']}" for kind, words in
+              (("sans_atout", "at sans atout by"), ("tout_atout", "at tout atout by")) if s.get(kind)]
+    parts = [sentence_for(f"card_values.scale.{k}", _SCALE_WORDS[f"card_values.scale.{k}"], s[k])
+             for k in ("applies_to", "rounding", "defenders")]
+    return (f"Card points are multiplied {' and '.join(ratios) or 'by nothing'}: {parts[0]}, {parts[1]}; "
+            f"{parts[2]}.")
 
 
 def _not_ta(c):
@@ -570,6 +642,8 @@ _ROUNDING = {
                            "84 becomes 80), only after the contract has been judged on the exact points."),
     "nearest_10_half_down": ("Each side's award is rounded to the nearest 10, a 5 going down (85 becomes 80, "
                              "86 becomes 90), only after the contract has been judged on the exact points."),
+    "nearest_5": ("Each side's award is rounded to the nearest 5 (97 becomes 95, 98 becomes 100), only after "
+                  "the contract has been judged on the exact points."),
 }
 
 
@@ -775,6 +849,8 @@ TEMPLATES: tuple[Template, ...] = (
                 _not_ta),
     one("last-trick", "values", "Last trick", "card_values.last_trick",
         lambda c: f"The side that takes the last trick adds {c.r['card_values']['last_trick']} (dix de der)."),
+    Template("card-scale", "values", "Sans atout and tout atout points rescaled", _SCALE_PATHS, _card_scale,
+             lambda c: None if c.sa or c.ta else "neither sans atout nor tout atout can be bid", _SCALE_WORDS),
     Template("sweep", "values", "All eight tricks", ("card_values.sweep.kind", "card_values.sweep.value"), _sweep,
              options={"card_values.sweep.kind": SWEEP_KIND}),
 
@@ -847,6 +923,8 @@ TEMPLATES: tuple[Template, ...] = (
         "defenders": "When the contract fails, the takers' belote goes to the defenders.",
         "lost": "When the contract fails, the takers' belote is lost.",
     }, _no_belote),
+    Template("belote-placement", "belote", "Whose belote, by outcome", _PLACEMENT_PATHS, _belote_placement,
+             _no_belote, {path: _placement_sentences(path) for path in _PLACEMENT_PATHS}),
     one("belote-multiplied", "belote", "Belote under a coinche", "belote.multiplied", {
         "never": "A coinche or surcoinche never multiplies the belote.",
         "with_award": ("Under a coinche or surcoinche, the belote is multiplied with the award it joins when "
@@ -864,6 +942,8 @@ TEMPLATES: tuple[Template, ...] = (
         "not_level": ("The contract is made when the takers' total reaches the bid and is not equal to the "
                       "defenders' total."),
         "ignore": "The contract is made when the takers' total reaches the bid, whatever the defenders take.",
+        "at_least_level": ("The contract is made when the takers' total reaches the bid and is at least the "
+                           "defenders' total; an equal total makes it."),
     }),
     Template("minimum-total", "contract", "Least total", ("contract.minimum_total",), _minimum_total),
 
@@ -879,6 +959,8 @@ TEMPLATES: tuple[Template, ...] = (
              ("scoring.coinched_failed.takers", "scoring.coinched_failed.defenders"),
              lambda c: _outcome_sentence(c, "coinched_failed")),
     Template("capot-made", "scoring", "Capot bid made", ("scoring.capot_made",), _capot_made,
+             _no_capot_nor_generale),
+    Template("capot-failed", "scoring", "Capot bid failed", ("scoring.capot_failed",), _capot_failed,
              _no_capot_nor_generale),
     Template("sweep-bonus", "scoring", "Sweep bonus", ("scoring.sweep_bonus",), _sweep_bonus,
              lambda c: None if any(_sweep_bonus_uses(c).values()) else "no award counts it"),
@@ -903,6 +985,7 @@ TEMPLATES: tuple[Template, ...] = (
         "play_on": "If both reach it with equal totals, nobody has won yet: play goes on.",
         "deal_winner": ("If both reach it with equal totals, the side that won that deal wins: the takers if "
                         "they made their contract, else the defenders."),
+        "north_south": "If both reach it with equal totals, North-South win.",
     }, lambda c: None if c.r["match"]["both_cross"] == "higher_total"
         else "when both sides cross, the deal's winners win whatever the totals"),
     one("belote-validation", "match", "Reaching the target through belote", "match.belote_validation", {

@@ -26,8 +26,12 @@ REACH = option_table("match.reach", {
 })
 # match.both_cross: when both sides reach the target in one deal, does the deal's winner win (True)?
 BOTH_CROSS = option_table("match.both_cross", {"higher_total": False, "deal_winner": True})
-# match.tie: when both reach it with equal totals, does the deal's winner win (True) or play go on?
-TIE = option_table("match.tie", {"play_on": False, "deal_winner": True})
+# match.tie: when both reach it with equal totals, who wins, from (deal number, deal); None: play goes on
+TIE = option_table("match.tie", {
+    "play_on": lambda i, deal: None,
+    "deal_winner": lambda i, deal: _deal_winner(i, deal, "match.tie"),
+    "north_south": lambda i, deal: "NS",
+})
 
 
 class MatchInputError(EngineError, ValueError):
@@ -121,7 +125,7 @@ def run_match(rules, deals) -> MatchResult:
     target = g.target
     reach = choose(REACH, g.reach)
     both_cross_to_deal_winner = choose(BOTH_CROSS, g.both_cross)
-    tie_to_deal_winner = choose(TIE, g.tie)
+    tie_winner = choose(TIE, g.tie)
 
     def reached(total: int) -> bool:
         return reach(total, target)
@@ -174,10 +178,10 @@ def run_match(rules, deals) -> MatchResult:
                 winner = _deal_winner(i, deal, "match.both_cross")
             elif totals["NS"] != totals["EW"]:
                 winner = "NS" if totals["NS"] > totals["EW"] else "EW"
-            elif tie_to_deal_winner:
-                winner = _deal_winner(i, deal, "match.tie")
             else:
-                lines.append(f"both sides reach the target level at {totals['NS']}: play on")
+                winner = tie_winner(i, deal)
+                if winner is None:
+                    lines.append(f"both sides reach the target level at {totals['NS']}: play on")
         if winner is not None:
             lines.append(f"{winner} win the match")
             return MatchResult("over", winner, dict(totals), i, dict(waiting), lines)

@@ -92,7 +92,7 @@ def _values(node, parts: list):
 
 def _awards(c) -> list:
     out = []
-    for outcome in ("made", "failed", "coinched_made", "coinched_failed", "capot_made"):
+    for outcome in ("made", "failed", "coinched_made", "coinched_failed", "capot_made", "capot_failed"):
         block = c.scoring.get(outcome)
         if block is not None:
             out += [block.takers, block.defenders]

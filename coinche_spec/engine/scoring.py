@@ -31,7 +31,7 @@ from .options import choose, engine_phase, option_table
 
 TEAMS = ("NS", "EW")
 STRAINS = SUITS + ("TA", "SA")
-_OUTCOMES = ("made", "failed", "coinched_made", "coinched_failed", "capot_made")
+_OUTCOMES = ("made", "failed", "coinched_made", "coinched_failed", "capot_made", "capot_failed")
 
 
 class ScoreInputError(EngineError, ValueError):
@@ -98,6 +98,15 @@ SWEEP_KIND = option_table("card_values.sweep.kind", {
     "bonus": lambda last, value: (last + value, (f" + last trick {last}" if last else "")
                                   + (f" + sweep {value}" if value else "")),
 })
+# card_values.scale.applies_to: is the scale applied to the trick values (True) or to the card points (False)?
+SCALE_APPLIES_TO = option_table("card_values.scale.applies_to", {"trick_points": True, "card_points": False})
+# card_values.scale.rounding: a scaled value made whole, from (points x times, per)
+SCALE_ROUNDING = option_table("card_values.scale.rounding", {
+    "nearest_half_up": lambda n, per: (2 * n + per) // (2 * per),     # 88.5 -> 89, 88.4 -> 88
+    "down": lambda n, per: n // per,                                  # 105.9 -> 105
+})
+# card_values.scale.defenders: are the defenders' points the complement of the takers' (True)?
+SCALE_DEFENDERS = option_table("card_values.scale.defenders", {"scaled": False, "complement": True})
 # contract.versus_defenders: how the takers' total must compare with the defenders', from (mine, theirs):
 # why it fails (None: it passes), and the words of a pass
 VERSUS_DEFENDERS = option_table("contract.versus_defenders", {
@@ -106,6 +115,8 @@ VERSUS_DEFENDERS = option_table("contract.versus_defenders", {
                                        else None, f" and is not level with the defenders' {theirs}"),
     "strictly_more": lambda mine, theirs: (f"failed: {mine} does not exceed the defenders' {theirs}"
                                            if mine <= theirs else None, f" and exceeds the defenders' {theirs}"),
+    "at_least_level": lambda mine, theirs: (f"failed: {mine} is below the defenders' {theirs}" if mine < theirs
+                                            else None, f" and is at least the defenders' {theirs}"),
 })
 # scoring.sweep_takes_melds: does a sweep by ``sweeper`` carry the other side's melds over to it?
 SWEEP_TAKES_MELDS = option_table("scoring.sweep_takes_melds", {
@@ -118,6 +129,7 @@ ROUNDING = option_table("scoring.rounding", {
     "none": lambda award: award,
     "nearest_10_half_up": lambda award: (award + 5) // 10 * 10,      # 85 -> 90, 84 -> 80
     "nearest_10_half_down": lambda award: (award + 4) // 10 * 10,    # 85 -> 80, 86 -> 90
+    "nearest_5": lambda award: (award + 2) // 5 * 5,                  # 97 -> 95, 98 -> 100
 })
 # belote.on_failure: where the failing takers' belote goes, from (takers, defenders); None: lost
 BELOTE_ON_FAILURE = option_table("belote.on_failure", {
@@ -125,6 +137,16 @@ BELOTE_ON_FAILURE = option_table("belote.on_failure", {
     "defenders": lambda takers, defenders: defenders,
     "lost": lambda takers, defenders: None,
 })
+# belote.placement.<outcome>.<side>: where a belote held by that side goes, from (takers, defenders); None: lost
+BELOTE_DESTINATION = {
+    "takers": lambda takers, defenders: takers,
+    "defenders": lambda takers, defenders: defenders,
+    "lost": lambda takers, defenders: None,
+}
+BELOTE_PLACEMENT_RULES = (("made", "takers"), ("made", "defenders"), ("coinched_made", "takers"),
+                          ("coinched_made", "defenders"), ("failed", "defenders"), ("coinched_failed", "defenders"))
+BELOTE_PLACEMENT = {rule: option_table(f"belote.placement.{rule[0]}.{rule[1]}", BELOTE_DESTINATION)
+                    for rule in BELOTE_PLACEMENT_RULES}
 # belote.multiplied: is the belote multiplied with an award that is multiplied whole?
 BELOTE_MULTIPLIED = option_table("belote.multiplied", {"never": False, "with_award": True})
 
@@ -136,10 +158,11 @@ class ScoreRules:
     an option is kept as its table's behaviour."""
 
     __slots__ = ("rules", "last_trick", "sweep_kind", "sweep_value", "melds_count_towards_contract",
-                 "belote_counts_towards_contract", "minimum_total", "versus_defenders", "capot_made",
+                 "belote_counts_towards_contract", "minimum_total", "versus_defenders", "capot_made", "capot_failed",
                  "capot_value", "generale_value", "sweep_takes_melds", "sweep_bonus", "rounding",
                  "belote_enabled", "belote_points", "belote_strains", "belote_on_failure",
-                 "belote_multiplied", "awards")
+                 "belote_multiplied", "belote_placement", "awards", "scale", "scale_on_tricks",
+                 "scale_round", "scale_complement")
 
     def __init__(self, c):
         self.rules = c
@@ -147,12 +170,24 @@ class ScoreRules:
         self.last_trick = cv.last_trick
         self.sweep_kind = choose(SWEEP_KIND, cv.sweep.kind)
         self.sweep_value = cv.sweep.value
+        # strain -> (times, per) where card_values.scale rescales the card points (optional rule)
+        scale = cv.get("scale")
+        self.scale = {}
+        if scale is not None:
+            for strain, kind in (("SA", "sans_atout"), ("TA", "tout_atout")):
+                ratio = scale.get(kind)
+                if ratio is not None:
+                    self.scale[strain] = (ratio.times, ratio.per)
+            self.scale_on_tricks = choose(SCALE_APPLIES_TO, scale.applies_to)
+            self.scale_round = choose(SCALE_ROUNDING, scale.rounding)
+            self.scale_complement = choose(SCALE_DEFENDERS, scale.defenders)
         self.melds_count_towards_contract = c.melds.count_towards_contract
         self.belote_counts_towards_contract = c.belote.counts_towards_contract
         self.minimum_total = c.contract.minimum_total
         self.versus_defenders = choose(VERSUS_DEFENDERS, c.contract.versus_defenders)
         sc = c.scoring
         self.capot_made = sc.capot_made is not None      # a made capot (or générale) is scored apart
+        self.capot_failed = sc.get("capot_failed") is not None     # and a failed one (optional rule)
         self.capot_value = c.auction.capot.value
         self.generale_value = c.auction.generale.value
         self.sweep_takes_melds = choose(SWEEP_TAKES_MELDS, sc.sweep_takes_melds)
@@ -165,10 +200,18 @@ class ScoreRules:
         self.belote_strains = frozenset(s for s in STRAINS if belote_mod.belote_suits(c, s))
         self.belote_on_failure = choose(BELOTE_ON_FAILURE, b.on_failure)
         self.belote_multiplied = choose(BELOTE_MULTIPLIED, b.multiplied)
+        # (outcome, holder's role) -> where its belote goes, for the places belote.placement gives
+        placement = b.get("placement")
+        self.belote_placement = {}
+        for outcome, role in BELOTE_PLACEMENT_RULES:
+            block = placement.get(outcome) if placement is not None else None
+            option = block.get(role) if block is not None else None
+            if option is not None:
+                self.belote_placement[(outcome, role)] = choose(BELOTE_PLACEMENT[(outcome, role)], option)
         # outcome -> (takers' award, defenders' award), each (terms, multiplied, base, base_on_sweep)
         self.awards = {}
         for name in _OUTCOMES:
-            block = sc[name]
+            block = sc.get(name)
             if block is not None:
                 self.awards[name] = tuple(
                     (tuple((t, choose(TERMS, t)) for t in spec.terms), choose(MULTIPLIED, spec.multiplied),
@@ -263,8 +306,38 @@ def belote_dict(rules, strain: str, belote) -> dict:
 
 # --- card points ------------------------------------------------------------
 
-def _card_points(sr: ScoreRules, strain, trick_points, tricks_won, last_trick, explain: bool):
-    """Card points per side, with the checked tricks; ``words`` (None unless ``explain``) say the sum."""
+def _scaled(sr: ScoreRules, strain: str, tp: dict, points: dict, takers, words):
+    """card_values.scale: the card points rescaled by the strain's ratio, made whole as the rule says.
+
+    Scaled trick values get the last trick (or sweep) added after, unscaled; with ``complement`` the
+    defenders get the scaled total of both sides less the takers' rounded points."""
+    times, per = sr.scale[strain]
+    src = tp if sr.scale_on_tricks else points
+    out = {t: sr.scale_round(src[t] * times, per) for t in TEAMS}
+    said = {t: f"{src[t]} × {times}/{per} → {out[t]}" for t in TEAMS} if words is not None else None
+    if sr.scale_complement:
+        if takers is None:
+            raise ScoreInputError("card_values.scale.defenders is complement: the card points need the takers")
+        other = "EW" if takers == "NS" else "NS"
+        total = sr.scale_round((src["NS"] + src["EW"]) * times, per)
+        out[other] = total - out[takers]
+        if said is not None:
+            said[other] = f"{src['NS'] + src['EW']} × {times}/{per} → {total} − takers' {out[takers]}"
+    if sr.scale_on_tricks:
+        for t in TEAMS:
+            bonus = points[t] - tp[t]          # the last trick or the sweep, unscaled
+            out[t] += bonus
+            if said is not None and bonus:
+                said[t] += f" + {bonus}"
+    if words is not None:
+        words.update(said)
+    return out
+
+
+def _card_points(sr: ScoreRules, strain, trick_points, tricks_won, last_trick, explain: bool, takers=None):
+    """Card points per side, with the checked tricks; ``words`` (None unless ``explain``) say the sum.
+
+    ``takers`` is needed only where card_values.scale gives the defenders the complement."""
     if strain not in STRAINS:
         raise ScoreInputError(f"bad strain {strain!r}: expected S, H, D, C, TA or SA")
     tp = _team_numbers(trick_points, "trick_points")
@@ -282,6 +355,8 @@ def _card_points(sr: ScoreRules, strain, trick_points, tricks_won, last_trick, e
         points[last] += sr.last_trick
         if explain:
             words[last] += f" + last trick {sr.last_trick}"
+    if sr.scale and strain in sr.scale:
+        points = _scaled(sr, strain, tp, points, takers, words)
     if explain:
         for t in TEAMS:
             if words[t] != str(points[t]):
@@ -289,9 +364,11 @@ def _card_points(sr: ScoreRules, strain, trick_points, tricks_won, last_trick, e
     return tp, points, won, last, words
 
 
-def card_points(rules, strain: str, trick_points: dict, tricks_won: dict, last_trick: str) -> dict:
-    """Each side's card points: its trick values, plus the last trick (or the sweep's value)."""
-    return _card_points(compiled(rules), strain, trick_points, tricks_won, last_trick, False)[1]
+def card_points(rules, strain: str, trick_points: dict, tricks_won: dict, last_trick: str,
+                takers: str | None = None) -> dict:
+    """Each side's card points: its trick values, plus the last trick (or the sweep's value), rescaled
+    where card_values.scale says (the takers are needed when the defenders get the complement)."""
+    return _card_points(compiled(rules), strain, trick_points, tricks_won, last_trick, False, takers)[1]
 
 
 # --- rounding ---------------------------------------------------------------
@@ -374,6 +451,8 @@ def _outcome(sr: ScoreRules, contract: Contract, made: bool) -> str:
     if made and sr.capot_made and (contract.value == "capot" or contract.value == "generale"):
         # a made générale is scored as a made capot bid where the variant scores that apart
         return "capot_made"
+    if not made and sr.capot_failed and (contract.value == "capot" or contract.value == "generale"):
+        return "capot_failed"
     name = "made" if made else "failed"
     return ("coinched_" + name) if contract.multiplier > 1 else name
 
@@ -476,7 +555,8 @@ def score_deal(rules, contract: Contract, trick_points: dict, tricks_won: dict, 
         raise ScoreInputError(f"bad contract declarer {contract.declarer!r}: expected N, E, S or W")
     sr = compiled(rules)
     strain = contract.strain
-    tp, cp, won, last, cp_words = _card_points(sr, strain, trick_points, tricks_won, last_trick, explain)
+    tp, cp, won, last, cp_words = _card_points(sr, strain, trick_points, tricks_won, last_trick, explain,
+                                               contract.takers)
     if tricks_by_seat is not None:
         tricks_by_seat = _check_tricks_by_seat(tricks_by_seat, won)
     elif value == "generale":
@@ -493,7 +573,7 @@ def _score(sr: ScoreRules, contract: Contract, tp: dict, won: dict, last: str, m
     """score_deal on checked inputs (tp, won, melds, belote and by_seat are the checked copies, never changed)."""
     strain = contract.strain
     if cp is None or (explain and cp_words is None):
-        _, cp, won, last, cp_words = _card_points(sr, strain, tp, won, last, explain)
+        _, cp, won, last, cp_words = _card_points(sr, strain, tp, won, last, explain, contract.takers)
     takers = contract.takers
     defenders = "EW" if takers == "NS" else "NS"
     m = contract.multiplier
@@ -535,13 +615,22 @@ def _score(sr: ScoreRules, contract: Contract, tp: dict, won: dict, last: str, m
         awards[side], words[side] = _award(sr, specs[side], (outcome, roles[side]), side,
                                            strain, bid, bid_label, cp, won, eff, m, explain)
 
-    # The belote joins its holder's award (a failing takers' belote goes where the variant says).
+    # The belote joins its holder's award, unless belote.placement moves it for this outcome (or
+    # belote.on_failure a failing takers' belote).
+    placed = ("coinched_" if m > 1 else "") + ("made" if made else "failed")
     for holder in TEAMS:
         amount = belote[holder]
         if not amount:
             continue
         dest = holder
-        if holder == takers and not made:
+        move = sr.belote_placement.get((placed, roles[holder])) if sr.belote_placement else None
+        if move is not None:
+            dest = move(takers, defenders)
+            if dest is None:
+                if explain:
+                    lines.append(f"{roles[holder]} {holder}'s belote {amount} is lost ({placed})")
+                continue
+        elif holder == takers and not made:
             dest = sr.belote_on_failure(takers, defenders)
             if dest is None:
                 if explain:

@@ -18,7 +18,7 @@ from typing import Any
 
 from .compiled import compiled_rules
 
-OUTCOMES = ("made", "failed", "coinched_made", "coinched_failed", "capot_made")
+OUTCOMES = ("made", "failed", "coinched_made", "coinched_failed", "capot_made", "capot_failed")
 SIDES = ("takers", "defenders")
 
 
@@ -116,9 +116,10 @@ def check(document: dict) -> list[Finding]:
                                f"it answers (x{coinche['multiplier']})"))
 
     scoring = rules.get("scoring", {})
-    if not c.capot_or_generale and scoring.get("capot_made") is not None:
-        out.append(Finding(R + ("scoring", "capot_made"),
-                           "capot_made is given but neither a capot nor a générale may be bid: it can never apply"))
+    for name in ("capot_made", "capot_failed"):
+        if not c.capot_or_generale and scoring.get(name) is not None:
+            out.append(Finding(R + ("scoring", name),
+                               f"{name} is given but neither a capot nor a générale may be bid: it can never apply"))
 
     # -- the awards ------------------------------------------------------
     uses_sweep_bonus = False
