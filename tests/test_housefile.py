@@ -70,22 +70,33 @@ def test_answers_on_stdin_are_recorded_and_checked(tmp_path):
     target = tmp_path / "club.yaml"
     answers = _answers("federation", {
         "match.target": ["lots", "1500"],                   # not a number: asked again
-        "auction.surcoinche.multiplier": ["2", "3"],         # 2 is no more than the coinche: asked again
         "dealer-after-throw-in": ["n", "same_dealer"],       # the parent's reading changed
     })
     code, out, err = run_cli("new", str(target), "--extends", "federation", stdin=answers)
     assert code == 0 and err == "", err
     assert "expected a whole number" in out
-    assert "not with the other rules" in out
     assert run_cli("variants", "check", str(target))[0] == 0
     r = load_variant(target).rules
-    assert r.match.target == 1500 and r.auction.surcoinche.multiplier == 3
+    assert r.match.target == 1500 and r.auction.surcoinche.multiplier == 4
     assert r.table.dealer_after_throw_in == "same_dealer"
     assert r.auction.coinche.multiplier == 2 and r.melds.enabled          # defaults kept
     text = target.read_text(encoding="utf-8")
     assert 'reading: "1500 instead of federation\'s 2000."' in text
     assert "target: 1500   # federation: 2000" in text
     assert "table.dealer_after_throw_in is same_dealer (not next_seat)" in text
+
+
+def test_an_answer_the_other_rules_refuse_is_asked_again(tmp_path):
+    # federation's surcoinche multiplier is one of its readings' rules; contree-701 asks it plainly
+    target = tmp_path / "club.yaml"
+    answers = _answers("contree-701", {
+        "auction.surcoinche.multiplier": ["2", "3"],         # 2 is no more than the coinche: asked again
+    })
+    code, out, err = run_cli("new", str(target), "--extends", "contree-701", stdin=answers)
+    assert code == 0 and err == "", err
+    assert "not with the other rules" in out
+    assert run_cli("variants", "check", str(target))[0] == 0
+    assert load_variant(target).rules.auction.surcoinche.multiplier == 3
 
 
 def test_no_surcoinche_skips_its_multiplier(tmp_path):

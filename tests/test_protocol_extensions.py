@@ -15,6 +15,7 @@ from support import changed_rules
 from coinche_spec.conformance.fuzz import deal_rng
 from coinche_spec.conformance.fuzz_cases import deal_cases
 from coinche_spec.conformance.runner import run as run_corpus
+from coinche_spec.variants import load_variant
 from coinche_spec.protocol.cases import CaseError, run_case
 from coinche_spec.protocol.client import Implementation, ImplementationError, InProcess
 from coinche_spec.protocol.wire import Checked, outgoing, problems, reply_problems, schema
@@ -102,7 +103,7 @@ def test_the_runner_puts_doubling_in_every_score_case_it_sends(corpus):
     fixtures = [f for f in corpus["score"] if "contree-701" in f.expect][:10]
     impl = Recorder()
     impl.start()
-    report = run_corpus(impl, fixtures, ["contree-701"])
+    report = run_corpus(impl, fixtures, [load_variant("contree-701")])
     assert report.ok and impl.sent
     assert all(c["contract"]["doubling"] in ("none", "coinche", "surcoinche") for c in impl.sent)
 
@@ -266,7 +267,7 @@ def test_check_protocol_turns_a_reply_that_breaks_the_schema_into_a_failure(corp
     fixtures = [f for f in corpus["legal_cards"] if f.kind == "legal_cards" and "contree-701" in f.expect][:3]
     impl = Checked(Sloppy())
     impl.start()
-    report = run_corpus(impl, fixtures, ["contree-701"])
+    report = run_corpus(impl, fixtures, [load_variant("contree-701")])
     assert [o.outcome for o in report.outcomes] == ["fail"] * len(fixtures)
     assert "reply.result.legal[0]" in report.outcomes[0].message
     with pytest.raises(ImplementationError) as err:
@@ -280,5 +281,5 @@ def test_check_protocol_on_the_command_line(capsys, tmp_path):
     from coinche_spec.cli import main
     from coinche_spec.resources import corpus_dir
     shutil.copy(corpus_dir() / "perft.yaml", tmp_path / "perft.yaml")
-    assert main(["conformance", "--check-protocol", "--corpus", str(tmp_path), "--variant", "contree-701"]) == 0
+    assert main(["conformance", "--check-protocol", "--corpus-only", "--corpus", str(tmp_path), "--variant", "contree-701"]) == 0
     assert "0 failed" in capsys.readouterr().out
