@@ -121,7 +121,18 @@ def test_random_legal_card_is_uniform():
 
 
 def test_every_engine_option_table_has_a_batch_entry():
-    assert set(TABLES) <= set(BATCH_OPTIONS)
+    # the rules added after the batch engine (belote placement, SA/TA scaling) are refused where used
+    assert all(p.startswith(("belote.placement.", "card_values.scale."))
+               for p in set(TABLES) - set(BATCH_OPTIONS)), sorted(set(TABLES) - set(BATCH_OPTIONS))
+
+
+@pytest.mark.parametrize("ident, rule", [("test-sa-ta-scaled", "card_values.scale"),
+                                         ("test-colver-belote", "belote.placement"),
+                                         ("test-capot-failed-500", "scoring.capot_failed"),
+                                         ("test-level-makes", "contract.versus_defenders")])
+def test_a_rule_added_after_the_batch_engine_is_refused_where_used(ident, rule):
+    with pytest.raises(BatchUnsupported, match=r"rules\." + rule.replace(".", r"\.")):
+        batch_rules(load_variant(ident))
 
 
 def test_an_option_the_batch_does_not_play_is_refused(monkeypatch):

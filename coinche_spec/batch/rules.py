@@ -52,16 +52,26 @@ BATCH_OPTIONS: dict = {
 }
 
 
+# Options the per-deal engine plays and the batch engine does not yet (added after it was written).
+BATCH_NOT_YET: dict = {
+    "contract.versus_defenders": {"at_least_level"}, "scoring.rounding": {"nearest_5"},
+    "match.tie": {"north_south"},
+}
+
+
 def check_batch_options(c) -> None:
-    """Raise BatchUnsupported for the first enumerated rule or option the batch engine does not play."""
-    for path in TABLES:
+    """Raise BatchUnsupported for the first enumerated rule or option the rule set uses that the
+    batch engine does not play (a rule it does not know is refused only where the rule set uses it)."""
+    if c.scoring.get("capot_failed") is not None:
+        raise BatchUnsupported("rules.scoring.capot_failed: the batch engine does not play a separate "
+                               "award for a failed capot yet (play the deals one by one with coinche_spec.engine)")
+    for path, table, option in rule_options(c):
+        table[option]                            # the per-deal engine's own refusal comes first
         if path not in BATCH_OPTIONS:
             raise BatchUnsupported(f"rules.{path}: the batch engine does not play this rule yet "
                                    f"(play the deals one by one with coinche_spec.engine)")
-    for path, table, option in rule_options(c):
-        table[option]                            # the per-deal engine's own refusal comes first
         allowed = BATCH_OPTIONS[path]
-        if allowed is not None and option not in allowed:
+        if (allowed is not None and option not in allowed) or option in BATCH_NOT_YET.get(path, ()):
             raise BatchUnsupported(f"rules.{path}: the batch engine does not play option {option!r}")
 
 
