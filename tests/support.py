@@ -37,3 +37,21 @@ def require_colver():
         pytest.skip("colver is not installed (pip install 'coinche-spec[colver]'); CI runs these tests",
                     allow_module_level=True)
     return colver
+
+
+def require_belote_cli():
+    """belote-cli's ``belote`` package, imported; without it the calling test module is skipped, unless
+    CI says it must be there (COINCHE_REQUIRE_BELOTE_CLI=1), and then its absence fails loudly."""
+    import os
+
+    import pytest
+    try:
+        import belote
+        from belote import game, scoring  # noqa: F401
+    except ImportError as exc:  # pragma: no cover - depends on the environment
+        if os.environ.get("COINCHE_REQUIRE_BELOTE_CLI") == "1":
+            raise ImportError(f"COINCHE_REQUIRE_BELOTE_CLI=1 but belote-cli cannot be imported ({exc}): "
+                              "pip install '.[test,belote-cli]'") from exc
+        pytest.skip("belote-cli is not installed (pip install 'coinche-spec[belote-cli]'); CI runs these tests",
+                    allow_module_level=True)
+    return belote
