@@ -252,3 +252,65 @@ def test_without_belote_cli_the_impl_says_which_extra(monkeypatch):
         open_implementation("belote-cli")
     assert str(info.value).startswith("belote-cli: needs the belote-cli package (") and \
         str(info.value).endswith("pip install 'coinche-spec[belote-cli]'")
+
+
+# --- belote-cli against the reference engine under belote-cli's rule set ------------------------
+
+def random_deal(rng, adapter):
+    """A deal played by belote-cli's own legal choices, every player declaring with his first card
+    every meld belote-cli finds in his hand (it counts them undeclared)."""
+    from belote.game import legal_cards, play_card
+    from belote.scoring import detect_carres, detect_sequences
+    deck = [r + s for s in "SHDC" for r in "789TJQKA"]
+    rng.shuffle(deck)
+    hands = {seat: deck[8 * i:8 * i + 8] for i, seat in enumerate("NESW")}
+    multiplier = rng.choice([1, 1, 2, 4])
+    case = {"kind": "deal", "dealer": rng.choice("NESW"), "hands": hands, "play": [],
+            "contract": {"value": 60, "strain": rng.choice(["S", "H", "D", "C", "SA", "TA"]),
+                         "declarer": rng.choice("NESW"), "multiplier": multiplier,
+                         "doubling": {1: "none", 2: "coinche", 4: "surcoinche"}[multiplier]}}
+    state = adapter._taken(case)
+    for _ in range(32):
+        card = rng.choice(sorted(legal_cards(state, state.turn), key=card_text))
+        seat = seat_text(state.turn)
+        entry = {"seat": seat, "card": card_text(card)}
+        if all(p["seat"] != seat for p in case["play"]):
+            held = tuple(to_card(c) for c in hands[seat])
+            melds = [[card_text(c) for c in m.cards] for m in detect_sequences(held) + detect_carres(held)]
+            if melds:
+                entry["melds"] = melds
+        case["play"].append(entry)
+        state = play_card(state, card)
+    return case, state
+
+
+def test_belote_cli_and_the_reference_engine_differ_only_where_the_rule_set_says(bcli):
+    """Seeded random deals: every difference is one docs/adapters.md records (a litige, a defence sweep
+    at sans atout or tout atout, the comparison of declarations); cards, tricks and card points agree."""
+    import random
+
+    from belote.scoring import score_round
+    from coinche_spec.protocol.server import Session
+    session = Session()
+    assert session.handle({"cmd": "configure", "variant": "belote-cli"})[0] == {"ok": True}
+    rng, seen = random.Random(7), {}
+    for n in range(300):
+        case, state = random_deal(rng, bcli)
+        mine = result(bcli, case)
+        reference = session.handle({"cmd": "run", "seq": n, "case": case})[0]["result"]
+        for field in ("accepted", "contract", "tricks", "tricks_won", "card_points"):
+            assert mine[field] == reference[field], (field, case)
+        differ = [f for f in ("melds", "belote", "made", "score") if mine[f] != reference[f]]
+        if not differ:
+            continue
+        breakdown = score_round(state)
+        if breakdown.is_litige:
+            why = "litige"
+        elif breakdown.is_capot and breakdown.is_failed and case["contract"]["strain"] in ("SA", "TA"):
+            why = "defence sweep at SA or TA"
+        else:
+            assert "melds" in differ, (differ, case)
+            why = "declarations compared"
+        seen[why] = seen.get(why, 0) + 1
+    assert set(seen) <= {"litige", "defence sweep at SA or TA", "declarations compared"}
+    assert sum(seen.values()) < 30   # 300 deals: most agree field for field
