@@ -156,46 +156,24 @@ class BeloteCliAdapter:
                 "unanswered": dict(UNANSWERED, deal=NEEDS_CONTRACT + " (extension: contract in a deal case)")}
 
     def configure(self, variant: Any) -> dict:
-        from ..variants import VariantError, load_variant
-        self._target = None
-        try:
-            mine = load_variant(RULES_ID)
-        except VariantError as exc:
-            return {"ok": False, "message": f"belote-cli's own rule set ({RULES_ID}) cannot be read: "
-                                            + "; ".join(exc.lines)}
-        chosen = mine
-        if variant != RULES_ID:
-            if not isinstance(variant, (str, dict)):
-                return {"ok": False, "message": "configure needs \"variant\": an id or a whole rule-set document"}
-            try:
-                chosen = load_variant(variant)
-            except VariantError as exc:
-                return {"ok": False, "message": "variant rejected: " + "; ".join(exc.lines)}
-            except Exception as exc:  # a schema error on a document
-                return {"ok": False, "message": f"variant rejected: {' '.join(str(exc).split())[:500]}"}
-            differ = rules_that_differ(chosen.document, mine.document)
-            if differ:
-                return {"ok": False, "unsupported": differ,
-                        "message": f"belote-cli plays one rule set ({RULES_ID}, any match target); this one differs "
-                                   f"on {len(differ)} rules its answers depend on"}
-        self._target = chosen.rules.match.target
-        return {"ok": True}
+        from ..variants import load_variant
+        from . import fixed_rules
+        chosen, reply = fixed_rules.configure(variant, lambda: load_variant(RULES_ID), RULES_ID, "belote-cli",
+                                              rules_that_differ, ", any match target")
+        self._target = None if chosen is None else chosen.rules.match.target
+        return reply
 
     def run(self, case: Any) -> dict:
-        from ..protocol.cases import CaseError, canonicalise
+        from ..protocol.cases import CaseError
+        from . import fixed_rules
         if self._target is None:
             return {"errored": True, "message": "run before a successful configure"}
-        kind = case.get("kind") if isinstance(case, dict) else None
-        if kind in UNANSWERED:
-            return {"skipped": True, "reason": UNANSWERED[kind]}
-        if kind not in KINDS:
-            return {"skipped": True, "reason": f"unknown case kind {kind!r}"}
+        case, reply = fixed_rules.take(case, KINDS, UNANSWERED)
+        if reply is not None:
+            return reply
+        kind = case["kind"]
         if kind == "deal" and "contract" not in case:
             return {"skipped": True, "reason": NEEDS_CONTRACT}
-        try:
-            case = canonicalise(case)
-        except CaseError as exc:
-            return {"errored": True, "message": str(exc)}
         answer = {"legal_cards": self._legal_cards, "deal": self._deal, "perft": self._perft,
                   "match": self._match}[kind]
         try:
