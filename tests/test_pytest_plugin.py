@@ -100,6 +100,16 @@ def test_a_faulty_implementation_fails_with_the_fixture_and_its_rules(suite):
     assert "FAIL score-089-on-090 under contree-701" in out and "FAILED coinche-conformance::auction-" not in out
 
 
+def test_junit_xml_carries_where_each_expectation_came_from(suite):
+    done = pytest_run(suite, "--coinche-impl", OFF_BY_ONE, "--coinche-variant", "contree-701",
+                      "-k", "score-089-on-090", "--junitxml", str(suite / "out.xml"))
+    assert done.returncode == 1, done.stdout + done.stderr
+    xml = (suite / "out.xml").read_text()
+    assert 'name="score-089-on-090[contree-701]"' in xml
+    assert '<property name="expected_by" value="hand" />' in xml and '<property name="outcome" value="fail" />' in xml
+    assert "carried_from" not in xml   # written for contree-701 itself, carried from nowhere
+
+
 def test_pytest_selection_and_maxfail_apply_to_the_items(suite):
     done = pytest_run(suite, "--coinche-impl", OFF_BY_ONE, "--coinche-variant", "contree-701", "-k", "score-089")
     # the one item selected, out of the corpus items and the suite's own test

@@ -119,8 +119,9 @@ class CorpusItem(pytest.Item):
         engine_verdicts, keep_stderr = self.config.stash[_PLAY]
         report = run(impl, [self.fixture], [self.variant], keep_stderr, engine_verdicts=engine_verdicts)
         outcome = report.outcomes[0]
-        self.user_properties += [("expected_by", outcome.expected_by), ("carried_from", outcome.carried_from),
-                                 ("outcome", outcome.outcome)]
+        self.user_properties += [("expected_by", outcome.expected_by), ("outcome", outcome.outcome)]
+        if outcome.carried_from:
+            self.user_properties.append(("carried_from", outcome.carried_from))
         if outcome.outcome == "pass":
             return
         if outcome.outcome in ("skip", "n/a"):
