@@ -138,11 +138,12 @@ class CorpusItem(pytest.Item):
 
 
 def failure_text(outcome) -> str:
-    """The runner's account of a case that went wrong, and the rules the fixture depends on."""
+    """The runner's account of a case that went wrong, with the rules the fixture depends on (added
+    here only where the runner's account does not already name them)."""
     from .reports import describe_problem
     lines = describe_problem(outcome)
     rules = outcome.fixture.depends_on
-    if not any("depends on" in line or "depends_on" in line for line in lines):
+    if not any(line.strip().startswith(("rules:", "depends on:")) for line in lines):
         lines.insert(1, "  depends on: " + (", ".join(rules) if rules else "(no depends_on: expectations are "
                                                                               "never carried)"))
     return "\n".join(lines)
