@@ -190,9 +190,9 @@ class BeloteCliAdapter:
         from belote.game import GameState, Phase, TrickCard
         trump, contract = trump_and_contract(strain)
         seats = ("S", "E", "N", "W")   # belote-cli's Seat values 0 1 2 3
+        leader = trick[0][0] if trick else turn
         return GameState(hands=tuple(tuple(to_card(c) for c in hands.get(s, ())) for s in seats),
-                         trump=trump, contract=contract, phase=Phase.PLAYING, leader=to_seat(trick[0][0] if trick
-                                                                                               else turn),
+                         trump=trump, contract=contract, phase=Phase.PLAYING, leader=to_seat(leader),
                          turn=to_seat(turn), current_trick=tuple(TrickCard(to_seat(s), to_card(c)) for s, c in trick))
 
     def _legal_cards(self, case: dict) -> dict:
