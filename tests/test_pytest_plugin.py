@@ -41,9 +41,11 @@ def suite(tmp_path):
     return tmp_path
 
 
-def pytest_run(folder: Path, *args: str, timeout: float = 600) -> subprocess.CompletedProcess:
-    env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
-    return subprocess.run([sys.executable, "-m", "pytest", "-p", PLUGIN, "-p", "no:cacheprovider", *args],
+def pytest_run(folder: Path, *args: str, timeout: float = 600, plugin: bool = True,
+               path: tuple = ()) -> subprocess.CompletedProcess:
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([*map(str, path), str(ROOT), os.environ.get("PYTHONPATH", "")]))
+    named = ["-p", PLUGIN] if plugin else []
+    return subprocess.run([sys.executable, "-m", "pytest", *named, "-p", "no:cacheprovider", *args],
                           cwd=folder, env=env, capture_output=True, text=True, timeout=timeout)
 
 
@@ -58,6 +60,29 @@ def applicable(variant_id: str, engine_verdicts: bool = False) -> int:
     variant = load_variant(variant_id)
     sources = [find(f, variant) for f in load_corpus()]
     return sum(1 for s in sources if (s is None and engine_verdicts) or (s is not None and s.expectation.applicable))
+
+
+def installed(tmp_path) -> Path:
+    """A folder holding the package's metadata as pip would install it: pyproject's pytest11 entry point."""
+    import tomllib
+    points = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["entry-points"]["pytest11"]
+    info = tmp_path / "site" / "coinche_spec-0.1.0.dist-info"
+    info.mkdir(parents=True)
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: coinche-spec\nVersion: 0.1.0\n")
+    (info / "entry_points.txt").write_text("[pytest11]\n" + "".join(f"{k} = {v}\n" for k, v in points.items()))
+    return tmp_path / "site"
+
+
+def test_the_entry_point_loads_the_plugin_and_minds_an_explicit_p(suite, tmp_path):
+    site = installed(tmp_path)
+    args = ("--coinche-impl", SERVE, "--coinche-variant", "contree-701", "-k", "score-089-on-090")
+    done = pytest_run(suite, *args, plugin=False, path=(site,))
+    assert done.returncode == 0 and counts(done.stdout) == {"passed": 1, "deselected": applicable("contree-701")}, \
+        done.stdout + done.stderr
+    done = pytest_run(suite, *args, path=(site,))          # -p as well: registered once, not twice
+    assert done.returncode == 0 and counts(done.stdout)["passed"] == 1, done.stdout + done.stderr
+    done = pytest_run(suite, plugin=False, path=(site,))   # installed, without the option: nothing added
+    assert done.returncode == 0 and counts(done.stdout) == {"passed": 1}, done.stdout + done.stderr
 
 
 def test_without_the_option_the_plugin_adds_nothing(suite):
