@@ -19,6 +19,7 @@ TITLES = {
     "ffb-belote-contree": "FFB « Règles de la Belote Contrée »",
     "colver-0.11.1": "colver 0.11.1, its built-in rule set",
     "colver-rules-survey": "colver rules survey (594 sources)",
+    "belote-cli-4.9.6": "belote-cli 4.9.6 (PyPI), its belote package's code",
 }
 
 
