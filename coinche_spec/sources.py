@@ -20,6 +20,16 @@ TITLES = {
     "colver-0.11.1": "colver 0.11.1, its built-in rule set",
     "colver-rules-survey": "colver rules survey (594 sources)",
     "belote-cli-4.9.6": "belote-cli 4.9.6 (PyPI), its belote package's code",
+    "peer-oliboy50-coinche": "Oliboy50/coinche @7eb1906 (TypeScript)",
+    "peer-drasill-bga-coinche": "drasill/bga-coinche @0e1f3a3 (Board Game Arena)",
+    "peer-coincoinche-coincoinche": "coincoinche/coincoinche @8b209a3 (Java)",
+    "peer-gyscos-libcoinche": "gyscos/libcoinche @9524abe (Rust)",
+    "peer-ten0-coinche-server-rs": "Ten0/coinche-server-rs @f99c998 (Rust)",
+    "peer-sephizack-coinche-cli": "sephizack/coinche-cli @8a71a29 (Python)",
+    "peer-slim0-contree": "slim0/contree @76a95f5 (Python)",
+    "peer-alounv-coinche-back": "Alounv/coinche-back @85782b9 (Go)",
+    "peer-antoninkffr-contree-kffr": "AntoninKFFR/Contree-KFFR @cb8e072 (TypeScript)",
+    "peer-koubs934-coinche-game": "Koubs934/coinche-game @0568d67 (Node.js)",
 }
 
 

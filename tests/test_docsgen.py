@@ -19,10 +19,11 @@ from coinche_spec.docsgen import templates
 from coinche_spec.docsgen.page import render_page, rule_line
 from coinche_spec.resources import variant_schema_path
 from coinche_spec.variants import house_ids, load_variant, shipped_ids
+from coinche_spec.variants.loader import paged_ids
 
 ROOT = Path(__file__).resolve().parent.parent
 RULES_DIR = ROOT / "docs" / "rules"
-ALL_IDS = shipped_ids() + house_ids()
+ALL_IDS = paged_ids()
 REGISTERED = dict(cli.COMMANDS)      # as the lead wrote it, before any test narrows it
 
 
@@ -259,10 +260,13 @@ def test_docs_command_is_registered_by_the_lead():
 
 
 def test_all_writes_one_page_per_shipped_and_house_variant(capsys, tmp_path, pages):
+    from coinche_spec.variants import registry
     code, out, err = run(capsys, "docs", "--all", str(tmp_path / "rules"))
     assert code == 0 and err == ""
     written = sorted(p.name for p in (tmp_path / "rules").iterdir())
-    assert len(written) == 7                  # five seed variants + two house variants
+    # five seeds, two house examples, and every published and program's rule set
+    assert len(written) == 7 + len(registry.ids("published")) + len(registry.ids("implementation"))
+    assert {"ffb-contree.md", "ffb-contree-sa-ta.md", "colver.md", "peer-kffr.md"} <= set(written)
     assert written == sorted(f"{i}.md" for i in ALL_IDS)
     assert (tmp_path / "rules" / "federation.md").read_text(encoding="utf-8") == pages["federation"]
 

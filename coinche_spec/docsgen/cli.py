@@ -27,7 +27,7 @@ def register(subparsers) -> None:
                     "               and the interpretations\n"
                     "  --compare    the seed rule sets side by side (docs/variants.md)\n"
                     "  --reference  every rule a variant file may set (docs/rules-reference.md)\n"
-                    "  --all DIR    the rules page of every shipped and house rule set (docs/rules/)",
+                    "  --all DIR    the rules page of every seed, published, program's and house rule set (docs/rules/)",
         epilog="examples:\n"
                "  coinche-spec docs federation\n"
                "  coinche-spec docs our-table.yaml --output our-table.md\n"
@@ -106,12 +106,12 @@ def _write(target, text: str) -> None:
 
 
 def write_all(folder: Path) -> list[Path]:
-    """Every shipped and house rule set's page, as folder/<id>.md; returns the files written."""
+    """Every seed, published, program's and house rule set's page, as folder/<id>.md; returns the files written."""
     from ..variants import loader
     from .page import render_page
 
     written = []
-    for ident in loader.shipped_ids() + loader.house_ids():
+    for ident in loader.paged_ids():
         try:
             variant = loader.load_variant(ident)
         except loader.VariantError as exc:

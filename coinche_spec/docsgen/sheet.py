@@ -139,8 +139,12 @@ class _Basis:
     def for_rule(self, t: Template) -> list[Basis]:
         if self.parent is not None and t.key in self.changed_keys:
             out = self._entries(self.own, t)
-            out.append(Basis("house", f"House rule: changed from {self.parent.id} "
-                                      "(see “What we play differently”)."))
+            if self.doc.get("status") == "house":
+                out.append(Basis("house", f"House rule: changed from {self.parent.id} "
+                                          "(see “What we play differently”)."))
+            else:
+                out.append(Basis("house", f"Changed from {self.parent.id} "
+                                          f"(see “What differs from `{self.parent.id}`”)."))
             return out
         out = self._entries(self.doc, t)
         if not out and self.parent is not None:

@@ -27,9 +27,12 @@ def register(subparsers) -> None:
     actions = parser.add_subparsers(dest="variants_action", metavar="ACTION")
     parser.set_defaults(func=lambda args: _no_action(parser))
 
-    p = actions.add_parser("list", help="every rule set by kind (seed, published, implementation, house, test)",
+    p = actions.add_parser("list", help="every rule set by kind (seed, published, implementation, house; test with --tests)",
                            description="One line per rule set (id, name, the rule set it extends), grouped by "
-                                       "kind: seed, published, implementation, house, test.")
+                                       "kind: seed, published, implementation, house, and with --tests the "
+                                       "test rule sets fixtures use (otherwise only counted).")
+    p.add_argument("--tests", action="store_true",
+                   help="also list the test rule sets of conformance/rulesets/ (many, and for fixtures only)")
     p.set_defaults(func=cmd_list)
 
     p = actions.add_parser("show", help="print a variant, as written or resolved",
@@ -77,10 +80,14 @@ KIND_WORDS = {"seed": "seed rule sets", "published": "published rule books", "im
 
 
 def cmd_list(args) -> int:
-    """One group per kind of rule set (registry.KINDS order), each rule set with its name and parent."""
+    """One group per kind of rule set (registry.KINDS order), each rule set with its name and parent.
+
+    Test rule sets exist for fixtures only and are many: counted in a last line unless --tests."""
     from . import registry
 
-    groups = [(kind, names) for kind, names in registry.by_kind().items() if names]
+    kinds = registry.by_kind()
+    hidden = [] if getattr(args, "tests", False) else kinds.pop("test", [])
+    groups = [(kind, names) for kind, names in kinds.items() if names]
     width = max((len(ident) for _, names in groups for ident in names), default=0)
     status = 0
     for n, (kind, names) in enumerate(groups):
@@ -99,6 +106,9 @@ def cmd_list(args) -> int:
             if isinstance(parent, str):
                 line += f"  [extends {parent}]"
             print(line)
+    if hidden:
+        print(f"\n{len(hidden)} {KIND_WORDS['test']} ({registry.place('test')}) for the fixtures: "
+              "`variants list --tests` lists them")
     return status
 
 

@@ -80,6 +80,16 @@ def house_ids() -> list[str]:
     return registry.ids("house")
 
 
+def written_ids() -> list[str]:
+    """Published rule books and programs' rule sets (variants/published/, variants/implementations/)."""
+    return registry.ids("published") + registry.ids("implementation")
+
+
+def paged_ids() -> list[str]:
+    """The rule sets with a rules page in docs/rules/: seed, published, implementation and house."""
+    return shipped_ids() + written_ids() + house_ids()
+
+
 def known_ids() -> list[str]:
     """Every id a reference may name: seed, published, implementation, house and test rule sets."""
     return registry.ids()
@@ -680,4 +690,4 @@ def _id_line(v: Variant) -> str:
 
 
 __all__ = ["Variant", "VariantError", "VariantNotFound", "load_variant", "load_variant_file", "resolve", "check_files",
-           "shipped_ids", "house_ids", "known_ids", "test_ids", "house_dir", "format_path"]
+           "shipped_ids", "house_ids", "written_ids", "paged_ids", "known_ids", "test_ids", "house_dir", "format_path"]
