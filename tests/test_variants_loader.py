@@ -612,3 +612,27 @@ rules:
     assert len(same) == 1 and same[0]["reading"] == "Never: it is protected."
     assert v.document["interpretations"][-1] is not None and v.document["interpretations"][-1]["id"] == same[0]["id"]
     assert v.rules.belote.multiplied == "never"
+
+
+def test_an_interpretation_may_leave_out_its_alternative(tmp_path):
+    """A reading with no known other reading (a house decision, say) needs no `alternative`."""
+    from coinche_spec.docsgen.html import render_html
+    from coinche_spec.docsgen.page import render_page
+
+    p = write(tmp_path, "no-alt.yaml", "extends: federation\nid: no-alt\nname: N\nstatus: house\n"
+              "interpretations:\n  - id: house-target\n    question: \"How far do we play?\"\n"
+              "    reading: \"To 1500.\"\n    rules: [match.target]\n"
+              "rules:\n  match: {target: 1500}\n")
+    v = load_variant_file(p)
+    assert "alternative" not in v.document["interpretations"][-1]
+    page, html = render_page(v), render_html(v)
+    assert "How far do we play?" in page and "To 1500." in page
+    section = page[page.index("How far do we play?"):]
+    assert "**Alternative:**" not in section.split("\n### ")[0]
+    assert "How far do we play?" in html
+    # an empty one is still refused: leave it out rather than write nothing
+    bad = write(tmp_path, "empty-alt.yaml", p.read_text().replace("    rules: [match.target]",
+                                                                   "    alternative: \"\"\n    rules: [match.target]"))
+    with pytest.raises(VariantError) as exc:
+        load_variant_file(bad)
+    assert exc.value.lines == [f"{bad}:9:18: interpretations[0].alternative: must not be empty"]

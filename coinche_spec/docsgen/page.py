@@ -179,7 +179,8 @@ def _interpretations_section(sheet: Sheet) -> list[str]:
         out.append(f"*Reading `{item['id']}`, for {paths}.*{whose}")
         out.append("")
         out.append(f"- **Reading taken:** {' '.join(item['reading'].split())}")
-        out.append(f"- **Alternative:** {' '.join(item['alternative'].split())}")
+        if item.get("alternative"):
+            out.append(f"- **Alternative:** {' '.join(item['alternative'].split())}")
         quote = (item.get("quote") or "").strip()
         label = words_label(reading)
         if not quote:
