@@ -463,7 +463,7 @@ def run(args) -> int:
     try:
         parent = variant_for(args.extends)
     except VariantError as exc:
-        raise UserError(exc.lines[0] if exc.lines else str(exc)) from None
+        raise UserError("\n".join(exc.lines) or str(exc)) from None  # every problem, one line each
     ident = _ident(target, args.ident)
     if ident in shipped_ids() + house_ids() or ident == parent.id:
         raise UserError(f"--id: '{ident}' is already a rule set's id; name this one with --id")

@@ -160,6 +160,34 @@ def test_bad_rule_set_file(workdir, capsys, text, pattern):
     assert (workdir / "bad.yaml").read_bytes() == before  # nothing the user gave is changed
 
 
+# three mistakes the schema finds and two only the cross-rule checks find, in one file
+MANY_MISTAKES = house(l7="interpretations: []", l10="    target: lots", tail=[
+    "    tie: coin",                                  # 11
+    "  deal: {packets: [3, 3, 3]}",                   # 12
+    "  auction:",                                     # 13
+    "    bids: {minimum: 80, step: 10, maximum: 165}",  # 14
+    "    coinche: {when: sometimes}",                 # 15
+])
+
+
+@pytest.mark.parametrize("argv", [("variants", "check", "bad.yaml"), ("docs", "bad.yaml"),
+                                  ("deal", "--variant", "bad.yaml", "--seed", "1")],
+                         ids=["check", "docs", "deal"])
+def test_every_problem_of_a_rule_set_is_reported_in_one_pass(workdir, capsys, argv):
+    """Not only the first: every command that loads a rule set prints every problem, schema ones by line
+    first, then cross-rule ones by line."""
+    (workdir / "bad.yaml").write_text(MANY_MISTAKES, encoding="utf-8")
+    code, out = run_cli(capsys, *argv)
+    assert code == (1 if argv[0] == "variants" else 2), out
+    assert_clean(out)
+    lines = [line.removeprefix("coinche-spec: ") for line in out.strip().splitlines()]
+    found = [line.split(": ")[:2] for line in lines if line.startswith("bad.yaml:")]
+    assert len(found) == len(lines), out     # nothing but the located lines
+    assert found == [["bad.yaml:10:13", "rules.match.target"], ["bad.yaml:11:10", "rules.match.tie"],
+                     ["bad.yaml:15:21", "rules.auction.coinche.when"],
+                     ["bad.yaml:12:19", "rules.deal.packets"], ["bad.yaml:14:44", "rules.auction.bids.maximum"]], out
+
+
 def special_file(workdir, kind: str) -> str:
     """A file system entry that is not a readable regular file, named bad.yaml."""
     target = workdir / "bad.yaml"

@@ -309,16 +309,60 @@ def test_a_boolean_is_not_a_number():
     assert exc.value.lines == ["<variant>: rules.match.target: expected a whole number, got true (true/false)"]
 
 
-def test_the_most_telling_schema_error_comes_first(tmp_path):
-    """best_match prefers the shallow problem (an unknown top-level field) to a deep one."""
+def test_schema_errors_come_in_file_order(tmp_path):
+    """Every schema problem, by line: the reader walks the file top to bottom."""
     p = write(tmp_path, "two.yaml", CHILD.replace("match: {target: 1500}", "match: {target: -1}")
               + "colour: red\n")
     with pytest.raises(VariantError) as exc:
         load_variant_file(p)
     assert exc.value.lines == [
-        f"{p}:19:1: colour: unknown field 'colour'",
         f"{p}:18:19: rules.match.target: -1 is below the least allowed value, 1",
+        f"{p}:19:1: colour: unknown field 'colour'",
     ]
+
+
+ALL_AT_ONCE = """\
+id: many
+extends: federation
+name: "Many mistakes"
+status: house
+sources:
+  - {seed: house, section: s, quote: "q", rules: [match.targt]}
+rules:
+  deal: {packets: [3, 3, 3]}
+  auction:
+    bids: {minimum: 80, step: 10, maximum: 165}
+    coinche: {when: sometimes}
+  match: {target: lots, tie: coin}
+"""
+
+
+def test_every_problem_of_a_file_is_reported_in_one_pass(tmp_path):
+    """Schema problems (all of them, by line), then cross-rule problems (all of them, by line)."""
+    p = write(tmp_path, "many.yaml", ALL_AT_ONCE)
+    with pytest.raises(VariantError) as exc:
+        load_variant_file(p)
+    assert [line.split(": ")[0:2] for line in exc.value.lines] == [
+        [f"{p}:11:21", "rules.auction.coinche.when"],
+        [f"{p}:12:19", "rules.match.target"],
+        [f"{p}:12:30", "rules.match.tie"],
+        [f"{p}:6:51", "sources[0].rules[0]"],                     # no rule match.targt
+        [f"{p}:8:19", "rules.deal.packets"],                      # 3 + 3 + 3 = 9, not 8
+        [f"{p}:10:44", "rules.auction.bids.maximum"],             # 165 - 80 = 85, not a multiple of 10
+    ], exc.value.lines
+    assert "add up to 9" in exc.value.lines[4]
+
+
+def test_a_rule_the_schema_refused_is_not_judged_again(tmp_path):
+    """A missing rule is one line (the schema's), not a second one from a quote naming it."""
+    doc = copy.deepcopy(load_variant("federation").document)
+    doc["rules"]["deal"]["packets"] = [3, "two", 3]     # the sum cannot be judged: only the schema speaks
+    doc["rules"]["auction"]["bids"]["maximum"] = 165    # judged: the schema accepts it
+    with pytest.raises(VariantError) as exc:
+        load_variant(doc)
+    assert exc.value.lines == [
+        "<variant>: rules.deal.packets[1]: expected a whole number, got 'two' (text)",
+        "<variant>: rules.auction.bids.maximum: the highest bid 165 cannot be bid: bids are 80 plus a multiple of 10"]
 
 
 def test_check_files_collects_every_file(tmp_path):

@@ -490,17 +490,44 @@ def _problems(document: Any, origins: _Origins, layers: list[_Layer]) -> list[Pr
     child = layers[0]
     if len(layers) > 1 and "id" not in child.data:
         return [_problem(child, ("extends",), "a variant that extends another needs its own `id`", prefer_key=True)]
-    problems = yamlstrict.schema_problems(_schema_errors(document), origins.find, _noun)
-    if problems:
-        return problems
-    found = [origins.problem(f.path, f.message, f.at_key) for f in semantics.check(document)]
+    # one pass reports every problem: the schema's, then the cross-rule ones, each group in file order
+    errors = list(_schema_errors(document))
+    problems = _in_file_order(yamlstrict.schema_problems(errors, origins.find, _noun))
+    refused = _refused_paths(errors)
+    found = [origins.problem(f.path, f.message, f.at_key) for f in semantics.check(document, guarded=bool(problems))
+             if not _under_any(tuple(f.path), refused) and not _under_any(f.about, refused)]
     path = child.path
     if path is not None and registry.kind_of(path) is not None:
-        if document.get("id") != path.stem:
+        if document.get("id") != path.stem and not _under_any(("id",), refused):
             found.append(origins.problem(("id",),
                                  f"id '{document.get('id')}' differs from the file name '{path.name}': "
                                  "a shipped variant is found by its id, so they must agree"))
-    return found
+    return problems + _in_file_order(found)
+
+
+def _in_file_order(problems: list[Problem]) -> list[Problem]:
+    """Sorted by file, line and column (a problem with no line, in a document sent as data, keeps its place)."""
+    return sorted(problems, key=lambda p: (p.filename, p.line or 0, p.col or 0))
+
+
+def _refused_paths(errors: list) -> list[tuple]:
+    """The paths of the values the schema refused: a missing or unknown key counts as its own path."""
+    out = []
+    for err in errors:
+        path = tuple(err.absolute_path)
+        if err.validator == "required" and isinstance(err.instance, dict):
+            out += [path + (k,) for k in err.validator_value if k not in err.instance]
+        elif err.validator == "additionalProperties" and isinstance(err.instance, dict):
+            known = err.schema.get("properties", {})
+            out += [path + (k,) for k in err.instance if k not in known]
+        else:
+            out.append(path)
+    return out
+
+
+def _under_any(path: tuple, refused: list[tuple]) -> bool:
+    """Whether ``path`` is a value the schema already refused, or lies inside one: judged once is enough."""
+    return any(path[:len(r)] == tuple(r) for r in refused if r)
 
 
 # --- the public API -----------------------------------------------------

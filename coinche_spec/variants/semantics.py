@@ -29,6 +29,7 @@ class Finding:
     path: tuple
     message: str
     at_key: bool = False  # point at the key (a missing part) rather than the value
+    about: tuple = ()     # the rule a finding is about when it points elsewhere (a quote's rule path)
 
 
 def rule_path_exists(rules: Any, dotted: str) -> bool:
@@ -57,13 +58,30 @@ def _closest_existing(rules: Any, dotted: str) -> str:
     return f"{where} is a single rule"
 
 
-def check(document: dict) -> list[Finding]:
-    """Every disagreement found, in the order of the document."""
+def check(document: dict, guarded: bool = False) -> list[Finding]:
+    """Every disagreement found, in the order of the document.
+
+    ``guarded``: the schema has refused something in the document, so a check may meet a
+    value of the wrong type or a missing rule; such a check says nothing (the schema's line
+    already says what is wrong) and the others still run, so that one pass reports every
+    problem of a file. Unguarded, a check that fails is a bug and raises."""
     out: list[Finding] = []
+    for one in CHECKS:
+        if not guarded:
+            one(document, out)
+            continue
+        mark = len(out)
+        try:
+            one(document, out)
+        except (TypeError, KeyError, AttributeError, ValueError, IndexError, ZeroDivisionError):
+            del out[mark:]  # what it found before it stumbled may rest on the refused value too
+    return out
+
+
+def _deal(document: dict, out: list) -> None:
+    """Every player receives eight cards."""
     rules = document.get("rules", {})
     R = ("rules",)
-
-    # -- the deal: every player receives eight cards ---------------------
     deal = rules.get("deal", {})
     packets = deal.get("packets", [])
     if sum(packets) != 8:
@@ -79,7 +97,11 @@ def check(document: dict) -> list[Finding]:
             out.append(Finding(R + ("deal", "alternative_packets", i),
                                f"{list(alt)} is the usual order (deal.packets), not an alternative"))
 
-    # -- the auction -----------------------------------------------------
+
+def _bids(document: dict, out: list) -> None:
+    """The highest bid is a bid one can make."""
+    rules = document.get("rules", {})
+    R = ("rules",)
     auction = rules.get("auction", {})
     bids = auction.get("bids", {})
     lo, step, hi = bids.get("minimum"), bids.get("step"), bids.get("maximum")
@@ -91,7 +113,12 @@ def check(document: dict) -> list[Finding]:
             out.append(Finding(R + ("auction", "bids", "maximum"),
                                f"the highest bid {hi} cannot be bid: bids are {lo} plus a multiple of {step}"))
 
-    strains = auction.get("strains", {})
+
+def _strain_order(document: dict, out: list) -> None:
+    """The strain order ranks exactly the strains that may be bid."""
+    rules = document.get("rules", {})
+    R = ("rules",)
+    auction = rules.get("auction", {})
     order = list(auction.get("strain_order", []))
     c = compiled_rules(rules)       # the facts the engine, the protocol and the rules pages read too
     wanted = list(c.strains)
@@ -107,6 +134,11 @@ def check(document: dict) -> list[Finding]:
         out.append(Finding(R + ("auction", "strain_order"),
                            f"strain_order lists {s} but auction.strains.{flag} is false"))
 
+
+def _multipliers(document: dict, out: list) -> None:
+    """A surcoinche multiplies more than the coinche it answers."""
+    auction = document.get("rules", {}).get("auction", {})
+    R = ("rules",)
     coinche = auction.get("coinche", {})
     sur = auction.get("surcoinche", {})
     if sur.get("allowed") and isinstance(sur.get("multiplier"), int) and isinstance(coinche.get("multiplier"), int):
@@ -115,13 +147,25 @@ def check(document: dict) -> list[Finding]:
                                f"a surcoinche multiplies by {sur['multiplier']}, not more than the coinche "
                                f"it answers (x{coinche['multiplier']})"))
 
+
+def _capot_awards(document: dict, out: list) -> None:
+    """A capot award needs a capot (or générale) bid to apply."""
+    rules = document.get("rules", {})
+    R = ("rules",)
+    c = compiled_rules(rules)
     scoring = rules.get("scoring", {})
     for name in ("capot_made", "capot_failed"):
         if not c.capot_or_generale and scoring.get(name) is not None:
             out.append(Finding(R + ("scoring", name),
                                f"{name} is given but neither a capot nor a générale may be bid: it can never apply"))
 
-    # -- the awards ------------------------------------------------------
+
+def _awards(document: dict, out: list) -> None:
+    """Each award's terms agree with its amounts."""
+    rules = document.get("rules", {})
+    R = ("rules",)
+    scoring = rules.get("scoring", {})
+    strains = rules.get("auction", {}).get("strains", {})
     uses_sweep_bonus = False
     for outcome in OUTCOMES:
         block = scoring.get(outcome)
@@ -160,7 +204,12 @@ def check(document: dict) -> list[Finding]:
         out.append(Finding(R + ("scoring", "sweep_bonus"),
                            f"sweep_bonus is {bonus} but no award has the 'sweep_bonus' term"))
 
-    # -- provenance: quotes and readings point at real rules --------------
+
+def _provenance(document: dict, out: list) -> None:
+    """Quotes and readings point at real rules; interpretation ids are unique; the status agrees."""
+    rules = document.get("rules", {})
+    if not isinstance(rules, dict):
+        raise TypeError("rules is not a mapping")  # the schema says so; no rule path can be judged
     for group in ("sources", "interpretations"):
         for i, entry in enumerate(document.get(group, []) or []):
             if not isinstance(entry, dict):
@@ -168,7 +217,8 @@ def check(document: dict) -> list[Finding]:
             for j, dotted in enumerate(entry.get("rules", []) or []):
                 if isinstance(dotted, str) and not rule_path_exists(rules, dotted):
                     out.append(Finding((group, i, "rules", j),
-                                       f"no rule '{dotted}' ({_closest_existing(rules, dotted)})"))
+                                       f"no rule '{dotted}' ({_closest_existing(rules, dotted)})",
+                                       about=("rules",) + tuple(dotted.split("."))))
     seen: dict[str, int] = {}
     for i, entry in enumerate(document.get("interpretations", []) or []):
         ident = entry.get("id") if isinstance(entry, dict) else None
@@ -185,4 +235,6 @@ def check(document: dict) -> list[Finding]:
     if status == "described" and interpretations:
         out.append(Finding(("status",), "status is 'described' (every rule stated by the sources) "
                            f"but {len(interpretations)} interpretation(s) are listed: use 'interpreted'"))
-    return out
+
+
+CHECKS = (_deal, _bids, _strain_order, _multipliers, _capot_awards, _awards, _provenance)  # in the order of the document
