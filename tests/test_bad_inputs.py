@@ -188,6 +188,25 @@ def test_every_problem_of_a_rule_set_is_reported_in_one_pass(workdir, capsys, ar
                      ["bad.yaml:12:19", "rules.deal.packets"], ["bad.yaml:14:44", "rules.auction.bids.maximum"]], out
 
 
+def test_a_warning_is_located_and_leaves_the_exit_0_unless_strict(workdir, capsys):
+    """The FFB text's sans atout table (jack 0: 4 x 36 = 144, not 152) is allowed: `variants check`
+    prints the warning with file, line and field, and exits 0; --strict makes it a problem (exit 1)."""
+    (workdir / "bad.yaml").write_text(house(l2="extends: cafe-sans-tout-atout", tail=[
+        "  card_values:",                                                         # 11
+        '    sans_atout: {A: 19, T: 10, K: 4, Q: 3, J: 0, "9": 0, "8": 0, "7": 0}',  # 12
+    ]), encoding="utf-8")
+    code, out = run_cli(capsys, "variants", "check", "bad.yaml")
+    assert code == 0, out
+    assert_clean(out)
+    assert out.splitlines()[0].startswith("bad.yaml:12:17: rules.card_values.sans_atout: warning: at sans atout "
+                                          "the cards add up to 144"), out
+    assert out.splitlines()[-1] == "1 file valid, 1 warning"
+    code, out = run_cli(capsys, "variants", "check", "--strict", "bad.yaml")
+    assert code == 1, out
+    assert_clean(out)
+    assert out.splitlines() == [out.splitlines()[0]] and "warning:" in out
+
+
 def special_file(workdir, kind: str) -> str:
     """A file system entry that is not a readable regular file, named bad.yaml."""
     target = workdir / "bad.yaml"

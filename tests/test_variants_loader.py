@@ -680,3 +680,65 @@ def test_an_interpretation_may_leave_out_its_alternative(tmp_path):
     with pytest.raises(VariantError) as exc:
         load_variant_file(bad)
     assert exc.value.lines == [f"{bad}:9:18: interpretations[0].alternative: must not be empty"]
+
+
+# --- warnings: card tables that do not add up ---------------------------------------
+
+FFB_SA = """\
+extends: cafe-sans-tout-atout
+id: ffb-like
+name: "The FFB text's sans atout table"
+status: house
+rules:
+  card_values:
+    sans_atout: {A: 19, T: 10, K: 4, Q: 3, J: 0, "9": 0, "8": 0, "7": 0}
+"""
+
+
+def test_a_card_table_that_does_not_add_up_is_a_located_warning(tmp_path):
+    """The FFB's sans atout jack at 0: 19 + 10 + 4 + 3 = 36 a suit, 4 x 36 = 144 (154 with the
+    last 10), not the usual 152 (162). Allowed, so the rule set loads; the warning says where."""
+    p = write(tmp_path, "ffb-like.yaml", FFB_SA)
+    v = load_variant_file(p)
+    assert v.warnings == (
+        f"{p}:7:17: rules.card_values.sans_atout: warning: at sans atout the cards add up to 144 "
+        "(4 x 36 a suit; 154 with the last trick), not 152 (162 with the last trick) as the usual total "
+        "says: check the table, or declare the total in card_totals.sans_atout if it is meant",)
+    warned: list = []
+    assert loader.check_files([p], warned) == [] and warned == list(v.warnings)
+
+
+def test_a_declared_total_is_what_the_table_is_checked_against(tmp_path):
+    meant = write(tmp_path, "meant.yaml", FFB_SA.replace("rules:\n", "card_totals: {sans_atout: 144}\nrules:\n"))
+    assert load_variant_file(meant).warnings == ()
+    wrong = write(tmp_path, "wrong.yaml", FFB_SA.replace("rules:\n", "card_totals: {sans_atout: 140}\nrules:\n"))
+    (line,) = load_variant_file(wrong).warnings
+    assert line.startswith(f"{wrong}:8:17: rules.card_values.sans_atout: warning: at sans atout the cards add up "
+                           "to 144") and "not 140 (150 with the last trick) as card_totals.sans_atout says" in line
+
+
+def test_a_scaled_table_is_checked_against_its_denominator(tmp_path):
+    # test-sa-ta-scaled: sans atout 4 x (11 + 10 + 4 + 3 + 2) = 120 = per; tout atout 4 x 62 = 248 = per
+    assert load_variant("test-sa-ta-scaled").warnings == ()
+    p = write(tmp_path, "per.yaml", "extends: test-sa-ta-scaled\nid: per\nname: P\nstatus: house\n"
+              "rules:\n  card_values:\n    scale:\n      sans_atout: {times: 152, per: 130}\n")
+    (line,) = load_variant_file(p).warnings
+    assert ": rules.card_values.sans_atout: warning: at sans atout the cards add up to 120" in line
+    assert "not 130 (140 with the last trick) as card_values.scale.sans_atout.per says" in line
+
+
+def test_only_the_tables_of_contracts_the_auction_allows_are_added_up(tmp_path):
+    # contree-701 bids suits only: its sans atout table cannot be played, so it is not judged
+    p = write(tmp_path, "suits.yaml", FFB_SA.replace("cafe-sans-tout-atout", "contree-701"))
+    assert load_variant_file(p).warnings == ()
+    # the suit tables always are: trump 62 - 20 = 42, + 3 x 30 = 132
+    q = write(tmp_path, "suit.yaml", FFB_SA.replace('sans_atout: {A: 19, T: 10, K: 4, Q: 3, J: 0, "9": 0, "8": 0, "7": 0}',
+                                                  "trump: {J: 0}"))
+    (line,) = load_variant_file(q).warnings
+    assert f"{q}:7:12: rules.card_values.trump: warning: at a suit contract the cards add up to 132 " \
+           "(trump 42 + 3 x plain 30; 142 with the last trick)" in line
+
+
+def test_no_shipped_rule_set_has_a_warning():
+    for ident in loader.known_ids():
+        assert load_variant(ident).warnings == (), ident

@@ -59,6 +59,8 @@ def register(subparsers) -> None:
                                        "to check.")
     p.add_argument("files", nargs="+", metavar="FILE",
                    help="variant files (a folder stands for its .yaml files)")
+    p.add_argument("--strict", action="store_true",
+                   help="treat warnings (a card table that does not add up) as problems: exit 1")
     p.set_defaults(func=cmd_check)
 
 
@@ -161,16 +163,20 @@ def _expand(files: list[str]) -> list[str]:
 
 
 def cmd_check(args) -> int:
-    """Exit 0 and say how many files are valid, or 1 with one line per problem."""
+    """Exit 0 and say how many files are valid, or 1 with one line per problem.
+
+    Warnings (allowed, but likely slips) are printed too and leave the exit 0, unless --strict."""
     files = _expand(args.files)
     if not files:
         raise _user_error("no variant file to check: " + ", ".join(args.files) + " holds no .yaml file")
-    lines = loader.check_files(files)
-    if lines:
-        for line in lines:
-            print(line)
+    warned: list[str] = []
+    lines = loader.check_files(files, warned)
+    for line in lines + warned:
+        print(line)
+    if lines or (warned and args.strict):
         return 1
-    print(f"{len(files)} file{'s' if len(files) != 1 else ''} valid")
+    note = f", {len(warned)} warning{'s' if len(warned) != 1 else ''}" if warned else ""
+    print(f"{len(files)} file{'s' if len(files) != 1 else ''} valid{note}")
     return 0
 
 

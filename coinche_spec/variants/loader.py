@@ -62,6 +62,7 @@ class Variant:
     path: Path | None = None
     written: dict | None = field(default=None, compare=False, repr=False)  # the file as written
     chain: tuple = field(default=(), compare=False, repr=False)  # the files read, the child first
+    warnings: tuple = field(default=(), compare=False, repr=False)  # located lines: allowed, but likely slips
 
 
 # --- where variants live (see registry.py) ---------------------------
@@ -558,14 +559,16 @@ def _build(root: _Layer, base_dir: Path | None) -> Variant:
     if problems:
         raise VariantError(problems)
     chain = tuple(layer.path for layer in layers if layer.path is not None)
+    warned = tuple(str(origins.problem(f.path, "warning: " + f.message, f.at_key))
+                   for f in semantics.warnings(document))
     return Variant(document["id"], document, Rules(document["rules"], document["id"]),
-                   root.path, _copy(root.data), chain)
+                   root.path, _copy(root.data), chain, warned)
 
 
 def _fresh(v: Variant) -> Variant:
     """A copy the caller may change without changing the cached one."""
     doc = _copy(v.document)
-    return Variant(v.id, doc, Rules(doc["rules"], v.id), v.path, _copy(v.written), v.chain)
+    return Variant(v.id, doc, Rules(doc["rules"], v.id), v.path, _copy(v.written), v.chain, v.warnings)
 
 
 def load_variant_file(path: str | os.PathLike, display: str | None = None) -> Variant:
@@ -671,8 +674,11 @@ def resolve(ref) -> dict:
     return document
 
 
-def check_files(paths: Iterable[str | os.PathLike]) -> list[str]:
-    """One line per problem in the given files (empty when every file is a valid variant)."""
+def check_files(paths: Iterable[str | os.PathLike], warnings: list | None = None) -> list[str]:
+    """One line per problem in the given files (empty when every file is a valid variant).
+
+    ``warnings``, when given, receives one located line per warning of the valid files
+    (a card table that does not add up): allowed, so not a problem."""
     lines: list[str] = []
     seen: dict[str, tuple[str, Path]] = {}
     for path in paths:
@@ -681,6 +687,8 @@ def check_files(paths: Iterable[str | os.PathLike]) -> list[str]:
         except VariantError as exc:
             lines.extend(exc.lines)
             continue
+        if warnings is not None:
+            warnings.extend(v.warnings)
         shown = str(path)
         here = _real(Path(path))
         # an id names one rule set: a file may not take a known one's id, nor another checked file's

@@ -238,3 +238,52 @@ def _provenance(document: dict, out: list) -> None:
 
 
 CHECKS = (_deal, _bids, _strain_order, _multipliers, _capot_awards, _awards, _provenance)  # in the order of the document
+
+
+# --- warnings: what is allowed but probably a slip ---------------------------
+
+USUAL_TOTALS = {"suit": (152,), "sans_atout": (152,), "tout_atout": (152, 248)}  # a deal's cards, no last trick
+_KIND_WORDS = {"suit": "a suit contract", "sans_atout": "sans atout", "tout_atout": "tout atout"}
+
+
+def warnings(document: dict) -> list[Finding]:
+    """What the rules allow but a writer most likely did not mean: card tables that do not add up.
+
+    A deal's cards in tricks add up to the rule set's declared total (``card_totals``), else to
+    what its scale divides by (``card_values.scale.*.per``), else to the usual 152 (tout atout:
+    152 or 248). The FFB text's sans atout table, its jack at 0, adds up to 144 (154 with the last
+    trick), not 152 (162): a typo most likely, which a warning shows and the writer confirms by
+    declaring the total. Only the tables of contracts the auction allows are added up."""
+    out: list[Finding] = []
+    rules = document.get("rules", {})
+    values = rules.get("card_values", {})
+    strains = rules.get("auction", {}).get("strains", {})
+    declared = document.get("card_totals") or {}
+    scale = values.get("scale") or {}
+    last = values.get("last_trick", 0)
+    kinds = ["suit"] + [k for k in ("sans_atout", "tout_atout") if strains.get(k)]
+    for kind in kinds:
+        tables = [values.get("trump"), values.get("plain")] if kind == "suit" else [values.get(kind)]
+        if not all(isinstance(t, dict) for t in tables):
+            continue  # not given (a suits-only rule set needs no sans atout table): nothing to add up
+        per_suit = [sum(v for v in t.values() if isinstance(v, int)) for t in tables]
+        total = per_suit[0] + 3 * per_suit[1] if kind == "suit" else 4 * per_suit[0]
+        if kind in declared:
+            wanted, why = (declared[kind],), "card_totals." + kind
+        elif isinstance(scale.get(kind), dict) and isinstance(scale[kind].get("per"), int):
+            per = scale[kind]["per"]
+            wanted = (per - last if scale.get("applies_to") == "card_points" else per,)
+            why = f"card_values.scale.{kind}.per"
+        else:
+            wanted, why = USUAL_TOTALS[kind], "the usual total"
+        if total in wanted:
+            continue
+        path = ("rules", "card_values", "trump" if kind == "suit" else kind)
+        each = (f"trump {per_suit[0]} + 3 x plain {per_suit[1]}" if kind == "suit"
+                else f"4 x {per_suit[0]} a suit")
+        expected = " or ".join(f"{w} ({w + last} with the last trick)" for w in wanted)
+        fix = (f"check the table or card_totals.{kind}" if kind in declared
+               else f"check the table, or declare the total in card_totals.{kind} if it is meant")
+        out.append(Finding(path, f"at {_KIND_WORDS[kind]} the cards add up to {total} ({each}; {total + last} "
+                                 f"with the last trick), not {expected} as {why} says: {fix}"))
+    return out
