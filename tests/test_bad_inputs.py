@@ -16,6 +16,7 @@ import json
 import os
 import re
 import stat
+from pathlib import Path
 
 import pytest
 
@@ -205,6 +206,20 @@ def test_a_warning_is_located_and_leaves_the_exit_0_unless_strict(workdir, capsy
     assert code == 1, out
     assert_clean(out)
     assert out.splitlines() == [out.splitlines()[0]] and "warning:" in out
+
+
+def test_a_rule_left_out_where_it_can_matter_is_refused_located(workdir, capsys):
+    """A rule set that bids sans atout must give its table (and the other rules it then uses)."""
+    import shutil
+    shutil.copy(Path(__file__).parent / "broken" / "sa-without-table.yaml", workdir / "bad.yaml")
+    for argv in (("variants", "check", "bad.yaml"), ("deal", "--variant", "bad.yaml", "--seed", "3")):
+        code, out = run_cli(capsys, *argv)
+        assert code in (1, 2), out
+        assert_clean(out)
+        lines = [line.removeprefix("coinche-spec: ") for line in out.strip().splitlines()]
+        assert [line.split(": ")[:2] for line in lines] == [
+            ["bad.yaml:18:3", "rules.auction"], ["bad.yaml:31:3", "rules.play"], ["bad.yaml:39:3", "rules.card_values"]]
+        assert "missing rule 'sans_atout': it is needed because sans atout may be bid" in lines[2]
 
 
 def special_file(workdir, kind: str) -> str:

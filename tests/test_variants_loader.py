@@ -742,3 +742,67 @@ def test_only_the_tables_of_contracts_the_auction_allows_are_added_up(tmp_path):
 def test_no_shipped_rule_set_has_a_warning():
     for ident in loader.known_ids():
         assert load_variant(ident).warnings == (), ident
+
+
+# --- a suits-only rule set leaves out what it cannot use -------------------------------
+
+LEFT_OUT = [("card_values", "sans_atout"), ("card_values", "tout_atout"), ("play", "sans_atout_must_go_up"),
+            ("play", "tout_atout_must_go_up"), ("belote", "tout_atout"), ("auction", "strain_order")] + [
+    ("melds", k) for k in ("runs", "long_runs", "run_order", "squares", "card_reuse", "compare", "winner_scores",
+                           "timing", "count_towards_contract")]
+
+
+def suits_only_text() -> str:
+    """contree-701 (suits only, no melds, overcall by value) written out whole, without the sans atout and
+    tout atout tables and play rules, the tout atout belote, the strain order and every meld setting."""
+    import yaml
+    doc = copy.deepcopy(load_variant("contree-701").document)
+    doc.update(id="suits-only", name="Contrée, suits only", status="house", sources=[], interpretations=[])
+    doc.pop("description", None)
+    for group, key in LEFT_OUT:
+        del doc["rules"][group][key]
+    return yaml.safe_dump(doc, sort_keys=False, allow_unicode=True)
+
+
+def test_a_suits_only_rule_set_need_not_give_what_it_cannot_use(tmp_path):
+    from coinche_spec.docsgen.page import render_page
+    from coinche_spec.engine.random_play import random_deal
+    import random
+
+    p = write(tmp_path, "suits-only.yaml", suits_only_text())
+    assert loader.check_files([p]) == []
+    v = load_variant_file(p)
+    for group, key in LEFT_OUT:           # the document keeps what the file wrote
+        assert key not in v.document["rules"][group]
+    # the engine plays it, and exactly as contree-701, whose left-out rules could never matter
+    base = load_variant("contree-701")
+    for seed in range(40):
+        a, b = random_deal(v.rules, random.Random(seed)), random_deal(base.rules, random.Random(seed))
+        assert (a.calls, a.log, a.phase, a.result() if a.phase == "done" else None) == \
+            (b.calls, b.log, b.phase, b.result() if b.phase == "done" else None), seed
+    page = render_page(v)
+    assert "sans atout" in page.lower()   # that it cannot be bid is still said
+    assert "`card_values.sans_atout`" not in page and "`melds.runs`" not in page \
+        and "`auction.strain_order`" not in page
+
+
+@pytest.mark.parametrize("group, key, fix, why", [
+    ("card_values", "sans_atout", "auction: {strains: {sans_atout: true}}", "sans atout may be bid"),
+    ("belote", "tout_atout", "auction: {strains: {tout_atout: true}}", "tout atout may be bid"),
+    ("auction", "strain_order", "auction: {overcall: higher_value_or_strain}", "a bid may overcall by strain"),
+    ("melds", "runs", "melds: {enabled: true}", "melds are played"),
+])
+def test_a_rule_left_out_where_it_can_matter_is_a_located_error(tmp_path, group, key, fix, why):
+    """Located at the group that lacks the rule, in the file that last wrote that group."""
+    p = write(tmp_path, "suits-only.yaml", suits_only_text())
+    child = write(tmp_path, "child.yaml", "extends: suits-only.yaml\nid: child\nname: C\nstatus: house\n"
+                  f"rules:\n  {fix}\n")
+    with pytest.raises(VariantError) as exc:
+        load_variant_file(child)
+    if fix.startswith(group):                          # the child writes the group: it is the child's
+        where = f"{child}:6:3"
+    else:                                              # else the parent's, where the group is written
+        where = f"{p}:{p.read_text().splitlines().index(f'  {group}:') + 1}:3"
+    hits = [x for x in exc.value.lines if x.startswith(f"{where}: rules.{group}: missing rule '{key}': "
+                                                       f"it is needed because {why}")]
+    assert hits, exc.value.lines

@@ -205,7 +205,7 @@ def build_sheet(variant: Variant) -> Sheet:
     for key, heading in SECTIONS:
         basis.new_section()
         rules = [Rule(t, t.say(ctx), t.unused(ctx), basis.for_rule(t), t.key in changed)
-                 for t in TEMPLATES if t.section == key]
+                 for t in TEMPLATES if t.section == key and not (ctx.left_out(t.paths) and t.unused(ctx))]
         sections.append(Section(key, heading, intro(key, ctx), rules))
     by_key = {r.template.key: r for s in sections for r in s.rules}
     glance = [by_key[k] for k in GLANCE_KEYS if not by_key[k].unused]

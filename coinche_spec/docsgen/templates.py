@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from ..resources import variant_schema_path
-from ..variants.compiled import compiled_rules
+from ..variants.compiled import compiled_rules, unused_left_out, with_unused_filled
 
 RANK_KEYS = ("J", "9", "A", "T", "K", "Q", "8", "7")          # as the schema lists them
 TRUMP_ORDER = ("J", "9", "A", "T", "K", "Q", "8", "7")        # strongest first
@@ -79,7 +79,10 @@ class Ctx:
     the protocol's checks read too: a page never decides alone what can happen."""
 
     def __init__(self, rules: dict):
-        self.r = rules
+        # a rule the file left out because no deal can use it reads as its neutral value here, so
+        # that no sentence trips on it; ``given`` is what the file gives (left_out says which are not)
+        self.given = rules
+        self.r = with_unused_filled(rules)
         self.rules = cr = compiled_rules(rules)
         a = cr.auction
         self.anticlockwise = cr.table.direction == "anticlockwise"
@@ -105,6 +108,24 @@ class Ctx:
                 return None
             node = node.get(key)
         return node
+
+    def left_out(self, paths) -> bool:
+        """Whether the rule set left out every one of ``paths`` as a rule it cannot use
+        (variants.compiled.unused_left_out: a sans atout table where sans atout cannot be bid)."""
+        unused = unused_left_out(self.given)
+
+        def absent_and_unused(path: str) -> bool:
+            node, fill = self.given, unused
+            for key in path.split("."):
+                if not isinstance(fill, dict) or key not in fill:
+                    return False
+                if isinstance(node, dict) and key in node:
+                    node = node[key]
+                else:
+                    node = None
+                fill = fill[key]
+            return node is None
+        return all(absent_and_unused(p) for p in paths)
 
     def neighbour(self, side: str) -> str:
         """'the dealer's right-hand neighbour', with who that is in the order of play."""

@@ -29,6 +29,7 @@ from .. import schemacheck, yamlstrict
 from ..resources import variant_schema_path
 from ..yamlstrict import Positions, Problem, format_path
 from . import registry, semantics
+from .compiled import with_unused_filled
 from .rules import Rules
 
 SUFFIXES = registry.SUFFIXES
@@ -561,14 +562,15 @@ def _build(root: _Layer, base_dir: Path | None) -> Variant:
     chain = tuple(layer.path for layer in layers if layer.path is not None)
     warned = tuple(str(origins.problem(f.path, "warning: " + f.message, f.at_key))
                    for f in semantics.warnings(document))
-    return Variant(document["id"], document, Rules(document["rules"], document["id"]),
+    return Variant(document["id"], document, Rules(with_unused_filled(document["rules"]), document["id"]),
                    root.path, _copy(root.data), chain, warned)
 
 
 def _fresh(v: Variant) -> Variant:
     """A copy the caller may change without changing the cached one."""
     doc = _copy(v.document)
-    return Variant(v.id, doc, Rules(doc["rules"], v.id), v.path, _copy(v.written), v.chain, v.warnings)
+    return Variant(v.id, doc, Rules(with_unused_filled(doc["rules"]), v.id), v.path, _copy(v.written), v.chain,
+                   v.warnings)
 
 
 def load_variant_file(path: str | os.PathLike, display: str | None = None) -> Variant:

@@ -1,14 +1,17 @@
 """Checks that the schema cannot express: rules that must agree with each other.
 
 The schema checks each rule alone (a packet is 1 to 8 cards); here we check
-that they make one playable game together: the packets deal eight cards, the
+that they make one playable game together: a rule left out is one no deal can
+use (a sans atout table where sans atout cannot be bid), the packets deal eight cards, the
 highest bid is a bid one can make, the strain order names every strain the
 auction allows, a surcoinche multiplies more than the coinche it answers, an
 award that adds `base` says how much, and every rule a quote or an
 interpretation claims to justify exists. Each finding names the rule path it
 is about, so the loader can point at the line.
 
-``check(document)`` expects a document the schema has already accepted.
+``check(document)`` expects a document the schema has already accepted (``guarded``:
+one it refused, checked as far as it can be). ``warnings(document)`` finds what is
+allowed but most likely a slip (card tables that do not add up).
 """
 
 from __future__ import annotations
@@ -16,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .compiled import compiled_rules
+from .compiled import compiled_rules, unused_left_out
 
 OUTCOMES = ("made", "failed", "coinched_made", "coinched_failed", "capot_made", "capot_failed")
 SIDES = ("takers", "defenders")
@@ -98,6 +101,33 @@ def _deal(document: dict, out: list) -> None:
                                f"{list(alt)} is the usual order (deal.packets), not an alternative"))
 
 
+# rules a file may leave out where no deal can use them (compiled.unused_left_out), and what uses them
+_WHEN_USED = {
+    ("card_values", "sans_atout"): "sans atout may be bid (auction.strains.sans_atout is true)",
+    ("play", "sans_atout_must_go_up"): "sans atout may be bid (auction.strains.sans_atout is true)",
+    ("card_values", "tout_atout"): "tout atout may be bid (auction.strains.tout_atout is true)",
+    ("play", "tout_atout_must_go_up"): "tout atout may be bid (auction.strains.tout_atout is true)",
+    ("belote", "tout_atout"): "tout atout may be bid (auction.strains.tout_atout is true)",
+    ("auction", "strain_order"): "a bid may overcall by strain (auction.overcall is higher_value_or_strain)",
+}
+_MELD_RULES = ("runs", "long_runs", "run_order", "squares", "card_reuse", "compare", "winner_scores", "timing",
+               "count_towards_contract")
+
+
+def _needed_rules(document: dict, out: list) -> None:
+    """A rule left out must be one no deal can use: a sans atout table only where sans atout cannot be bid."""
+    rules = document.get("rules", {})
+    unused = unused_left_out(rules)
+    needed = dict(_WHEN_USED)
+    needed.update({("melds", k): "melds are played (melds.enabled is true)" for k in _MELD_RULES})
+    for (group, key), why in needed.items():
+        have = rules.get(group)
+        if not isinstance(have, dict) or key in have or key in unused.get(group, {}):
+            continue
+        out.append(Finding(("rules", group), f"missing rule '{key}': it is needed because {why}; only a rule "
+                                             "set that cannot use it may leave it out", at_key=True))
+
+
 def _bids(document: dict, out: list) -> None:
     """The highest bid is a bid one can make."""
     rules = document.get("rules", {})
@@ -119,6 +149,8 @@ def _strain_order(document: dict, out: list) -> None:
     rules = document.get("rules", {})
     R = ("rules",)
     auction = rules.get("auction", {})
+    if "strain_order" not in auction:
+        return  # left out: _needed_rules says whether it may be
     order = list(auction.get("strain_order", []))
     c = compiled_rules(rules)       # the facts the engine, the protocol and the rules pages read too
     wanted = list(c.strains)
@@ -237,7 +269,7 @@ def _provenance(document: dict, out: list) -> None:
                            f"but {len(interpretations)} interpretation(s) are listed: use 'interpreted'"))
 
 
-CHECKS = (_deal, _bids, _strain_order, _multipliers, _capot_awards, _awards, _provenance)  # in the order of the document
+CHECKS = (_needed_rules, _deal, _bids, _strain_order, _multipliers, _capot_awards, _awards, _provenance)  # in the order of the document
 
 
 # --- warnings: what is allowed but probably a slip ---------------------------
