@@ -806,3 +806,18 @@ def test_a_rule_left_out_where_it_can_matter_is_a_located_error(tmp_path, group,
     hits = [x for x in exc.value.lines if x.startswith(f"{where}: rules.{group}: missing rule '{key}': "
                                                        f"it is needed because {why}")]
     assert hits, exc.value.lines
+
+
+def test_a_per_contract_base_names_only_the_kinds_that_may_be_bid(tmp_path):
+    child = ("extends: {parent}\nid: base-suit\nname: B\nstatus: house\nrules:\n  scoring:\n    failed:\n"
+             "      defenders: {{terms: [base, bid], base: {{suit: 160}}, multiplied: all}}\n")
+    assert load_variant_file(write(tmp_path, "a.yaml", child.format(parent="federation"))).id == "base-suit"
+    doc = copy.deepcopy(load_variant("cafe-sans-tout-atout").document)
+    doc["rules"]["scoring"]["failed"]["defenders"]["base"] = {"suit": 162}
+    with pytest.raises(VariantError) as exc:
+        load_variant(doc)
+    assert exc.value.lines == [
+        "<variant>: rules.scoring.failed.defenders.base: base gives no amount for sans_atout contracts, "
+        "which the auction allows",
+        "<variant>: rules.scoring.failed.defenders.base: base gives no amount for tout_atout contracts, "
+        "which the auction allows"]
