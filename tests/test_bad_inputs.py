@@ -123,6 +123,21 @@ VARIANT_FILES = [
      r"bad\.yaml:\d+:\d+: rules\.k1\.k2.*: nested more than 64 levels deep"),
     ("deep-list-in-sources", "sources:\n  - " + "[" * 100 + "]" * 100 + "\n",
      r"bad\.yaml:2:\d+: sources\[0\](\[0\])+: nested more than 64 levels deep"),
+    # a source is one kind: a document, a program or a house decision, each with its fields
+    ("source-two-kinds", house(l6="sources: [{seed: house, section: s, quote: q, repository: x, path: p, version: '1',"
+                                  " rules: [match.target]}]"),
+     r"^bad\.yaml:6:11: sources\[0\]: a source is a document, a program or a house decision, not several "
+     r"\(document: seed, section; program: repository, path, version\)$"),
+    ("source-program-no-version", house(l6="sources: [{repository: github.com/x/y, path: a.py, rules: [match.target]}]"),
+     r"^bad\.yaml:6:11: sources\[0\]: a program source needs `commit` or `version`$"),
+    ("source-program-bad-commit", house(l6="sources: [{repository: x, path: a.py, commit: zzz, rules: [match.target]}]"),
+     r"^bad\.yaml:6:47: sources\[0\]\.commit: 'zzz' does not have the expected form"),
+    ("source-house-no-date", house(l6="sources: [{decided_by: the club, rules: [match.target]}]"),
+     r"^bad\.yaml:6:11: sources\[0\]: a house source needs `decided_on`$"),
+    ("source-document-no-quote", house(l6="sources: [{document: Our sheet, section: p. 2, rules: [match.target]}]"),
+     r"^bad\.yaml:6:11: sources\[0\]: a document source needs `quote`$"),
+    ("source-house-date-unquoted", house(l6="sources: [{decided_by: us, decided_on: 2026-03-01, rules: [match.target]}]"),
+     r"^bad\.yaml:6:40: sources\[0\]\.decided_on: '2026-03-01' is read as a date: quote it"),
 ]
 
 

@@ -315,3 +315,35 @@ def test_committed_pages_are_up_to_date(pages):
 def test_pages_have_no_machine_paths(pages):
     for page in pages.values():
         assert not re.search(r"/(tmp|home|work)/", page)
+
+
+def test_each_kind_of_source_is_shown_readably(tmp_path):
+    """A document (title, section), a program (repository, file, commit or version) and a house
+    decision (who, when): each on the page under its rule, and in `variants diff`'s basis."""
+    from coinche_spec.docsgen.html import render_html
+    from coinche_spec.variants import diff, load_variant_file
+
+    p = tmp_path / "kinds.yaml"
+    p.write_text(
+        "extends: federation\nid: kinds\nname: Kinds\nstatus: house\n"
+        "sources:\n"
+        "  - {document: \"Our club sheet\", section: \"rule 4\", quote: \"We play to 1500.\", rules: [match.target]}\n"
+        "  - {repository: github.com/someone/coinche, path: src/score.ts, commit: 0123456789abcdef,\n"
+        "     rules: [auction.surcoinche.multiplier]}\n"
+        "  - {decided_by: \"the Tuesday table\", decided_on: \"2026-03-01\", quote: \"Belote is worth 30.\",\n"
+        "     rules: [belote.points]}\n"
+        "rules:\n  match: {target: 1500}\n  auction: {surcoinche: {multiplier: 3}}\n  belote: {points: 30}\n",
+        encoding="utf-8")
+    v = load_variant_file(p)
+    page = render_page(v)
+    assert "“We play to 1500.” (Our club sheet, rule 4)" in page
+    assert "Source: the program github.com/someone/coinche, `src/score.ts` at commit 0123456789ab" in page
+    assert "“Belote is worth 30.” (a house decision of the Tuesday table, decided on 2026-03-01)" in page
+    html = render_html(v)
+    assert "the program github.com/someone/coinche, `src/score.ts` at commit 0123456789ab" in html
+    found = {d.path: d.right_basis for d in diff.differences(load_variant("federation").document, v.document)}
+    assert "(the program github.com/someone/coinche, `src/score.ts` at commit 0123456789ab)" in \
+        found["auction.surcoinche.multiplier"]
+    assert "\"Belote is worth 30.\" (a house decision of the Tuesday table, decided on 2026-03-01)" in \
+        found["belote.points"]
+    assert "\"We play to 1500.\" (Our club sheet, rule 4)" in found["match.target"]

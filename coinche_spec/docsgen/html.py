@@ -172,6 +172,8 @@ EXAMPLES_INTRO = ("Scored by the reference engine under these rules. North–Sou
 
 
 def _basis(b: Basis) -> str:
+    if b.kind == "source" and not b.text:   # a program or a house decision cited without words
+        return f'<p class="basis">Source: {esc(b.where)}</p>'
     if b.kind == "source":
         words = " ".join(b.text.split()[:8]) + "…" if b.repeat and len(b.text.split()) > 8 else b.text
         return f'<p class="basis">Source: <q>{esc(words)}</q> ({esc(b.where)}{", quoted above" if b.repeat else ""})</p>'

@@ -46,8 +46,19 @@ def basis(document: dict, path: str) -> tuple[str, ...]:
             found.append(f"reading [{item['id']}] {item['question']} {item['reading']}")
     for source in reversed(document.get("sources", [])):
         if covers(source.get("rules", [])):
-            found.append(f"\"{source['quote']}\" ({source['seed']}, {source['section']})")
+            found.append(_source_words(source))
     return tuple(found)
+
+
+def _source_words(source: dict) -> str:
+    """A quote with where it comes from: a document's name and section, a program's file, a decision's date."""
+    from ..sources import source_kind, source_where
+    if source_kind(source) == "document":
+        where = f"{source.get('seed') or source.get('document')}, {source.get('section')}"
+    else:
+        where = source_where(source)
+    quote = source.get("quote")
+    return f"\"{quote}\" ({where})" if quote else f"({where})"
 
 
 def differences(left_doc: dict, right_doc: dict) -> list[RuleDifference]:

@@ -237,6 +237,31 @@ def _awards(document: dict, out: list) -> None:
                            f"sweep_bonus is {bonus} but no award has the 'sweep_bonus' term"))
 
 
+def _source_kinds(document: dict, out: list) -> None:
+    """Each source is one kind: a document, a program or a house decision, with that kind's fields."""
+    from ..sources import KIND_FIELDS, KIND_NEEDS, source_kinds
+
+    for i, entry in enumerate(document.get("sources", []) or []):
+        if not isinstance(entry, dict):
+            continue
+        kinds = source_kinds(entry)
+        where = ("sources", i)
+        if len(kinds) > 1:
+            mixed = "; ".join(f"{k}: {', '.join(n for n in KIND_FIELDS[k] if n in entry)}" for k in kinds)
+            out.append(Finding(where, f"a source is a document, a program or a house decision, not several ({mixed})"))
+            continue
+        kind = kinds[0] if kinds else "document"
+        for group in KIND_NEEDS[kind]:
+            if not any(n in entry for n in group):
+                names = " or ".join(f"`{n}`" for n in group)
+                out.append(Finding(where, f"a {kind} source needs {names}"
+                                          + (" (a document: `seed` for a registered name, `document` for a title)"
+                                             if group == ("seed", "document") else ""), at_key=True))
+        if "seed" in entry and "document" in entry:
+            out.append(Finding(where + ("document",), "give `seed` (a registered name) or `document` (a title), "
+                                                      "not both"))
+
+
 def _provenance(document: dict, out: list) -> None:
     """Quotes and readings point at real rules; interpretation ids are unique; the status agrees."""
     rules = document.get("rules", {})
@@ -269,7 +294,8 @@ def _provenance(document: dict, out: list) -> None:
                            f"but {len(interpretations)} interpretation(s) are listed: use 'interpreted'"))
 
 
-CHECKS = (_needed_rules, _deal, _bids, _strain_order, _multipliers, _capot_awards, _awards, _provenance)  # in the order of the document
+CHECKS = (_needed_rules, _deal, _bids, _strain_order, _multipliers, _capot_awards, _awards, _source_kinds,
+          _provenance)  # in the order of the document
 
 
 # --- warnings: what is allowed but probably a slip ---------------------------
