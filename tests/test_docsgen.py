@@ -347,3 +347,13 @@ def test_each_kind_of_source_is_shown_readably(tmp_path):
     assert "\"Belote is worth 30.\" (a house decision of the Tuesday table, decided on 2026-03-01)" in \
         found["belote.points"]
     assert "\"We play to 1500.\" (Our club sheet, rule 4)" in found["match.target"]
+
+
+def test_melds_on_a_sweep_matter_only_where_an_award_counts_own_melds():
+    """sweep_takes_melds moves melds from one side to the other: with every award counting
+    all_melds or no melds (test-awards-a), it changes no score, and the page says so."""
+    t = templates.template_for("scoring.sweep_takes_melds")
+    assert t.unused(templates.Ctx(load_variant("test-awards-a").document["rules"])).startswith(
+        "no award counts a side's own melds")
+    assert t.unused(templates.Ctx(load_variant("test-any-sweep").document["rules"])) is None
+    assert t.unused(templates.Ctx(load_variant("contree-701").document["rules"])) == "melds are not played"

@@ -456,6 +456,21 @@ def _no_melds(c):
     return None if c.melds else "melds are not played"
 
 
+def _sweep_melds_unused(c):
+    """scoring.sweep_takes_melds moves melds between the sides: it changes a score only where an
+    award counts a side's own melds (all_melds counts both sides' whoever holds them)."""
+    if not c.melds:
+        return "melds are not played"
+    scoring = c.r["scoring"]
+    awards = [block.get(side) for block in (scoring.get(o) for o in (
+        "made", "failed", "coinched_made", "coinched_failed", "capot_made", "capot_failed"))
+        if isinstance(block, dict) for side in ("takers", "defenders")]
+    if not any(isinstance(a, dict) and "own_melds" in a.get("terms", []) for a in awards):
+        return ("no award counts a side's own melds (all_melds counts both sides' whoever holds them), "
+                "so whose melds they are changes no score")
+    return None
+
+
 def _no_belote(c):
     return None if c.belote else "belote is not played"
 
@@ -772,7 +787,9 @@ TEMPLATES: tuple[Template, ...] = (
     }),
     one("raise-own-bid", "auction", "Bidding over one's own bid", "auction.raise_own_bid", {
         "never_without_intervening_bid": "A player may not bid over his own bid unless another bid came in between.",
-        "when_changing_strain": "A player may bid over his own bid only in another strain.",
+        "when_changing_strain": ("A player may bid over his own bid only in another strain; a capot or a "
+                                 "générale names a strain too, so capot hearts over his own 80 hearts is refused "
+                                 "and capot spades allowed."),
         "always": "A player may bid over his own bid.",
     }, _raise_unused),
 
@@ -989,7 +1006,7 @@ TEMPLATES: tuple[Template, ...] = (
         "never": "A side that takes every trick does not receive the other side's melds.",
         "taker_sweep": "When the takers take every trick, the defenders' melds go to the takers.",
         "any_sweep": "When one side takes every trick, the other side's melds go to it.",
-    }, _no_melds),
+    }, _sweep_melds_unused),
     one("rounding", "scoring", "Rounding", "scoring.rounding",
         _ROUNDING),
 
