@@ -1,24 +1,20 @@
 """The rules two or more rule sets differ on, in words, without those that cannot matter.
 
-One name, ``differences``, so that a fuller "differences in words" (the
-rules sheet's) can replace this body without touching its callers. It is
-built on the rules pages' sentences (``docsgen.templates``), their "unused
-here" test (a rule other rules make moot, such as the tout atout values where
-tout atout cannot be bid) and the quotes ``variants.diff.basis`` finds.
+One name, ``differences``, built on the rules pages' sentences
+(``docsgen.templates``), the one "cannot matter" test that the rules pages,
+the house pages and ``variants diff`` use too (``docsgen.differences.
+moot_difference``: a rule other rules make moot, such as the tout atout values
+where tout atout cannot be bid) and the quotes ``variants.diff.basis`` finds.
 """
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 
 from ..docsgen.compare import rows
+from ..docsgen.differences import moot_difference
 from ..docsgen.templates import Ctx
 from ..variants.diff import basis
-
-# An uncoinched award is multiplied by 1 (a coinched deal is scored under coinched_made or
-# coinched_failed, engine.scoring._outcome): what its `multiplied` says can never change a score.
-_MULTIPLIER_ONE = ("scoring.made.", "scoring.failed.")
 
 
 @dataclass(frozen=True)
@@ -38,17 +34,6 @@ class RuleChange:
                               for i, v, s, b in zip(ids, self.values, self.sentences, self.basis)}}
 
 
-def _without_moot_leaves(ctx: Ctx, paths) -> str:
-    """The template's leaves as comparable text, with the `multiplied` of uncoinched awards left out."""
-    out = []
-    for p in paths:
-        value = ctx.get(p)
-        if p.startswith(_MULTIPLIER_ONE) and isinstance(value, dict):
-            value = {k: v for k, v in value.items() if k != "multiplied"}
-        out.append(value)
-    return json.dumps(out, sort_keys=True)
-
-
 def differences(variants: list) -> tuple[list[RuleChange], list[str]]:
     """The rules that differ and can matter, and the titles of those left out (with why)."""
     kept, left_out = [], []
@@ -57,12 +42,9 @@ def differences(variants: list) -> tuple[list[RuleChange], list[str]]:
         if not row.differs:
             continue
         t = row.template
-        unused = [(v.id, c.unused) for v, c in zip(variants, row.cells) if c.unused]
-        if unused:
-            left_out.append(f"{t.title}: unused under {unused[0][0]} ({unused[0][1]})")
-            continue
-        if len({_without_moot_leaves(c, t.paths) for c in ctxs}) == 1:
-            left_out.append(f"{t.title}: differs only in what multiplies an uncoinched award (always x1)")
+        why = moot_difference(t.paths, ctxs, [v.id for v in variants])
+        if why:
+            left_out.append(f"{t.title}: {why}")
             continue
         kept.append(RuleChange(t.key, t.title, t.section, tuple(c.text for c in row.cells),
                                tuple(t.say(c) for c in ctxs),

@@ -12,10 +12,47 @@ both read this.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 
 from ..variants.diff import differences
 from .templates import TEMPLATES, Ctx, Template, covers, template_for
+
+# An uncoinched award is multiplied by 1 (a coinched deal is scored under coinched_made or
+# coinched_failed, engine.scoring._outcome): what its `multiplied` says can never change a score.
+_MULTIPLIER_ONE = ("scoring.made.", "scoring.failed.")
+
+
+def cannot_matter(ctx: Ctx, path: str) -> str | None:
+    """Why the rule at ``path`` cannot change any deal under these rules (the other rules make it
+    moot: tout atout values where tout atout cannot be bid), or None when it can.
+
+    The one test of "cannot matter": rules pages fold such a rule, house pages, ``compare`` and
+    ``variants diff`` leave a difference in it out. It is the rule's template's ``unused``."""
+    t = template_for(path)
+    return t.unused(ctx) if t is not None else None
+
+
+def _comparable(path: str, value):
+    """The value with its moot leaves taken out: the `multiplied` of an uncoinched award."""
+    if path.startswith(_MULTIPLIER_ONE) and isinstance(value, dict):
+        return {k: v for k, v in value.items() if k != "multiplied"}
+    return value
+
+
+def moot_difference(paths, ctxs: list, names: list) -> str | None:
+    """Why a difference in the rules at ``paths`` between rule sets (one Ctx each, ``names`` for
+    the message) cannot matter, or None: the rule cannot matter under one of them, or the values
+    differ only in what multiplies an uncoinched award (always x1)."""
+    paths = [paths] if isinstance(paths, str) else list(paths)
+    for name, ctx in zip(names, ctxs):
+        why = cannot_matter(ctx, paths[0])
+        if why:
+            return f"unused under {name} ({why})"
+    seen = {json.dumps([_comparable(p, ctx.get(p)) for p in paths], sort_keys=True) for ctx in ctxs}
+    if len(seen) == 1:
+        return "differs only in what multiplies an uncoinched award (always x1)"
+    return None
 
 
 @dataclass(frozen=True)
@@ -33,6 +70,20 @@ class RuleChange:
         return self.template.title
 
 
+def that_can_matter(left: dict, right: dict, diffs: list, names: list) -> tuple[list, list[tuple[str, str]]]:
+    """``variants diff``'s differences (variants.diff.RuleDifference) split into those that can
+    matter and (path, why) for those left out, by the same test as the pages and ``compare``."""
+    ctxs = [Ctx(left["rules"]), Ctx(right["rules"])]
+    kept, left_out = [], []
+    for d in diffs:
+        why = moot_difference(d.path, ctxs, names)
+        if why:
+            left_out.append((d.path, why))
+        else:
+            kept.append(d)
+    return kept, left_out
+
+
 def rule_changes(a_rules: dict, b_rules: dict, reasons=()) -> list[RuleChange]:
     """The rules ``b`` plays differently from ``a``, in the rules pages' order, with the readings
     among ``reasons`` (interpretation entries) that explain them; rules one side never uses are
@@ -45,7 +96,7 @@ def rule_changes(a_rules: dict, b_rules: dict, reasons=()) -> list[RuleChange]:
             grouped.setdefault(t.key, []).append((d.path, d.left, d.right))
     out = []
     for t in TEMPLATES:
-        if t.key not in grouped or t.unused(a_ctx) or t.unused(b_ctx):
+        if t.key not in grouped or cannot_matter(a_ctx, t.paths[0]) or cannot_matter(b_ctx, t.paths[0]):
             continue
         why = tuple(" ".join(item["reading"].split()) for item in reasons if covers(item.get("rules", []), t))
         out.append(RuleChange(t, tuple(grouped[t.key]), t.say(a_ctx), t.say(b_ctx), why))
@@ -58,4 +109,4 @@ def house_changes(variant, parent) -> list[RuleChange]:
     return rule_changes(parent.document["rules"], variant.document["rules"], own)
 
 
-__all__ = ["RuleChange", "rule_changes", "house_changes"]
+__all__ = ["RuleChange", "rule_changes", "house_changes", "cannot_matter", "moot_difference", "that_can_matter"]

@@ -50,6 +50,9 @@ def register(subparsers) -> None:
     p.add_argument("--format", choices=("text", "markdown", "json"), default="text",
                    help="output format (default: text; markdown: a table with the words behind each value)")
     p.add_argument("--brief", action="store_true", help="values only, without the quotes and readings")
+    p.add_argument("--all", action="store_true",
+                   help="also the rules that cannot matter under the other rules (left out by default, as on "
+                        "the rules pages: tout atout values where tout atout cannot be bid)")
     p.set_defaults(func=cmd_diff)
 
     p = actions.add_parser("check", help="validate variant files; one line per problem",
@@ -190,11 +193,15 @@ def cmd_diff(args) -> int:
         for line in exc.lines:
             print(line, file=sys.stderr)
         return 1
+    from ..docsgen.differences import that_can_matter
     diffs = diff.differences(left.document, right.document)
+    left_out: list = []
+    if not args.all:
+        diffs, left_out = that_can_matter(left.document, right.document, diffs, [left.id, right.id])
     if args.format == "json":
-        print(diff.render_json(left.id, right.id, diffs))
+        print(diff.render_json(left.id, right.id, diffs, left_out))
     elif args.format == "markdown":
-        print(diff.render_markdown(left.id, right.id, diffs))
+        print(diff.render_markdown(left.id, right.id, diffs, left_out))
     else:
-        print(diff.render_text(left.id, right.id, diffs, with_basis=not args.brief))
+        print(diff.render_text(left.id, right.id, diffs, with_basis=not args.brief, left_out=left_out))
     return 0
