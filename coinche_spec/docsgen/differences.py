@@ -1,13 +1,16 @@
-"""What two rule sets play differently, in a player's words, leaving out what cannot matter.
+"""What rule sets play differently, in a player's words, leaving out what cannot matter.
 
 ``variants diff`` lists every parameter whose value differs; a table wants to
 know what changes at the table. So each difference here is one rule's
 sentence under each rule set (the rules pages' sentences), and a difference
-in a rule that one of the two rule sets never uses (tout atout values where
+in a rule that one of the rule sets never uses (tout atout values where
 tout atout cannot be bid, a surcoinche multiplier where nobody may
 surcoinche) is left out: it is only a consequence of another difference,
-which is listed. ``compare`` and the house pages' "What we play differently"
-both read this.
+which is listed. The one place differences are worded: the house pages'
+"What we play differently" (``rule_changes``, two rule sets), ``compare``
+(``worded_differences``, two or more) and ``variants diff`` (``that_can_matter``)
+all read it, and all leave out by one test (``cannot_matter``), the one the
+rules pages fold rules by.
 """
 
 from __future__ import annotations
@@ -15,7 +18,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 
-from ..variants.diff import differences
+from ..variants.diff import basis, differences
 from .templates import TEMPLATES, Ctx, Template, covers, template_for
 
 # An uncoinched award is multiplied by 1 (a coinched deal is scored under coinched_made or
@@ -109,4 +112,43 @@ def house_changes(variant, parent) -> list[RuleChange]:
     return rule_changes(parent.document["rules"], variant.document["rules"], own)
 
 
-__all__ = ["RuleChange", "rule_changes", "house_changes", "cannot_matter", "moot_difference", "that_can_matter"]
+@dataclass(frozen=True)
+class WordedChange:
+    """One rule as each of several rule sets has it: a few words, the full sentence, the words it rests on."""
+
+    key: str
+    title: str
+    section: str
+    values: tuple[str, ...]       # short value per rule set, in the order given
+    sentences: tuple[str, ...]
+    basis: tuple[tuple[str, ...], ...]
+
+    def to_json(self, ids) -> dict:
+        return {"rule": self.key, "title": self.title, "section": self.section,
+                "rule_sets": {i: {"value": v, "sentence": s, "basis": list(b)}
+                              for i, v, s, b in zip(ids, self.values, self.sentences, self.basis)}}
+
+
+def worded_differences(variants: list) -> tuple[list[WordedChange], list[str]]:
+    """The rules two or more rule sets play differently and that can matter, in the rules pages'
+    words, and the titles of those left out (with why): what ``compare`` shows first."""
+    from .compare import rows   # the comparison page's short words; it reads the templates too
+
+    kept, left_out = [], []
+    ctxs = [Ctx(v.document["rules"]) for v in variants]
+    for row in rows(variants, shared=()):
+        if not row.differs:
+            continue
+        t = row.template
+        why = moot_difference(t.paths, ctxs, [v.id for v in variants])
+        if why:
+            left_out.append(f"{t.title}: {why}")
+            continue
+        kept.append(WordedChange(t.key, t.title, t.section, tuple(c.text for c in row.cells),
+                                 tuple(t.say(c) for c in ctxs),
+                                 tuple(basis(v.document, t.paths[0])[:2] for v in variants)))
+    return kept, left_out
+
+
+__all__ = ["RuleChange", "WordedChange", "rule_changes", "house_changes", "worded_differences", "cannot_matter",
+           "moot_difference", "that_can_matter"]
