@@ -280,7 +280,7 @@ def short_value(template: Template, c: Ctx) -> str:
 def seed_order(variants: list[Variant]) -> list[Variant]:
     """Rule sets in the order of the seed documents they quote (000 first); those quoting none last."""
     def key(v: Variant):
-        seeds = sorted(s["seed"] for s in v.document.get("sources", []))
+        seeds = sorted(s["seed"] for s in v.document.get("sources", []) if "seed" in s)
         return (0, seeds[0], v.id) if seeds else (1, "", v.id)
     return sorted(variants, key=key)
 
@@ -368,7 +368,7 @@ def _intro(variants: list[Variant]) -> list[str]:
            "seed is silent or can be read two ways it records the reading it takes and the alternative.", "",
            "| seed document | rule set | name |", "|---|---|---|"]
     for v in variants:
-        seeds = sorted({s["seed"] for s in v.document.get("sources", [])})
+        seeds = sorted({s["seed"] for s in v.document.get("sources", []) if "seed" in s})
         where = ", ".join(f"{source_title(s)}, file `{s}`" for s in seeds) or "none"
         out.append(f"| {where} | [`{v.id}`]({RULES_FOLDER}/{v.id}.md) | {_escape(v.document['name'])} |")
     out += ["",
