@@ -84,6 +84,9 @@ ENUM_WORDS: dict[str, dict] = {
                                   "any_sweep": "to any side that sweeps"},
     "scoring.rounding": {"none": "none", "nearest_10_half_up": "nearest 10, 5 up",
                          "nearest_10_half_down": "nearest 10, 5 down", "nearest_5": "nearest 5"},
+    "scoring.rounding_stage": {"award": "the final award", "before_multiplier": "the award before the multiplier",
+                               "card_points": "the card points", "card_points_complement":
+                               "the takers' card points; the defenders take the rest"},
     "match.reach": {"reach": "reaching it wins", "exceed": "only going over it wins"},
     "match.both_cross": {"higher_total": "the higher total", "deal_winner": "the deal's winners"},
     "match.tie": {"play_on": "play on", "deal_winner": "the deal's winners", "north_south": "North-South"},

@@ -636,15 +636,41 @@ def _minimum_total(c: Ctx) -> str:
     return f"The takers' total must also be at least {n}, so a bid of {low} needs {n}."
 
 
+def _rounded(c: Ctx) -> str:
+    """What scoring.rounding_stage rounds, as the subject of the rounding sentence."""
+    return {"award": "Each side's award is", "before_multiplier": "Each side's award before the multiplier is",
+            "card_points": "Each side's card points are", "card_points_complement": "The takers' card points are",
+            }[c.r["scoring"].get("rounding_stage", "award")]
+
+
 _ROUNDING = {
     "none": "Scores are not rounded.",
-    "nearest_10_half_up": ("Each side's award is rounded to the nearest 10, a 5 going up (85 becomes 90, "
-                           "84 becomes 80), only after the contract has been judged on the exact points."),
-    "nearest_10_half_down": ("Each side's award is rounded to the nearest 10, a 5 going down (85 becomes 80, "
-                             "86 becomes 90), only after the contract has been judged on the exact points."),
-    "nearest_5": ("Each side's award is rounded to the nearest 5 (97 becomes 95, 98 becomes 100), only after "
-                  "the contract has been judged on the exact points."),
+    "nearest_10_half_up": lambda c: (f"{_rounded(c)} rounded to the nearest 10, a 5 going up (85 becomes 90, "
+                                     "84 becomes 80), only after the contract has been judged on the exact points."),
+    "nearest_10_half_down": lambda c: (f"{_rounded(c)} rounded to the nearest 10, a 5 going down (85 becomes 80, "
+                                       "86 becomes 90), only after the contract has been judged on the exact "
+                                       "points."),
+    "nearest_5": lambda c: (f"{_rounded(c)} rounded to the nearest 5 (97 becomes 95, 98 becomes 100), only after "
+                            "the contract has been judged on the exact points."),
 }
+
+# scoring.rounding_stage (optional; left out: award)
+_ROUNDING_STAGE = {
+    "award": "The rounding applies to each side's whole award, after the multiplier and the belote.",
+    "before_multiplier": ("The rounding applies to the sum of each award's terms; then the multiplier applies "
+                          "(to the rounded sum where it multiplies the whole award), and the belote is added "
+                          "unrounded."),
+    "card_points": ("Only the card points an award counts are rounded; the bid, the fixed amounts, melds, "
+                    "belote and the multiplier apply to them as they are, and nothing is rounded after."),
+    "card_points_complement": ("Only the takers' card points are rounded; the defenders' are the rounded total "
+                               "of both sides' card points less the takers' rounded points (160 - 90 = 70 when "
+                               "the cards make 162). The bid, the fixed amounts, melds, belote and the multiplier "
+                               "apply to them as they are, and nothing is rounded after."),
+}
+
+
+def _rounding_stage(c: Ctx) -> str:
+    return sentence_for("scoring.rounding_stage", _ROUNDING_STAGE, c.r["scoring"].get("rounding_stage", "award"))
 
 
 def _target(c: Ctx) -> str:
@@ -971,6 +997,9 @@ TEMPLATES: tuple[Template, ...] = (
     }, _no_melds),
     one("rounding", "scoring", "Rounding", "scoring.rounding",
         _ROUNDING),
+    Template("rounding-stage", "scoring", "What is rounded", ("scoring.rounding_stage",), _rounding_stage,
+             lambda c: "scores are not rounded" if c.r["scoring"]["rounding"] == "none" else None,
+             {"scoring.rounding_stage": _ROUNDING_STAGE}),
 
     # --- match
     Template("target", "match", "Target", ("match.target",), _target),

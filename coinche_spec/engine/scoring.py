@@ -7,7 +7,9 @@ belote), so the same code answers a ``score`` case and ends a ``deal`` case.
 Order matters and follows the rules model: card points (with the last trick
 or the sweep), then the made/failed judgement on unrounded totals, then the
 sweep's transfer of melds, the awards from the variant's terms and
-multiplier, the belote, and only then the rounding. ``ScoreResult.lines``
+multiplier, the belote, and only then the rounding (or earlier, where
+``scoring.rounding_stage`` rounds the card points or each award before its
+multiplier). ``ScoreResult.lines``
 says the same arithmetic in words for a person reading a deal.
 
 A générale is judged on who took the tricks, not only which side: it is made
@@ -131,6 +133,36 @@ ROUNDING = option_table("scoring.rounding", {
     "nearest_10_half_down": lambda award: (award + 4) // 10 * 10,    # 85 -> 80, 86 -> 90
     "nearest_5": lambda award: (award + 2) // 5 * 5,                  # 97 -> 95, 98 -> 100
 })
+
+
+def _each_side_rounded(rounding, cp: dict, takers: str) -> dict:
+    return {t: rounding(cp[t]) for t in TEAMS}
+
+
+def _complement_rounded(rounding, cp: dict, takers: str) -> dict:
+    """The takers' card points rounded; the defenders' are the rounded total less them (162 -> 160 - 90 = 70)."""
+    defenders = "EW" if takers == "NS" else "NS"
+    mine = rounding(cp[takers])
+    return {takers: mine, defenders: rounding(cp["NS"] + cp["EW"]) - mine}
+
+
+class RoundingStage:
+    """Where scoring.rounding applies: to the card points an award counts (``card_points``: how, or
+    None), to each award before its multiplier (``before_multiplier``), or to the final award (``award``)."""
+
+    __slots__ = ("card_points", "before_multiplier", "award")
+
+    def __init__(self, card_points=None, before_multiplier: bool = False, award: bool = False):
+        self.card_points, self.before_multiplier, self.award = card_points, before_multiplier, award
+
+
+# scoring.rounding_stage (optional; left out: award): what scoring.rounding rounds
+ROUNDING_STAGE = option_table("scoring.rounding_stage", {
+    "award": RoundingStage(award=True),
+    "before_multiplier": RoundingStage(before_multiplier=True),
+    "card_points": RoundingStage(card_points=_each_side_rounded),
+    "card_points_complement": RoundingStage(card_points=_complement_rounded),
+})
 # belote.on_failure: where the failing takers' belote goes, from (takers, defenders); None: lost
 BELOTE_ON_FAILURE = option_table("belote.on_failure", {
     "holder": lambda takers, defenders: takers,
@@ -159,7 +191,7 @@ class ScoreRules:
 
     __slots__ = ("rules", "last_trick", "sweep_kind", "sweep_value", "melds_count_towards_contract",
                  "belote_counts_towards_contract", "minimum_total", "versus_defenders", "capot_made", "capot_failed",
-                 "capot_value", "generale_value", "sweep_takes_melds", "sweep_bonus", "rounding",
+                 "capot_value", "generale_value", "sweep_takes_melds", "sweep_bonus", "rounding", "rounding_stage",
                  "belote_enabled", "belote_points", "belote_strains", "belote_on_failure",
                  "belote_multiplied", "belote_placement", "awards", "scale", "scale_on_tricks",
                  "scale_round", "scale_complement")
@@ -193,6 +225,7 @@ class ScoreRules:
         self.sweep_takes_melds = choose(SWEEP_TAKES_MELDS, sc.sweep_takes_melds)
         self.sweep_bonus = sc.sweep_bonus
         self.rounding = choose(ROUNDING, sc.rounding)
+        self.rounding_stage = choose(ROUNDING_STAGE, sc.get("rounding_stage", "award"))   # optional rule
         b = c.belote
         self.belote_enabled = b.enabled
         self.belote_points = b.points
@@ -473,9 +506,26 @@ def _award(sr: ScoreRules, spec: tuple, where: tuple, side: str, strain: str, bi
             parts.append((term,) + part)
     plain = sum(amount for _, _, amount in parts)
     words = [f"{label} {amount}" for _, label, amount in parts] if explain else None
+    if sr.rounding_stage.before_multiplier and parts:
+        return _rounded_then_multiplied(sr, parts, plain, words, multiplied, m, explain)
     if m == 1 or not parts:
         return plain, (" + ".join(words) if explain else None)
     return multiplied(parts, plain, words, m, explain)
+
+
+def _rounded_then_multiplied(sr, parts, plain, words, multiplied, m, explain):
+    """scoring.rounding_stage before_multiplier: the sum of the terms is rounded, then the multiplier
+    applies; the rounding's difference is multiplied where the whole award is, else added once."""
+    rounded = sr.rounding(plain)
+    delta = rounded - plain
+    if m == 1:
+        value, text = rounded, (" + ".join(words) if explain else None)
+    else:
+        value, text = multiplied(parts, plain, words, m, explain)
+        value += delta * m if multiplied is _times_all else delta
+    if explain and delta:
+        text = f"{text} (the terms' {plain} rounded to {rounded} before the multiplier)"
+    return value, text
 
 
 def _base(ctx):
@@ -528,6 +578,10 @@ MULTIPLIED = option_table("award.multiplied", {
     "bid": _times_bid,
     "none": lambda parts, plain, words, m, explain: (plain, " + ".join(words) if explain else None),
 })
+
+
+def _unrounded(award: int) -> int:
+    return award
 
 
 def score_deal(rules, contract: Contract, trick_points: dict, tricks_won: dict, last_trick: str,
@@ -607,13 +661,24 @@ def _score(sr: ScoreRules, contract: Contract, tp: dict, won: dict, last: str, m
         bid, bid_label = sr.generale_value, "générale bid"
     else:
         bid, bid_label = contract.value, "bid"
+    # scoring.rounding_stage may round the card points the awards count (not those reported)
+    counted = cp
+    how = sr.rounding_stage.card_points
+    if how is not None:
+        counted = how(sr.rounding, cp, takers)
+        if explain and counted != cp:
+            said = {t: f"{t} {cp[t]} → {counted[t]}" for t in TEAMS}
+            if how is _complement_rounded:
+                said[defenders] += (f" (both sides' {cp['NS'] + cp['EW']} rounded to "
+                                    f"{counted['NS'] + counted['EW']}, less the takers' {counted[takers]})")
+            lines.append("card points rounded for the awards: " + "; ".join(said[t] for t in TEAMS))
     taker_spec, defender_spec = sr.awards[outcome]
     specs = {takers: taker_spec, defenders: defender_spec}
     roles = {takers: "takers", defenders: "defenders"}
     awards, words = {}, {}
     for side in TEAMS:
         awards[side], words[side] = _award(sr, specs[side], (outcome, roles[side]), side,
-                                           strain, bid, bid_label, cp, won, eff, m, explain)
+                                           strain, bid, bid_label, counted, won, eff, m, explain)
 
     # The belote joins its holder's award, unless belote.placement moves it for this outcome (or
     # belote.on_failure a failing takers' belote).
@@ -643,7 +708,7 @@ def _score(sr: ScoreRules, contract: Contract, tp: dict, won: dict, last: str, m
             text = f"{label} {amount} × {m}" if times > 1 else f"{label} {amount}"
             words[dest] = f"{words[dest]} + {text}" if words[dest] else text
 
-    rounding = sr.rounding
+    rounding = sr.rounding if sr.rounding_stage.award else _unrounded
     score = {"NS": rounding(awards["NS"]), "EW": rounding(awards["EW"])}
     if explain:
         for side in TEAMS:
