@@ -56,7 +56,7 @@ BATCH_OPTIONS: dict = {
 BATCH_NOT_YET: dict = {
     "contract.versus_defenders": {"at_least_level"}, "scoring.rounding": {"nearest_5"},
     "scoring.rounding_stage": {"before_multiplier", "card_points", "card_points_complement"},
-    "match.tie": {"north_south"},
+    "match.tie": {"north_south"}, "award.multiplied": {"base"},
 }
 
 

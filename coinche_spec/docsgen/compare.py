@@ -213,7 +213,7 @@ def award_short(c: Ctx, award: dict, coinched: bool) -> str:
     text = " + ".join(words)
     if coinched:
         how = award["multiplied"]
-        text += {"all": ", all × M", "bid": ", × bid only", "none": ", not multiplied"}.get(how, f", {how}")
+        text += {"all": ", all × M", "bid": ", × bid only", "base": ", × base only", "none": ", not multiplied"}.get(how, f", {how}")
     return text
 
 

@@ -205,6 +205,7 @@ MULTIPLIED_WORDS = {
     "none": lambda pairs, words: " + ".join(words) + " (not multiplied)",
     "all": lambda pairs, words: f"({' + '.join(words)}) × M" if len(words) > 1 else f"{words[0]} × M",
     "bid": lambda pairs, words: " + ".join(f"{w} × M" if t == "bid" else w for t, w in pairs),
+    "base": lambda pairs, words: " + ".join(f"{w} × M" if t == "base" else w for t, w in pairs),
 }
 
 

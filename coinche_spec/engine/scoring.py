@@ -558,24 +558,25 @@ def _times_all(parts, plain, words, m, explain):
     return plain * m, (f"({text}) × {m}" if len(words) > 1 else f"{text} × {m}")
 
 
-def _times_bid(parts, plain, words, m, explain):
-    value, out = 0, []
-    for i, (term, label, amount) in enumerate(parts):
-        if term == "bid":
-            value += amount * m
+def _times_term(which: str):
+    """The multiplier on one term only (``bid``, ``base``), the rest of the award unmultiplied."""
+    def times(parts, plain, words, m, explain):
+        value, out = 0, []
+        for i, (term, label, amount) in enumerate(parts):
+            value += amount * m if term == which else amount
             if explain:
-                out.append(f"{words[i]} × {m}")
-        else:
-            value += amount
-            if explain:
-                out.append(words[i])
-    return value, (" + ".join(out) if explain else None)
+                out.append(f"{words[i]} × {m}" if term == which else words[i])
+        return value, (" + ".join(out) if explain else None)
+    return times
 
+
+_times_bid = _times_term("bid")
 
 # award.multiplied: what the multiplier M > 1 applies to, from (parts, their sum, their words, M, explain)
 MULTIPLIED = option_table("award.multiplied", {
     "all": _times_all,
     "bid": _times_bid,
+    "base": _times_term("base"),        # 160 x M + the bid (Essarts, table-coinche)
     "none": lambda parts, plain, words, m, explain: (plain, " + ".join(words) if explain else None),
 })
 
