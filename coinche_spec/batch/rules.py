@@ -46,7 +46,7 @@ BATCH_OPTIONS: dict = {
     "belote.tout_atout": _ALL, "belote.claim": _ALL, "belote.in_run": _ALL,
     "belote.on_failure": _ALL, "belote.multiplied": _ALL,
     "contract.versus_defenders": _ALL,
-    "scoring.sweep_takes_melds": _ALL, "scoring.rounding": _ALL, "scoring.rounding_stage": _ALL,
+    "scoring.sweep_takes_melds": _ALL, "scoring.rounding": _ALL, "scoring.rounding_stage": _ALL, "scoring.litige": _ALL,
     "award.terms[]": _ALL, "award.multiplied": _ALL,
     "match.reach": _ALL, "match.both_cross": _ALL, "match.tie": _ALL,
 }
@@ -56,6 +56,7 @@ BATCH_OPTIONS: dict = {
 BATCH_NOT_YET: dict = {
     "contract.versus_defenders": {"at_least_level"}, "scoring.rounding": {"nearest_5"},
     "scoring.rounding_stage": {"before_multiplier", "card_points", "card_points_complement"},
+    "scoring.litige": {"takers_points_held"},
     "match.tie": {"north_south"}, "award.multiplied": {"base"},
 }
 

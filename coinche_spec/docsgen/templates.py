@@ -670,6 +670,21 @@ _ROUNDING_STAGE = {
 }
 
 
+# scoring.litige (optional; left out: none)
+_LITIGE = {
+    "none": "A level total is judged like any other, as said above.",
+    "takers_points_held": ("If the takers reach the bid with a total level with the defenders', there is a "
+                           "litige: the contract is not made, the defenders score as if it had been, the takers "
+                           "score only their belote, and the takers' card points are held back: they go to the "
+                           "side that wins the next deal (the takers if they make it, else the defenders), "
+                           "together with the points of any litige in between."),
+}
+
+
+def _litige(c: Ctx) -> str:
+    return sentence_for("scoring.litige", _LITIGE, c.r["scoring"].get("litige", "none"))
+
+
 def _rounding_stage(c: Ctx) -> str:
     return sentence_for("scoring.rounding_stage", _ROUNDING_STAGE, c.r["scoring"].get("rounding_stage", "award"))
 
@@ -996,6 +1011,8 @@ TEMPLATES: tuple[Template, ...] = (
         "taker_sweep": "When the takers take every trick, the defenders' melds go to the takers.",
         "any_sweep": "When one side takes every trick, the other side's melds go to it.",
     }, _no_melds),
+    Template("litige", "contract", "Level totals: litige", ("scoring.litige",), _litige,
+             lambda c: None, {"scoring.litige": _LITIGE}),
     one("rounding", "scoring", "Rounding", "scoring.rounding",
         _ROUNDING),
     Template("rounding-stage", "scoring", "What is rounded", ("scoring.rounding_stage",), _rounding_stage,

@@ -47,13 +47,14 @@ class ScoreResult:
     deal was scored with ``explain=False``.
     """
 
-    __slots__ = ("made", "card_points", "score", "outcome", "totals", "_lines", "_explain")
+    __slots__ = ("made", "card_points", "score", "outcome", "totals", "held", "_lines", "_explain")
 
     def __init__(self, made: bool, card_points: dict, score: dict, lines: list | None = None,
-                 outcome: str = "", totals: dict | None = None):
+                 outcome: str = "", totals: dict | None = None, held: dict | None = None):
         self.made = made
         self.card_points = card_points
         self.score = score
+        self.held = held                                    # a litige: the takers' points held back
         self.outcome = outcome                              # made, failed, coinched_made, ...
         self.totals = {} if totals is None else totals      # what each side counted when judged
         self._lines = lines
@@ -74,14 +75,18 @@ class ScoreResult:
         self._explain = None
 
     def to_json(self) -> dict:
-        """The protocol's ``score`` result."""
-        return {"made": self.made, "card_points": dict(self.card_points), "score": dict(self.score)}
+        """The protocol's ``score`` result (``held`` only after a litige)."""
+        out = {"made": self.made, "card_points": dict(self.card_points), "score": dict(self.score)}
+        if self.held is not None:
+            out["held"] = dict(self.held)
+        return out
 
     def __eq__(self, other) -> bool:
         if not isinstance(other, ScoreResult):
             return NotImplemented
-        return ((self.made, self.card_points, self.score, self.lines, self.outcome, self.totals)
-                == (other.made, other.card_points, other.score, other.lines, other.outcome, other.totals))
+        return ((self.made, self.card_points, self.score, self.lines, self.outcome, self.totals, self.held)
+                == (other.made, other.card_points, other.score, other.lines, other.outcome, other.totals,
+                    other.held))
 
     __hash__ = None
 
@@ -156,6 +161,8 @@ class RoundingStage:
         self.card_points, self.before_multiplier, self.award = card_points, before_multiplier, award
 
 
+# scoring.litige (optional; left out: none): is a level total that reaches the bid a litige (True)?
+LITIGE = option_table("scoring.litige", {"none": False, "takers_points_held": True})
 # scoring.rounding_stage (optional; left out: award): what scoring.rounding rounds
 ROUNDING_STAGE = option_table("scoring.rounding_stage", {
     "award": RoundingStage(award=True),
@@ -191,7 +198,7 @@ class ScoreRules:
 
     __slots__ = ("rules", "last_trick", "sweep_kind", "sweep_value", "melds_count_towards_contract",
                  "belote_counts_towards_contract", "minimum_total", "versus_defenders", "capot_made", "capot_failed",
-                 "capot_value", "generale_value", "sweep_takes_melds", "sweep_bonus", "rounding", "rounding_stage",
+                 "capot_value", "generale_value", "sweep_takes_melds", "sweep_bonus", "rounding", "rounding_stage", "litige",
                  "belote_enabled", "belote_points", "belote_strains", "belote_on_failure",
                  "belote_multiplied", "belote_placement", "awards", "scale", "scale_on_tricks",
                  "scale_round", "scale_complement")
@@ -226,6 +233,7 @@ class ScoreRules:
         self.sweep_bonus = sc.sweep_bonus
         self.rounding = choose(ROUNDING, sc.rounding)
         self.rounding_stage = choose(ROUNDING_STAGE, sc.get("rounding_stage", "award"))   # optional rule
+        self.litige = choose(LITIGE, sc.get("litige", "none"))                            # optional rule
         b = c.belote
         self.belote_enabled = b.enabled
         self.belote_points = b.points
@@ -641,8 +649,16 @@ def _score(sr: ScoreRules, contract: Contract, tp: dict, won: dict, last: str, m
                      + (f" × {m}" if m > 1 else "")
                      + f": takers {takers} count {total_words[takers]}, "
                        f"defenders {defenders} count {total_words[defenders]}")
+    litige = (sr.litige and made is not None and contract.value not in ("capot", "generale")
+              and totals[takers] == totals[defenders] and totals[takers] >= max(contract.value, sr.minimum_total))
+    if litige:
+        # scoring.litige: neither made nor failed; the defenders score as on a made contract
+        made = False
+        why = (f"litige: the takers' {totals[takers]} reaches the bid and is level with the defenders': "
+               "their points are held back for the next deal's winners")
+    if explain:
         lines.append(why)
-    outcome = _outcome(sr, contract, made)
+    outcome = _outcome(sr, contract, True) if litige else _outcome(sr, contract, made)
 
     # A sweep may carry the swept side's melds over to the side that took every trick.
     eff = melds
@@ -674,6 +690,8 @@ def _score(sr: ScoreRules, contract: Contract, tp: dict, won: dict, last: str, m
                                     f"{counted['NS'] + counted['EW']}, less the takers' {counted[takers]})")
             lines.append("card points rounded for the awards: " + "; ".join(said[t] for t in TEAMS))
     taker_spec, defender_spec = sr.awards[outcome]
+    if litige:
+        taker_spec = ((), taker_spec[1], None, None)       # the takers' award is held, not scored
     specs = {takers: taker_spec, defenders: defender_spec}
     roles = {takers: "takers", defenders: "defenders"}
     awards, words = {}, {}
@@ -683,7 +701,7 @@ def _score(sr: ScoreRules, contract: Contract, tp: dict, won: dict, last: str, m
 
     # The belote joins its holder's award, unless belote.placement moves it for this outcome (or
     # belote.on_failure a failing takers' belote).
-    placed = ("coinched_" if m > 1 else "") + ("made" if made else "failed")
+    placed = ("coinched_" if m > 1 else "") + ("made" if made or litige else "failed")
     for holder in TEAMS:
         amount = belote[holder]
         if not amount:
@@ -696,7 +714,7 @@ def _score(sr: ScoreRules, contract: Contract, tp: dict, won: dict, last: str, m
                 if explain:
                     lines.append(f"{roles[holder]} {holder}'s belote {amount} is lost ({placed})")
                 continue
-        elif holder == takers and not made:
+        elif holder == takers and not made and not litige:
             dest = sr.belote_on_failure(takers, defenders)
             if dest is None:
                 if explain:
@@ -720,7 +738,13 @@ def _score(sr: ScoreRules, contract: Contract, tp: dict, won: dict, last: str, m
         # takers first, as a person tells it
         if takers == "EW":
             lines[-2], lines[-1] = lines[-1], lines[-2]
-    result = ScoreResult(made, cp, score, lines, outcome, totals)
+    held = None
+    if litige:
+        held = {takers: sr.rounding(cp[takers]), defenders: 0}
+        if explain:
+            lines.append(f"held back for the next deal's winners: the takers' card points {cp[takers]}"
+                         + (f", rounded to {held[takers]}" if held[takers] != cp[takers] else ""))
+    result = ScoreResult(made, cp, score, lines, "litige" if litige else outcome, totals, held)
     if not explain:
         result._explain = (sr, contract, tp, won, last, melds, belote, True, None, None, by_seat)
     return result
