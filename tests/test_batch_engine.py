@@ -132,7 +132,9 @@ def test_every_engine_option_table_has_a_batch_entry():
                                          ("test-level-makes", "contract.versus_defenders"),
                                          ("test-round-stage-card-points", "scoring.rounding_stage"),
                                          ("test-round-stage-before-multiplier", "scoring.rounding_stage"),
-                                         ("test-multiply-base", "award.multiplied")])
+                                         ("test-multiply-base", "award.multiplied"),
+                                         ("test-litige", "scoring.litige"),
+                                         ("test-round-up-from-bulgarian", "scoring.rounding_up_from")])
 def test_a_rule_added_after_the_batch_engine_is_refused_where_used(ident, rule):
     with pytest.raises(BatchUnsupported, match=r"rules\." + rule.replace(".", r"\.")):
         batch_rules(load_variant(ident))

@@ -67,6 +67,9 @@ def check_batch_options(c) -> None:
     if c.scoring.get("capot_failed") is not None:
         raise BatchUnsupported("rules.scoring.capot_failed: the batch engine does not play a separate "
                                "award for a failed capot yet (play the deals one by one with coinche_spec.engine)")
+    if c.scoring.get("rounding_up_from") is not None:
+        raise BatchUnsupported("rules.scoring.rounding_up_from: the batch engine does not round up from "
+                               "another digit per contract yet (play the deals one by one with coinche_spec.engine)")
     for path, table, option in rule_options(c):
         table[option]                            # the per-deal engine's own refusal comes first
         if path not in BATCH_OPTIONS:

@@ -637,6 +637,13 @@ def _minimum_total(c: Ctx) -> str:
     return f"The takers' total must also be at least {n}, so a bid of {low} needs {n}."
 
 
+def _tens(c: Ctx, usual: str) -> str:
+    """How a rounding to tens treats the halfway digit, unless scoring.rounding_up_from says it per contract."""
+    if c.r["scoring"].get("rounding_up_from") is not None:
+        return "rounded to the nearest 10 (from which digit it goes up: see below)"
+    return usual
+
+
 def _rounded(c: Ctx) -> str:
     """What scoring.rounding_stage rounds, as the subject of the rounding sentence."""
     return {"award": "Each side's award is", "before_multiplier": "Each side's award before the multiplier is",
@@ -646,11 +653,13 @@ def _rounded(c: Ctx) -> str:
 
 _ROUNDING = {
     "none": "Scores are not rounded.",
-    "nearest_10_half_up": lambda c: (f"{_rounded(c)} rounded to the nearest 10, a 5 going up (85 becomes 90, "
-                                     "84 becomes 80), only after the contract has been judged on the exact points."),
-    "nearest_10_half_down": lambda c: (f"{_rounded(c)} rounded to the nearest 10, a 5 going down (85 becomes 80, "
-                                       "86 becomes 90), only after the contract has been judged on the exact "
-                                       "points."),
+    "nearest_10_half_up": lambda c: (f"{_rounded(c)} "
+                                     + _tens(c, "rounded to the nearest 10, a 5 going up (85 becomes 90, 84 becomes 80)")
+                                     + ", only after the contract has been judged on the exact points."),
+    "nearest_10_half_down": lambda c: (f"{_rounded(c)} "
+                                       + _tens(c, "rounded to the nearest 10, a 5 going down (85 becomes 80, 86 "
+                                                  "becomes 90)")
+                                       + ", only after the contract has been judged on the exact points."),
     "nearest_5": lambda c: (f"{_rounded(c)} rounded to the nearest 5 (97 becomes 95, 98 becomes 100), only after "
                             "the contract has been judged on the exact points."),
 }
@@ -683,6 +692,22 @@ _LITIGE = {
 
 def _litige(c: Ctx) -> str:
     return sentence_for("scoring.litige", _LITIGE, c.r["scoring"].get("litige", "none"))
+
+
+_UP_FROM_PATHS = tuple(f"scoring.rounding_up_from.{k}" for k in ("suit", "sans_atout", "tout_atout"))
+
+
+def _rounding_up_from(c: Ctx) -> str:
+    up = c.r["scoring"].get("rounding_up_from")
+    if up is None:
+        return "Rounding to tens goes up from the same digit in every contract."
+    kinds = [("in a suit contract", up["suit"])]
+    if c.sa:
+        kinds.append(("at sans atout", up["sans_atout"]))
+    if c.ta:
+        kinds.append(("at tout atout", up["tout_atout"]))
+    said = "; ".join(f"{words}, from {n} ({10 + n} becomes 20, {9 + n} becomes 10)" for words, n in kinds)
+    return f"Rounding to the nearest 10 goes up from a last digit that depends on the contract: {said}."
 
 
 def _rounding_stage(c: Ctx) -> str:
@@ -1015,6 +1040,9 @@ TEMPLATES: tuple[Template, ...] = (
              lambda c: None, {"scoring.litige": _LITIGE}),
     one("rounding", "scoring", "Rounding", "scoring.rounding",
         _ROUNDING),
+    Template("rounding-up-from", "scoring", "Rounding up from another digit", _UP_FROM_PATHS, _rounding_up_from,
+             lambda c: (None if c.r["scoring"]["rounding"] in ("nearest_10_half_up", "nearest_10_half_down")
+                        else "scores are not rounded to tens")),
     Template("rounding-stage", "scoring", "What is rounded", ("scoring.rounding_stage",), _rounding_stage,
              lambda c: "scores are not rounded" if c.r["scoring"]["rounding"] == "none" else None,
              {"scoring.rounding_stage": _ROUNDING_STAGE}),

@@ -131,11 +131,25 @@ SWEEP_TAKES_MELDS = option_table("scoring.sweep_takes_melds", {
     "taker_sweep": lambda sweeper, takers: sweeper == takers,
     "any_sweep": lambda sweeper, takers: True,
 })
+
+
+def _to_tens(up_from: int):
+    """Rounding to the nearest 10, a last digit of ``up_from`` or more going up (5: 85 -> 90, 84 -> 80)."""
+    def rounded(award: int) -> int:
+        return (award + 10 - up_from) // 10 * 10
+    rounded.tens = True          # scoring.rounding_up_from may change its threshold
+    return rounded
+
+
+def _exact(award: int) -> int:
+    return award
+
+
 # scoring.rounding: each side's final award, rounded
 ROUNDING = option_table("scoring.rounding", {
-    "none": lambda award: award,
-    "nearest_10_half_up": lambda award: (award + 5) // 10 * 10,      # 85 -> 90, 84 -> 80
-    "nearest_10_half_down": lambda award: (award + 4) // 10 * 10,    # 85 -> 80, 86 -> 90
+    "none": _exact,
+    "nearest_10_half_up": _to_tens(5),                               # 85 -> 90, 84 -> 80
+    "nearest_10_half_down": _to_tens(6),                             # 85 -> 80, 86 -> 90
     "nearest_5": lambda award: (award + 2) // 5 * 5,                  # 97 -> 95, 98 -> 100
 })
 
@@ -198,7 +212,8 @@ class ScoreRules:
 
     __slots__ = ("rules", "last_trick", "sweep_kind", "sweep_value", "melds_count_towards_contract",
                  "belote_counts_towards_contract", "minimum_total", "versus_defenders", "capot_made", "capot_failed",
-                 "capot_value", "generale_value", "sweep_takes_melds", "sweep_bonus", "rounding", "rounding_stage", "litige",
+                 "capot_value", "generale_value", "sweep_takes_melds", "sweep_bonus", "rounding", "rounding_stage",
+                 "rounding_by_strain", "litige",
                  "belote_enabled", "belote_points", "belote_strains", "belote_on_failure",
                  "belote_multiplied", "belote_placement", "awards", "scale", "scale_on_tricks",
                  "scale_round", "scale_complement")
@@ -234,6 +249,11 @@ class ScoreRules:
         self.rounding = choose(ROUNDING, sc.rounding)
         self.rounding_stage = choose(ROUNDING_STAGE, sc.get("rounding_stage", "award"))   # optional rule
         self.litige = choose(LITIGE, sc.get("litige", "none"))                            # optional rule
+        # scoring.rounding_up_from (optional): rounding to tens goes up from another digit per kind of contract
+        up_from = sc.get("rounding_up_from")
+        self.rounding_by_strain = None
+        if up_from is not None and getattr(self.rounding, "tens", False):
+            self.rounding_by_strain = {s: _to_tens(up_from[_KIND.get(s, "suit")]) for s in STRAINS}
         b = c.belote
         self.belote_enabled = b.enabled
         self.belote_points = b.points
@@ -515,16 +535,21 @@ def _award(sr: ScoreRules, spec: tuple, where: tuple, side: str, strain: str, bi
     plain = sum(amount for _, _, amount in parts)
     words = [f"{label} {amount}" for _, label, amount in parts] if explain else None
     if sr.rounding_stage.before_multiplier and parts:
-        return _rounded_then_multiplied(sr, parts, plain, words, multiplied, m, explain)
+        return _rounded_then_multiplied(sr, strain, parts, plain, words, multiplied, m, explain)
     if m == 1 or not parts:
         return plain, (" + ".join(words) if explain else None)
     return multiplied(parts, plain, words, m, explain)
 
 
-def _rounded_then_multiplied(sr, parts, plain, words, multiplied, m, explain):
+def _rounding(sr: ScoreRules, strain: str):
+    """scoring.rounding, with scoring.rounding_up_from's threshold for this kind of contract."""
+    return sr.rounding_by_strain[strain] if sr.rounding_by_strain is not None else sr.rounding
+
+
+def _rounded_then_multiplied(sr, strain, parts, plain, words, multiplied, m, explain):
     """scoring.rounding_stage before_multiplier: the sum of the terms is rounded, then the multiplier
     applies; the rounding's difference is multiplied where the whole award is, else added once."""
-    rounded = sr.rounding(plain)
+    rounded = _rounding(sr, strain)(plain)
     delta = rounded - plain
     if m == 1:
         value, text = rounded, (" + ".join(words) if explain else None)
@@ -589,10 +614,6 @@ MULTIPLIED = option_table("award.multiplied", {
 })
 
 
-def _unrounded(award: int) -> int:
-    return award
-
-
 def score_deal(rules, contract: Contract, trick_points: dict, tricks_won: dict, last_trick: str,
                melds: dict | None, belote, explain: bool = True,
                tricks_by_seat: dict | None = None) -> ScoreResult:
@@ -649,7 +670,7 @@ def _score(sr: ScoreRules, contract: Contract, tp: dict, won: dict, last: str, m
                      + (f" × {m}" if m > 1 else "")
                      + f": takers {takers} count {total_words[takers]}, "
                        f"defenders {defenders} count {total_words[defenders]}")
-    litige = (sr.litige and made is not None and contract.value not in ("capot", "generale")
+    litige = (sr.litige and contract.value not in ("capot", "generale")
               and totals[takers] == totals[defenders] and totals[takers] >= max(contract.value, sr.minimum_total))
     if litige:
         # scoring.litige: neither made nor failed; the defenders score as on a made contract
@@ -682,7 +703,7 @@ def _score(sr: ScoreRules, contract: Contract, tp: dict, won: dict, last: str, m
     counted = cp
     how = sr.rounding_stage.card_points
     if how is not None:
-        counted = how(sr.rounding, cp, takers)
+        counted = how(_rounding(sr, strain), cp, takers)
         if explain and counted != cp:
             said = {t: f"{t} {cp[t]} → {counted[t]}" for t in TEAMS}
             if how is _complement_rounded:
@@ -727,7 +748,7 @@ def _score(sr: ScoreRules, contract: Contract, tp: dict, won: dict, last: str, m
             text = f"{label} {amount} × {m}" if times > 1 else f"{label} {amount}"
             words[dest] = f"{words[dest]} + {text}" if words[dest] else text
 
-    rounding = sr.rounding if sr.rounding_stage.award else _unrounded
+    rounding = _rounding(sr, strain) if sr.rounding_stage.award else _exact
     score = {"NS": rounding(awards["NS"]), "EW": rounding(awards["EW"])}
     if explain:
         for side in TEAMS:
@@ -740,7 +761,7 @@ def _score(sr: ScoreRules, contract: Contract, tp: dict, won: dict, last: str, m
             lines[-2], lines[-1] = lines[-1], lines[-2]
     held = None
     if litige:
-        held = {takers: sr.rounding(cp[takers]), defenders: 0}
+        held = {takers: _rounding(sr, strain)(cp[takers]), defenders: 0}
         if explain:
             lines.append(f"held back for the next deal's winners: the takers' card points {cp[takers]}"
                          + (f", rounded to {held[takers]}" if held[takers] != cp[takers] else ""))
