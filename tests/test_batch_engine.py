@@ -164,10 +164,20 @@ def test_every_engine_option_table_has_a_batch_entry():
 @pytest.mark.parametrize("ident, rule", [("test-sa-ta-scaled", "card_values.scale"),
                                          ("test-colver-belote", "belote.placement"),
                                          ("test-capot-failed-500", "scoring.capot_failed"),
-                                         ("test-level-makes", "contract.versus_defenders")])
+                                         ("test-level-makes", "contract.versus_defenders"),
+                                         ("test-round-stage-card-points", "scoring.rounding_stage"),
+                                         ("test-round-stage-before-multiplier", "scoring.rounding_stage"),
+                                         ("test-multiply-base", "award.multiplied"),
+                                         ("test-litige", "scoring.litige"),
+                                         ("test-round-up-from-bulgarian", "scoring.rounding_up_from")])
 def test_a_rule_added_after_the_batch_engine_is_refused_where_used(ident, rule):
     with pytest.raises(BatchUnsupported, match=r"rules\." + rule.replace(".", r"\.")):
         batch_rules(load_variant(ident))
+
+
+def test_the_rounding_stage_the_batch_plays_is_accepted():
+    """Rounding the final award is what the batch engine does, written out or left out."""
+    assert batch_rules(load_variant("test-round-stage-award")).rounding == "nearest_10_half_up"
 
 
 def test_an_option_the_batch_does_not_play_is_refused(monkeypatch):

@@ -48,10 +48,14 @@ class MatchResult:
     deals_counted: int = 0      # deals added (later deals after the deciding one are ignored)
     waiting: dict = field(default_factory=dict)   # team -> True while it must still win a trick
     lines: list = field(default_factory=list)
+    held: int = 0               # litige points still waiting for a deal's winners (scoring.litige)
 
     def to_json(self) -> dict:
-        """The protocol's ``match`` result."""
-        return {"state": self.state, "winner": self.winner, "totals": dict(self.totals)}
+        """The protocol's ``match`` result (``held`` only while a litige's points wait)."""
+        out = {"state": self.state, "winner": self.winner, "totals": dict(self.totals)}
+        if self.held:
+            out["held"] = self.held
+        return out
 
 
 @dataclass(frozen=True)
@@ -62,6 +66,7 @@ class _Deal:
     belote: str | None
     tricks_won: dict | None
     belotes: dict | None = None     # protocol extension: belotes per side, when a side may have two
+    held: dict | None = None        # protocol extension: the points a litige held back in this deal
 
 
 def _team_or_none(value, where: str) -> str | None:
@@ -105,8 +110,11 @@ def _parse_deal(i: int, raw) -> _Deal:
     belotes = raw.get("belotes")
     if belotes is not None:
         belotes = _numbers(belotes, f"{where}: belotes", minimum=0)
+    held = raw.get("held")
+    if held is not None:
+        held = _numbers(held, f"{where}: held", minimum=0)
     return _Deal(score, _team_or_none(raw.get("takers"), f"{where}: takers"), made,
-                 _team_or_none(raw.get("belote"), f"{where}: belote"), tricks, belotes)
+                 _team_or_none(raw.get("belote"), f"{where}: belote"), tricks, belotes, held)
 
 
 def _deal_winner(i: int, deal: _Deal, why: str) -> str:
@@ -132,6 +140,7 @@ def run_match(rules, deals) -> MatchResult:
 
     totals = {"NS": 0, "EW": 0}
     waiting = {"NS": False, "EW": False}
+    held = 0        # points held back by litiges (scoring.litige), waiting for a deal's winners
     lines: list[str] = []
     for i, raw in enumerate(deals, start=1):
         deal = _parse_deal(i, raw)
@@ -140,6 +149,7 @@ def run_match(rules, deals) -> MatchResult:
             totals[t] += deal.score[t]
         lines.append(f"deal {i}: NS {before['NS']} + {deal.score['NS']} = {totals['NS']}, "
                      f"EW {before['EW']} + {deal.score['EW']} = {totals['EW']}")
+        held = _carry_litige(i, deal, held, totals, lines)
 
         # A side waiting for a trick is freed by a later deal in which it won one.
         for t in TEAMS:
@@ -184,5 +194,19 @@ def run_match(rules, deals) -> MatchResult:
                     lines.append(f"both sides reach the target level at {totals['NS']}: play on")
         if winner is not None:
             lines.append(f"{winner} win the match")
-            return MatchResult("over", winner, dict(totals), i, dict(waiting), lines)
-    return MatchResult("open", None, dict(totals), len(deals), dict(waiting), lines)
+            return MatchResult("over", winner, dict(totals), i, dict(waiting), lines, held)
+    return MatchResult("open", None, dict(totals), len(deals), dict(waiting), lines, held)
+
+
+def _carry_litige(i: int, deal: _Deal, held: int, totals: dict, lines: list) -> int:
+    """scoring.litige: a deal's held-back points wait; the next deal that is not a litige gives all
+    that waits to its winners (the takers if made, else the defenders). Returns what still waits."""
+    now = sum(deal.held.values()) if deal.held is not None else 0
+    if now:
+        lines.append(f"deal {i} is a litige: {now} held back" + (f", {held + now} in all" if held else ""))
+        return held + now
+    if held:
+        winner = _deal_winner(i, deal, "scoring.litige")
+        totals[winner] += held
+        lines.append(f"{winner} won deal {i}: the {held} held back go to them, {totals[winner]}")
+    return 0
