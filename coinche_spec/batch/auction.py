@@ -75,8 +75,26 @@ def _kth_bit(mask, k):
     return _lowest_bit(m)
 
 
-def run_auction(br, rng: np.random.Generator, dealer, record: bool = False) -> AuctionResult:
-    """Play the auctions of len(dealer) deals with random bidders; ``br`` is the BatchRules."""
+def _random_choice(br, rng, m, lo, excl, cmask, smask, inwin, has_high, nbids, raise_strain):
+    """The random bidder's call for each open auction: (do_double, double bit, do_bid, ladder index)."""
+    L = br.n_bids
+    u = rng.random((2, m))
+    dmask = cmask | (smask << 4)
+    nd = np.bitwise_count(dmask.astype(np.uint8)).astype(np.intp)
+    do_double = (nd > 0) & (u[0] < COINCHE)
+    do_bid = ~do_double & ~inwin & (nbids > 0) & (u[0] < OPENING_BID + (OVERCALL - OPENING_BID) * has_high)
+    ce = br.cheap_end[lo]
+    pick = np.minimum(lo + (u[1] * (ce - lo)).astype(np.intp), L - 1)
+    if raise_strain:
+        bad = br.bid_strain[pick] == excl
+        pick = _w(bad, _w(pick + 1 < L, pick + 1, pick - 1), pick)
+    dbit = _kth_bit(dmask, _w(do_double, (u[1] * nd).astype(np.intp), 0))
+    return do_double, dbit, do_bid, pick
+
+
+def run_auction(br, rng: np.random.Generator, dealer, record: bool = False, chooser=None) -> AuctionResult:
+    """Play the auctions of len(dealer) deals; ``br`` is the BatchRules. ``chooser`` picks the calls
+    (batch.simple.SimplePlayers), else the random bidder does."""
     n = len(dealer)
     L = br.n_bids
     step = br.step
@@ -92,8 +110,9 @@ def run_auction(br, rng: np.random.Generator, dealer, record: bool = False) -> A
     surcoinched = np.zeros(n, bool)
     first_bidder = np.full(n, -1, np.intp)
     window = np.zeros(n, bool)
+    bid_seats = np.zeros(n, np.intp)                 # the seats that have bid (a bit per seat)
     fields = (to_act, phase, state, high, bidder, passes, passed, mult, coincher, surcoinched,
-              first_bidder, window)
+              first_bidder, window, bid_seats)
     in_turn_coinche = br.coinche_when in ("in_turn", "any_moment")
     out_of_turn = br.coinche_when == "any_moment"
     after_auction = br.coinche_when == "after_auction"
@@ -103,7 +122,7 @@ def run_auction(br, rng: np.random.Generator, dealer, record: bool = False) -> A
     idx = np.arange(n)
     # the deals still in the step, with their state; a deal whose auction is over stays (and does
     # nothing) until fewer than COMPACT of the deals are left, then the rest are copied down
-    ta, ph, st, hi, bd, ps, pd, mu, co, su, fb, wi = (f.copy() for f in fields)
+    ta, ph, st, hi, bd, ps, pd, mu, co, su, fb, wi, bs = (f.copy() for f in fields)
     while idx.size:
         m = idx.size
         seat = np.maximum(ta, 0)
@@ -142,17 +161,12 @@ def run_auction(br, rng: np.random.Generator, dealer, record: bool = False) -> A
             if after_auction:
                 smask = _w(inwin & (co >= 0), takers, smask)
         # the choice
-        u = rng.random((2, m))
-        dmask = cmask | (smask << 4)
-        nd = np.bitwise_count(dmask.astype(np.uint8)).astype(np.intp)
-        do_double = (nd > 0) & (u[0] < COINCHE)
-        do_bid = ~do_double & ~inwin & (nbids > 0) & (u[0] < OPENING_BID + (OVERCALL - OPENING_BID) * has_high)
-        ce = br.cheap_end[lo]
-        pick = np.minimum(lo + (u[1] * (ce - lo)).astype(np.intp), L - 1)
-        if raise_strain:
-            bad = br.bid_strain[pick] == excl
-            pick = _w(bad, _w(pick + 1 < L, pick + 1, pick - 1), pick)
-        dbit = _kth_bit(dmask, _w(do_double, (u[1] * nd).astype(np.intp), 0))
+        if chooser is None:
+            do_double, dbit, do_bid, pick = _random_choice(br, rng, m, lo, excl, cmask, smask, inwin, has_high,
+                                                           nbids, raise_strain)
+        else:
+            do_double, dbit, do_bid, pick = chooser.call(idx, seat, hi, bd, bs, lo, excl, cmask, smask, inwin,
+                                                         has_high, nbids)
         actor = _w(do_double, dbit & 3, seat)
         is_coinche = do_double & (dbit < 4)
         is_sur = do_double & (dbit >= 4)
@@ -182,6 +196,7 @@ def run_auction(br, rng: np.random.Generator, dealer, record: bool = False) -> A
         # bid
         hi = _w(do_bid, pick, hi)
         bd = _w(do_bid, seat, bd)
+        bs = _w(do_bid, bs | seat_bit, bs)
         fb = _w(do_bid & (fb < 0), seat, fb)
         if br.capot_ends:
             settle |= do_bid & (br.bid_kind[pick] > 0)
@@ -213,10 +228,10 @@ def run_auction(br, rng: np.random.Generator, dealer, record: bool = False) -> A
         left = int(np.count_nonzero(keep))
         if left < COMPACT * m:
             done = ~keep
-            for f, v in zip(fields, (ta, ph, st, hi, bd, ps, pd, mu, co, su, fb, wi)):
+            for f, v in zip(fields, (ta, ph, st, hi, bd, ps, pd, mu, co, su, fb, wi, bs)):
                 f[idx[done]] = v[done]
-            ta, ph, st, hi, bd, ps, pd, mu, co, su, fb, wi = (v[keep] for v in
-                                                              (ta, ph, st, hi, bd, ps, pd, mu, co, su, fb, wi))
+            ta, ph, st, hi, bd, ps, pd, mu, co, su, fb, wi, bs = (
+                v[keep] for v in (ta, ph, st, hi, bd, ps, pd, mu, co, su, fb, wi, bs))
             idx = idx[keep]
     return AuctionResult(state, high, bidder, mult, first_bidder, steps)
 
