@@ -1,9 +1,14 @@
 """The same deals played by the simple players under each rule set, and what came of them.
 
-Every deal comes from ``deals.deal_hands`` (same hands, same dealer for all
-rule sets) and is played by ``engine.players.play_hands``. Deals are played
-in chunks, in local processes when ``jobs`` > 1; chunks are put back in
-order, so the figures depend on the seed and the number of deals only.
+Every deal comes from ``deals`` (same hands, same dealer for all rule sets).
+When the batch engine plays every rule set compared (numpy installed, no
+rule it refuses), the deals are played by its vectorised simple players
+(batch/simple.py) in blocks of BATCH_CHUNK; otherwise one by one by
+``engine.players.play_hands``, and ``note`` says why. Both make the same
+calls and cards on the same hands (tests/test_batch_simple.py), so both give
+the same records and the same figures (tests/test_compare_batch.py). Deals
+are played in chunks, in local processes when ``jobs`` > 1; chunks are put
+back in order, so the figures depend on the seed and the number of deals only.
 
 A deal in which all four pass is thrown in: it scores nothing and counts in
 "how often the score differs" and in the swings (as 0 to 0), not in the
@@ -25,6 +30,8 @@ from .deals import deal_hands
 from .stats import Estimate, largest, mean, rate
 
 CHUNK = 200          # deals per task: small enough for a live progress bar, large enough to be cheap
+BATCH_CHUNK = 25_000  # deals per batch-engine task: past the per-call overhead, a few MB of arrays
+_THROWN = (None, None, 1, False, 0, 0, 0, 0, None)
 
 # one deal under one rule set: (takers or None when thrown in, made, multiplier, swept, NS, EW,
 #                              NS tricks, EW tricks, belote side)
@@ -59,9 +66,65 @@ def _play_chunk(task: tuple) -> list:
     return out
 
 
-def play_deals(refs: list, deals: int, seed: int, jobs: int = 1, progress=None) -> list:
-    """Per deal, one record per rule set (in the order of ``refs``), deal 0 first."""
-    tasks = [(seed, s, min(deals, s + CHUNK)) for s in range(0, deals, CHUNK)]
+def batch_refusal(rules_list: list) -> str | None:
+    """None when the batch engine plays every one of these rule sets, else why not (for ``note``)."""
+    try:
+        import numpy  # noqa: F401
+    except ImportError:
+        return "numpy is not installed (pip install coinche-spec[batch])"
+    from ..batch import BatchUnsupported, batch_rules
+    for r in rules_list:
+        try:
+            batch_rules(r)
+        except BatchUnsupported as exc:
+            return str(exc)
+    return None
+
+
+def batch_records(rules, hands, dealer) -> list:
+    """The records of these deals (hands (4, n), dealer (n,)) played by the batch simple players."""
+    from ..batch import play_batch
+    b = play_batch(rules, dealer.size, players="simple", deals=(hands, dealer))
+    p = b.played
+    takers = b.declarer & 1
+    ns_belote, ew_belote = b.belote[0] > 0, b.belote[1] > 0
+    belote = (ns_belote & ~ew_belote) * 1 + (ew_belote & ~ns_belote) * 2
+    played = zip([("NS", "EW")[t] for t in takers.tolist()], b.made.tolist(), b.multiplier.tolist(),
+                 (b.sweeper >= 0).tolist(), b.score[0].tolist(), b.score[1].tolist(),
+                 b.tricks_won[0].tolist(), b.tricks_won[1].tolist(),
+                 [(None, "NS", "EW")[x] for x in belote.tolist()])
+    out = [_THROWN] * dealer.size
+    for i, rec in zip(p.tolist(), played):
+        out[i] = rec
+    return out
+
+
+def _play_batch_chunk(task: tuple) -> list:
+    from .deals import deal_block
+    seed, start, stop = task
+    hands, dealer = deal_block(seed, start, stop)
+    return list(zip(*(batch_records(r, hands, dealer) for r in _WORKER_RULES)))
+
+
+def play_deals(refs: list, deals: int, seed: int, jobs: int = 1, progress=None, engine: str = "auto",
+               note=None) -> list:
+    """Per deal, one record per rule set (in the order of ``refs``), deal 0 first.
+
+    ``engine``: "batch", "deal" (one by one) or "auto" (the batch engine when it plays every rule
+    set, else one by one, saying why through ``note``)."""
+    if engine not in ("auto", "batch", "deal"):
+        raise ValueError(f"engine: expected auto, batch or deal, not {engine!r}")
+    if engine != "deal":
+        from ..variants import load_variant
+        why = batch_refusal([load_variant(r).rules for r in refs])
+        if why is not None and engine == "batch":
+            raise ValueError(f"the batch engine cannot play these rule sets: {why}")
+        if why is not None:
+            if note is not None:
+                note(f"compare: playing the deals one by one (slower): {why}")
+            engine = "deal"
+    size, work = (CHUNK, _play_chunk) if engine == "deal" else (BATCH_CHUNK, _play_batch_chunk)
+    tasks = [(seed, s, min(deals, s + size)) for s in range(0, deals, size)]
     done, out = 0, []
 
     def step(chunk):
@@ -74,11 +137,11 @@ def play_deals(refs: list, deals: int, seed: int, jobs: int = 1, progress=None) 
     if jobs <= 1 or len(tasks) <= 1:
         _init_worker(refs)
         for t in tasks:
-            step(_play_chunk(t))
+            step(work(t))
         return out
     method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
     with multiprocessing.get_context(method).Pool(jobs, _init_worker, (list(refs),)) as pool:
-        for chunk in pool.imap(_play_chunk, tasks):      # imap keeps the order of the tasks
+        for chunk in pool.imap(work, tasks):      # imap keeps the order of the tasks
             step(chunk)
     return out
 
@@ -175,6 +238,7 @@ def progress_bar(stream=None):
     return show
 
 
-def simulate(variants: list, deals: int, seed: int, jobs: int = 1, progress=None) -> Simulation:
+def simulate(variants: list, deals: int, seed: int, jobs: int = 1, progress=None, engine: str = "auto",
+             note=None) -> Simulation:
     refs = [str(v.path) if v.path is not None else v.id for v in variants]
-    return summarise(variants, play_deals(refs, deals, seed, jobs, progress), seed)
+    return summarise(variants, play_deals(refs, deals, seed, jobs, progress, engine, note), seed)
