@@ -83,3 +83,16 @@ def test_compare_command_notes_the_fallback_on_stderr():
     with redirect_stdout(out), redirect_stderr(err):
         code = main(["compare", "contree-701", "cafe-701", "--deals", "20", "--jobs", "1"])
     assert code == 0 and err.getvalue() == ""
+
+
+@pytest.mark.parametrize("ident", ["contree-701", "federation-1500-x3", "cafe-1000",
+                                   "conformance/rulesets/test-colver-match.yaml"])
+def test_match_lengths_shortcut_agrees_with_the_match_rules(ident):
+    """match_lengths decides the usual deals by the totals alone: the same lengths as Match on every deal."""
+    rules_ = load_variant(ident).rules
+    records = [d[0] for d in simulate.play_deals([ident], 3000, seed=8)]
+    # scores shifted so that both sides often reach the target in the same deal, and ties occur
+    records += [(r[0], r[1], r[2], r[3], r[4] * 3 // 10 * 10, r[5] * 3 // 10 * 10, *r[6:]) for r in records]
+    assert simulate.match_lengths(rules_, records) == simulate._match_lengths_slow(
+        rules_, [r for r in records if r[0] is not None])
+    assert len(simulate.match_lengths(rules_, records)) > 200
