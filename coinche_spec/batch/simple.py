@@ -59,21 +59,21 @@ class SimpleTables:
         b = c.belote
         self.belote = int(b.points) if b.enabled and b.counts_towards_contract else 0
         q = range(256)
-        self.trump_part = np.array(P._TRUMP_PART, dtype=np.int64)
-        self.side_part = np.array(P._SIDE_PART, dtype=np.int64)            # (long trumps?, byte)
+        self.trump_part = np.array(P._TRUMP_PART, dtype=np.int32)
+        self.side_part = np.array(P._SIDE_PART, dtype=np.int32)            # (long trumps?, byte)
         # sans atout and tout atout: one suit's part, the other suits holding a lone ace (jack)
-        self.sa_part = np.array([P._sans_atout_count(x | _A_ << 8 | _A_ << 16 | _A_ << 24) - 66 for x in q])
-        self.ta_part = np.array([P._tout_atout_count(x | _J_ << 8 | _J_ << 16) - 40 for x in q])
+        self.sa_part = np.array([P._sans_atout_count(x | _A_ << 8 | _A_ << 16 | _A_ << 24) - 66 for x in q], dtype=np.int32)
+        self.ta_part = np.array([P._tout_atout_count(x | _J_ << 8 | _J_ << 16) - 40 for x in q], dtype=np.int32)
         d = P.defence_strength
-        self.def_trump = np.array([d(c, x, "S") for x in q])
-        self.def_side = np.array([d(c, x << 8, "S") for x in q])
-        self.def_ta = np.array([d(c, x, "TA") for x in q])
-        self.def_sa = np.array([d(c, x, "SA") for x in q])
+        self.def_trump = np.array([d(c, x, "S") for x in q], dtype=np.int32)
+        self.def_side = np.array([d(c, x << 8, "S") for x in q], dtype=np.int32)
+        self.def_ta = np.array([d(c, x, "TA") for x in q], dtype=np.int32)
+        self.def_sa = np.array([d(c, x, "SA") for x in q], dtype=np.int32)
         s = P._support
-        self.sup_trump = np.array([s(x, "S") for x in q])
-        self.sup_side = np.array([s(x << 8, "S") for x in q])
-        self.sup_ta = np.array([s(x, "TA") for x in q])
-        self.sup_sa = np.array([s(x, "SA") for x in q])
+        self.sup_trump = np.array([s(x, "S") for x in q], dtype=np.int32)
+        self.sup_side = np.array([s(x << 8, "S") for x in q], dtype=np.int32)
+        self.sup_ta = np.array([s(x, "TA") for x in q], dtype=np.int32)
+        self.sup_sa = np.array([s(x, "SA") for x in q], dtype=np.int32)
         self._bids(br)
         self._play(br)
 
@@ -95,6 +95,22 @@ class SimpleTables:
         self.capot_need = P.CAPOT_COUNT * self.total // 162
         self.key_bid = L + 1
         self.key_ratio = 10_001 * (L + 1)
+
+    def best_bids(self, s: int, afford, br) -> tuple:
+        """For hands that afford ``afford`` in strain s: the highest numeric bid they afford (-1: none)
+        and its key, and the key of the capot (-1: not afforded), keys as players._bid_wanted
+        compares bids: (afford as a share of the strain's points, the bid, first in the ladder)."""
+        L = br.n_bids
+        a = afford.astype(np.int64)
+        j = self.top_le[s * (self.vmax + 2) + np.clip(a, -1, self.vmax) + 1]
+        ratio = (a * 1000 // self.total[s]) * self.key_ratio
+        key_num = ratio + br.bid_value[np.maximum(j, 0)] * self.key_bid + (L - j)
+        cap = self.capot_index[s]
+        if cap >= 0:
+            key_cap = np.where(a >= self.capot_need[s], ratio + 10_000 * self.key_bid + (L - cap), -1)
+        else:
+            key_cap = np.full(a.size, -1, np.int64)
+        return j, key_num, key_cap
 
     def _play(self, br):
         c = br.rules
@@ -139,38 +155,36 @@ class SimpleTables:
         self.above, self.top, self.perm, self.inv, self.lowkey = above, top, perm, inv, lowkey
 
     def counts(self, hands):
-        """(bid, defence, support): (n * 24,) arrays, deal-major, then seat, then strain (S H D C TA SA)."""
+        """(bid, defence, support): (6 * 4 * n,) arrays, strain-major (S H D C TA SA), then seat, then deal."""
         n = hands.shape[1]
-        h = hands.astype(np.intp)
-        b = [(h >> (8 * s)) & 0xFF for s in range(4)]            # (4 seats, n) each
-        bid = np.zeros((n, 4, 6), np.int64)
-        dfc = np.zeros((n, 4, 6), np.int64)
-        sup = np.zeros((n, 4, 6), np.int64)
+        b = [((hands >> np.uint32(8 * s)) & np.uint32(0xFF)).astype(np.intp) for s in range(4)]   # (4 seats, n) each
+        bid = np.empty((6, 4, n), np.int32)           # counts are a few hundred at most
+        dfc = np.empty((6, 4, n), np.int32)
+        sup = np.empty((6, 4, n), np.int32)
+        # the side-suit parts of every suit, summed once; a trump suit's own part is taken back out
+        side = [[self.side_part[k][x] for x in b] for k in (0, 1)]
+        side_sum = [sum(side[0]), sum(side[1])]
+        def_side = [self.def_side[x] for x in b]
+        sup_side = [self.sup_side[x] for x in b]
+        def_sum, sup_sum = sum(def_side), sum(sup_side)
         for t in range(4):
-            long = (np.bitwise_count(b[t].astype(np.uint8)) >= 3).astype(np.intp)
-            own = self.trump_part[b[t]]
+            long = np.bitwise_count(b[t].astype(np.uint8)) >= 3
+            own = self.trump_part[b[t]] + np.where(long, side_sum[1] - side[1][t], side_sum[0] - side[0][t])
             if self.belote:
-                own = own + self.belote * ((b[t] & 0x60) == 0x60)
-            d = self.def_trump[b[t]]
-            u = self.sup_trump[b[t]]
-            for s in range(4):
-                if s != t:
-                    own = own + self.side_part[long, b[s]]
-                    d = d + self.def_side[b[s]]
-                    u = u + self.sup_side[b[s]]
-            bid[:, :, t] = own.T
-            dfc[:, :, t] = d.T
-            sup[:, :, t] = u.T
+                own += self.belote * ((b[t] & 0x60) == 0x60)
+            bid[t] = own
+            dfc[t] = self.def_trump[b[t]] + def_sum - def_side[t]
+            sup[t] = self.sup_trump[b[t]] + sup_sum - sup_side[t]
         aces = sum((x >> 7) & 1 for x in b)
         jacks = sum((x >> 4) & 1 for x in b)
-        bid[:, :, 5] = np.where(aces >= 3, sum(self.sa_part[x] for x in b), 0).T
-        bid[:, :, 4] = np.where(jacks >= 2, sum(self.ta_part[x] for x in b), 0).T
-        dfc[:, :, 4] = sum(self.def_ta[x] for x in b).T
-        dfc[:, :, 5] = sum(self.def_sa[x] for x in b).T
-        sup[:, :, 4] = sum(self.sup_ta[x] for x in b).T
-        sup[:, :, 5] = sum(self.sup_sa[x] for x in b).T
-        share = P.PARTNER_SHARE * self.total // 162
-        bid = np.where(bid != 0, bid + share, 0)
+        bid[4] = np.where(jacks >= 2, sum(self.ta_part[x] for x in b), 0)
+        bid[5] = np.where(aces >= 3, sum(self.sa_part[x] for x in b), 0)
+        dfc[4] = sum(self.def_ta[x] for x in b)
+        dfc[5] = sum(self.def_sa[x] for x in b)
+        sup[4] = sum(self.sup_ta[x] for x in b)
+        sup[5] = sum(self.sup_sa[x] for x in b)
+        share = (P.PARTNER_SHARE * self.total // 162).astype(np.int32)[:, None, None]
+        bid += share * (bid != 0)
         return bid.ravel(), dfc.ravel(), sup.ravel()
 
 
@@ -188,7 +202,11 @@ class SimplePlayers:
     def __init__(self, br, hands):
         self.br = br
         self.t = simple_tables(br)
+        self.n = hands.shape[1]
         self.bid, self.defence, self.support = self.t.counts(hands)
+        n4 = self.n * 4
+        best = [self.t.best_bids(s, self.bid[s * n4:(s + 1) * n4], br) for s in range(6)]
+        self.j_num, self.key_num, self.key_cap = ([b[k] for b in best] for k in range(3))
 
     # -- the auction -----------------------------------------------------------
     def call(self, idx, seat, hi, bd, bs, lo, excl, cmask, smask, inwin, has_high, nbids):
@@ -199,8 +217,10 @@ class SimplePlayers:
         hs = br.bid_strain[h]
         value = br.bid_value[h]
         number = br.bid_kind[h] == 0
-        base = idx * 24
+        n4 = self.n * 4
+        N = self.n
         b = np.maximum(bd, 0)
+        hs_base = hs * n4 + idx
         total = t.total[hs]
         # coinche and surcoinche, in the order the engine lists them: the defenders after the
         # bidder, then his partner; the bidder, then his partner
@@ -210,45 +230,47 @@ class SimplePlayers:
         cands = []
         if cmask.any():
             for d in (c1, c1 ^ 2):
-                own = self.defence[base + d * 6 + hs]
+                own = self.defence[hs_base + d * N]
                 want = np.where(number, own + P.PARTNER_SHARE >= total - value + P.COINCHE_MARGIN, own >= 25)
                 cands.append(((((cmask >> d) & 1) == 1) & want & has_high, d))
         if smask.any():
-            own = self.bid[base + b * 6 + hs]
+            own = self.bid[hs_base + b * N]
             cands.append(((((smask >> b) & 1) == 1) & number & (own >= value + P.SURCOINCHE_MARGIN), 4 + b))
-            add = self.support[base + (b ^ 2) * 6 + hs] - 10
+            add = self.support[hs_base + (b ^ 2) * N] - 10
             cands.append(((((smask >> (b ^ 2)) & 1) == 1) & number & (add >= P.SURCOINCHE_MARGIN), 4 + (b ^ 2)))
         for want, bit in reversed(cands):
             do_double |= want
             dbit = np.where(want, bit, dbit)
         # the bid: per strain, what the hand affords and the best bid it affords
         may = (nbids > 0) & ~inwin
-        sbase = base + seat * 6
+        sbase = seat * N + idx
         legal_strain = [(br.strain_count[s, L] - br.strain_count[s][lo] > 0) & (excl != s) & may
                         for s in range(6)]
-        afford = [self.bid[sbase + s] for s in range(6)]
         raising = has_high & (bd == (seat ^ 2)) & (((bs >> seat) & 1) == 0) & number
         raising &= np.choose(hs, legal_strain)
-        if raising.any():
-            lifted = value + self.support[sbase + hs] - 10
+        r = np.flatnonzero(raising)
+        if r.size:
+            # raising the partner: his bid plus what this hand adds; another strain only 20 better
+            afford = [self.bid[sbase[r] + s * n4] - 20 for s in range(6)]
+            lifted = value[r] + self.support[sbase[r] + hs[r] * n4] - 10
             for s in range(6):
-                mine = raising & (hs == s)
-                afford[s] = np.where(mine, np.maximum(afford[s], lifted), np.where(raising, afford[s] - 20, afford[s]))
+                mine = hs[r] == s
+                afford[s] = np.where(mine, np.maximum(afford[s] + 20, lifted), afford[s])
         best = np.full(idx.size, -1, np.int64)
         pick = np.zeros(idx.size, np.intp)
         for s in range(6):
-            a = afford[s]
-            j = t.top_le[s * (t.vmax + 2) + np.clip(a, -1, t.vmax) + 1]
-            ok_num = j >= lo
+            # the hand's own best bid in this strain was worked out before the auction (_bids):
+            # here only whether it is still legal; a raising player's afford is worked out again
+            j_num, key_num, key_cap = self.j_num[s][sbase], self.key_num[s][sbase], self.key_cap[s][sbase]
+            if r.size:
+                j_num[r], key_num[r], key_cap[r] = t.best_bids(s, afford[s], br)
             cap = t.capot_index[s]
-            ok_cap = (cap >= lo) & (a >= t.capot_need[s]) if cap >= 0 else np.zeros(idx.size, bool)
-            ok = legal_strain[s] & (ok_num | ok_cap)
-            j = np.where(ok_cap, cap, j)
-            worth = np.where(ok_cap, 10_000, br.bid_value[np.maximum(j, 0)])
-            key = (a * 1000 // t.total[s]) * t.key_ratio + worth * t.key_bid + (L - j)
+            ok_cap = (key_cap >= 0) & (cap >= lo)
+            ok = legal_strain[s] & (ok_cap | (j_num >= lo))
+            key = np.where(ok_cap, key_cap, key_num)
             better = ok & (key > best)
             best = np.where(better, key, best)
-            pick = np.where(better, j, pick)
+            pick = np.where(better, np.where(ok_cap, cap, j_num), pick)
         do_bid = ~do_double & (best >= 0)
         return do_double, dbit, do_bid, pick
 
