@@ -213,6 +213,8 @@ class SimplePlayers:
         """players.choose_call for each open auction: (do_double, double bit, do_bid, ladder index)."""
         br, t = self.br, self.t
         L = br.n_bids
+        seat = seat.astype(np.intp)           # the auction's small integers, widened for the indices
+        bd = bd.astype(np.intp)
         h = np.maximum(hi, 0)
         hs = br.bid_strain[h]
         value = br.bid_value[h]
