@@ -2,10 +2,12 @@
 
 Every shipped and house rule set the batch engine plays: 2,000 recorded batch
 deals of simple players (batch/simple.py) replayed through the per-deal
-engine, where at every step the call or card the batch chose must be the one
+engine (tests/test_batch_engine.py, parametrised by the players), where at
+every step the call or card the batch chose must be the one
 engine/players.py chooses on the same deal (and the legal sets and results
-agree, as for random players). Rule sets with auction and play rules no
-shipped rule set uses are replayed on fewer deals.
+agree, as for random players). Here: rule sets with auction and play rules
+no shipped rule set uses, on fewer deals, and checks that the replay does
+catch a choice the simple players would not make.
 """
 
 from __future__ import annotations
@@ -15,27 +17,11 @@ import pytest
 
 from coinche_spec.batch import play_batch
 from coinche_spec.batch.replay import replay_batch
-from coinche_spec.variants import house_ids, load_variant, shipped_ids
+from coinche_spec.variants import load_variant
 from tests.support import changed_rules
+from tests.test_batch_engine import _replayed
 
-DEALS = 2000
-SHIPPED = shipped_ids() + house_ids()
-
-
-def _replayed(rules, n, seed):
-    batch = play_batch(rules, n, seed=seed, record=True, players="simple")
-    assert len(batch) == n and batch.players == "simple"
-    return batch, replay_batch(batch)
-
-
-@pytest.mark.parametrize("ident", SHIPPED)
-def test_shipped_rule_set_simple_players_deal_for_deal(ident):
-    batch, diffs = _replayed(load_variant(ident), DEALS, seed=21)
-    assert diffs == []
-    # the players bid, coinche and sometimes sweep: the replay saw every kind of decision
-    assert batch.contract.mean() > 0.8
-    assert (batch.multiplier > 1).any()
-    assert (batch.sweeper >= 0).any()
+# Every shipped and house rule set: test_batch_engine.test_shipped_rule_set_deal_for_deal[...-simple].
 
 
 CHANGED = [
@@ -55,7 +41,7 @@ CHANGED = [
 
 @pytest.mark.parametrize("base,changes", CHANGED, ids=[f"{b}:{','.join(c)}" for b, c in CHANGED])
 def test_changed_rules_simple_players_deal_for_deal(base, changes):
-    _, diffs = _replayed(changed_rules(base, changes), 400, seed=6)
+    _, diffs = _replayed(changed_rules(base, changes), 400, 6, players="simple")
     assert diffs == []
 
 
