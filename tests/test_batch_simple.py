@@ -68,3 +68,7 @@ def test_simple_batch_on_given_hands_is_deterministic():
     a = play_batch(load_variant("federation"), 500, seed=4, players="simple")
     b = play_batch(load_variant("federation"), 500, seed=9, players="simple", deals=(a.hands, a.dealer))
     assert (a.score == b.score).all() and (a.made == b.made).all()
+    with pytest.raises(ValueError, match=r"deals: expected hands of shape \(4, 400\)"):
+        play_batch(load_variant("federation"), 400, players="simple", deals=(a.hands, a.dealer))
+    with pytest.raises(ValueError, match="players: expected 'random' or 'simple'"):
+        play_batch(load_variant("federation"), 10, players="clever")

@@ -53,6 +53,9 @@ def play_batch(rules, n: int, seed=None, record: bool = False, players: str = "r
     br = batch_rules(rules)
     rng = np.random.default_rng(seed)
     hands, dealer = deal_hands(rng, n) if deals is None else deals
+    if hands.shape != (4, n) or dealer.shape != (n,):
+        raise ValueError(f"deals: expected hands of shape (4, {n}) and dealers of shape ({n},), "
+                         f"got {hands.shape} and {dealer.shape}")
     if players not in ("random", "simple"):
         raise ValueError(f"players: expected 'random' or 'simple', not {players!r}")
     chooser = SimplePlayers(br, hands) if players == "simple" else None
