@@ -44,19 +44,23 @@ REFUSED = {"colver": "belote.placement", "peer-slim0": "belote.placement",
            "peer-koubs934": "scoring.capot_failed", "peer-oliboy50": "contract.versus_defenders"}
 
 
-def _replayed(rules, n, seed):
-    batch = play_batch(rules, n, seed=seed, record=True)
-    assert len(batch) == n
+def _replayed(rules, n, seed, players="random"):
+    batch = play_batch(rules, n, seed=seed, record=True, players=players)
+    assert len(batch) == n and batch.players == players
     return batch, replay_batch(batch)
 
 
+@pytest.mark.parametrize("players", ["random", "simple"])
 @pytest.mark.parametrize("ident", SHIPPED)
-def test_shipped_rule_set_deal_for_deal(ident):
-    batch, diffs = _replayed(load_variant(ident), DEALS, seed=12)
+def test_shipped_rule_set_deal_for_deal(ident, players):
+    """For simple players (batch/simple.py) the replay also checks every call and card against
+    engine/players.py's choice on the same deal (tests/test_batch_simple.py has the rest)."""
+    batch, diffs = _replayed(load_variant(ident), DEALS, seed=12 if players == "random" else 21, players=players)
     assert diffs == []
-    # the replay saw real play: most deals reach a contract, some are coinched
+    # the replay saw real play: most deals reach a contract, some are coinched, some swept
     assert batch.contract.mean() > 0.8
     assert (batch.multiplier > 1).any()
+    assert (batch.sweeper >= 0).any()
 
 
 def test_every_shipped_rule_set_is_listed():
