@@ -55,7 +55,7 @@ BATCH_OPTIONS: dict = {
 # Options the per-deal engine plays and the batch engine does not yet (added after it was written).
 BATCH_NOT_YET: dict = {
     "contract.versus_defenders": {"at_least_level"}, "scoring.rounding": {"nearest_5"},
-    "match.tie": {"north_south"},
+    "match.tie": {"north_south"}, "auction.coinche.effect": {"overbid_cancels"},
 }
 
 

@@ -573,8 +573,11 @@ def _passes_after(c: Ctx) -> str:
     if n == 1:
         return ("After a coinche only the next player, one of the takers, may still speak: his pass ends "
                 "the auction" + (", and so does a surcoinche." if c.surcoinche else "."))
+    unless = [w for ok, w in ((c.surcoinche, "the takers surcoinche"),
+                              (c.r["auction"]["coinche"]["effect"] == "overbid_cancels", "someone bids higher"))
+              if ok]
     return (f"After a coinche, {NUMBER_WORDS.get(n, n)} passes in a row end the auction"
-            + (" (unless the takers surcoinche first)." if c.surcoinche else "."))
+            + (f" (unless {' or '.join(unless)} first)." if unless else "."))
 
 
 def _surcoinche_ends(c: Ctx) -> str:
@@ -765,6 +768,9 @@ TEMPLATES: tuple[Template, ...] = (
     one("coinche-effect", "coinche", "After a coinche", "auction.coinche.effect", {
         "freeze_then_passes": "After a coinche nobody may bid any more: the contract is frozen.",
         "ends_auction": "A coinche ends the auction at once.",
+        "overbid_cancels": ("A coinche does not freeze the bidding: any player may still bid higher in turn, and "
+                            "a higher bid cancels the coinche (and any surcoinche); the new bid may be coinched "
+                            "again."),
     }, lambda c: "a coinche comes only after the auction has ended" if c.after_auction else None),
     Template("coinche-passes", "coinche", "Passes after a coinche", ("auction.coinche.passes_after",),
              _passes_after,

@@ -13,7 +13,9 @@ Three phases:
   it, the générale (the bidder alone promises every trick), which follows
   the capot's settings for ending the auction and for being coinched;
 * **doubled** — after a coinche that freezes the bids: passes, and a
-  surcoinche by the takers, until enough passes in a row end it;
+  surcoinche by the takers, until enough passes in a row end it; with
+  ``effect: overbid_cancels`` (décoinchage) a higher bid may still come,
+  and cancels the coinche: the bidding phase starts again, undoubled;
 * **window** — with ``coinche.when: after_auction`` the contract is settled
   (``state == "contract"``) but either defender may still coinche and then
   either taker surcoinche, until the first card (:meth:`Auction.close`).
@@ -93,8 +95,13 @@ COINCHE_WHEN = option_table("auction.coinche.when", {
     "any_moment": _When(True, True),
     "after_auction": _When(False, False),
 })
-# auction.coinche.effect: does a coinche end the auction at once?
-COINCHE_EFFECT = option_table("auction.coinche.effect", {"freeze_then_passes": False, "ends_auction": True})
+# auction.coinche.effect: (does a coinche end the auction at once?, may a higher bid still follow and
+# cancel it? -- décoinchage)
+COINCHE_EFFECT = option_table("auction.coinche.effect", {
+    "freeze_then_passes": (False, False),
+    "ends_auction": (True, False),
+    "overbid_cancels": (False, True),
+})
 
 
 class _Table:
@@ -105,7 +112,7 @@ class _Table:
         "rules", "nxt", "minimum", "step", "maximum", "overcall", "strain_rank", "strain_order",
         "capot_allowed", "capot_ends_auction", "capot_may_be_coinched", "generale_allowed",
         "passes_to_end", "speak_after_pass", "raise_own_bid", "first_speaker", "all_pass",
-        "coinche_by", "coinche_when", "coinche_effect", "coinche_passes_after", "coinche_multiplier",
+        "coinche_by", "coinche_when", "coinche_effect", "overbid_cancels", "coinche_passes_after", "coinche_multiplier",
         "surcoinche_allowed", "surcoinche_ends_auction", "surcoinche_multiplier",
         "keys", "listing", "pairs", "pass_pair", "coinche_pair", "sur_pair",
     )
@@ -134,7 +141,7 @@ class _Table:
         by = choose(COINCHE_BY, a.coinche.by)
         self.coinche_by = {b: by(b, self.nxt) for b in SEATS}             # bidder -> who may coinche
         self.coinche_when = choose(COINCHE_WHEN, a.coinche.when)
-        self.coinche_effect = choose(COINCHE_EFFECT, a.coinche.effect)
+        self.coinche_effect, self.overbid_cancels = choose(COINCHE_EFFECT, a.coinche.effect)
         self.coinche_passes_after = a.coinche.passes_after
         self.coinche_multiplier = a.coinche.multiplier
         self.surcoinche_allowed = a.surcoinche.allowed
@@ -311,8 +318,21 @@ class Auction:
         if self._phase == _DOUBLED:
             if self._check_surcoinche(seat) is None:
                 out.append(t.sur_pair[seat])
+            if t.overbid_cancels:          # décoinchage: a higher bid may still come, and cancels the coinche
+                self._list_bids(seat, out)
             return out
         # bidding
+        self._list_bids(seat, out)
+        high = self._high
+        if high is not None and t.coinche_when.during_bidding:
+            for d in (t.coinche_by[self._bidder] if t.coinche_when.out_of_turn else (seat,)):
+                if self._check_coinche(d) is None:
+                    out.append(t.coinche_pair[d])
+        return out
+
+    def _list_bids(self, seat, out: list) -> None:
+        """Add to ``out`` every bid ``seat`` may make now (those that beat the highest bid)."""
+        t = self._t
         high = self._high
         if self._may_bid(seat) is None:
             pairs = t.pairs[seat]
@@ -329,13 +349,8 @@ class Auction:
                     out.extend([pairs[k] for k in range(j, i) if t.beats(hk, listing[k][1], hk, hr)])
                 out.extend(pairs[i:])
                 if self._bidder == seat:
-                    out = [p for p in out if p[1].kind != "bid"
-                           or t.raise_own_bid(seat, p[1].strain, high, p[1]) is None]
-        if high is not None and t.coinche_when.during_bidding:
-            for d in (t.coinche_by[self._bidder] if t.coinche_when.out_of_turn else (seat,)):
-                if self._check_coinche(d) is None:
-                    out.append(t.coinche_pair[d])
-        return out
+                    out[:] = [p for p in out if p[1].kind != "bid"
+                              or t.raise_own_bid(seat, p[1].strain, high, p[1]) is None]
 
     def _coinche_possible(self) -> bool:
         return self._coincher is None and (self._high[0] < _CAPOT_KEY or self._t.capot_may_be_coinched)
@@ -435,7 +450,7 @@ class Auction:
 
     def _may_bid(self, seat, text=None) -> str | None:
         """Why ``seat`` may make no bid at all now (None: he may bid what beats the highest bid)."""
-        if self._phase == _DOUBLED:
+        if self._phase == _DOUBLED and not self._t.overbid_cancels:
             return f"{seat} cannot bid {text}: the bids are frozen after the coinche"
         if not self._t.speak_after_pass and seat in self._passed:
             return f"{seat} cannot bid {text}: {seat} has passed, and in this variant a player who passed may not bid again"
@@ -446,7 +461,7 @@ class Auction:
     def _check_bid(self, seat, call) -> str | None:
         t = self._t
         text = str(call)
-        if self._phase == _DOUBLED or (not t.speak_after_pass and seat in self._passed):
+        if (self._phase == _DOUBLED and not t.overbid_cancels) or (not t.speak_after_pass and seat in self._passed):
             return self._may_bid(seat, text)
         strain = call.strain
         if not t.rules.strain_allowed(strain):
@@ -527,14 +542,14 @@ class Auction:
         nxt = t.nxt[seat]
         if kind == "pass":
             a._passes = passes = self._passes + 1
+            if seat not in self._passed:
+                a._passed = self._passed | {seat}
             if self._phase == _DOUBLED:
                 if passes >= t.coinche_passes_after:
                     a._end()
                 else:
                     a._to_act = nxt
                 return a
-            if seat not in self._passed:
-                a._passed = self._passed | {seat}
             if self._high is None:
                 if passes >= 4:
                     a._state = t.all_pass
@@ -553,6 +568,11 @@ class Auction:
             a._high = (key, t.rank_of(strain), value, strain)
             a._bidder = seat
             a._passes = 0
+            if self._phase == _DOUBLED:    # décoinchage: the higher bid cancels the coinche (and surcoinche)
+                a._phase = _BIDDING
+                a._mult = 1
+                a._coincher = None
+                a._surcoinched = False
             if self._first_bidder is None:
                 a._first_bidder = seat
             if key >= _CAPOT_KEY and t.capot_ends_auction:   # a générale ends it as a capot does
