@@ -129,7 +129,12 @@ def test_every_engine_option_table_has_a_batch_entry():
 @pytest.mark.parametrize("ident, rule", [("test-sa-ta-scaled", "card_values.scale"),
                                          ("test-colver-belote", "belote.placement"),
                                          ("test-capot-failed-500", "scoring.capot_failed"),
-                                         ("test-level-makes", "contract.versus_defenders")])
+                                         ("test-level-makes", "contract.versus_defenders"),
+                                         ("test-decoinche", "auction.coinche.effect"),
+                                         ("test-coinche-any-player", "auction.coinche.by"),
+                                         ("test-coinche-side-in-turn", "auction.coinche.when"),
+                                         ("test-no-coinche", "auction.coinche.allowed"),
+                                         ("test-no-coinche-on-80", "auction.coinche.minimum_bid")])
 def test_a_rule_added_after_the_batch_engine_is_refused_where_used(ident, rule):
     with pytest.raises(BatchUnsupported, match=r"rules\." + rule.replace(".", r"\.")):
         batch_rules(load_variant(ident))

@@ -49,9 +49,10 @@ ENUM_WORDS: dict[str, dict] = {
     "auction.all_pass": {"throw_in": "thrown in, dealt again"},
     "auction.raise_own_bid": {"never_without_intervening_bid": "not without a bid in between",
                               "when_changing_strain": "only in another strain", "always": "always"},
-    "auction.coinche.by": {"opponents_of_bidder": "an opponent of the bidder"},
+    "auction.coinche.by": {"opponents_of_bidder": "an opponent of the bidder", "any_player": "any player"},
     "auction.coinche.when": {"in_turn": "in turn", "after_auction": "after the auction, before the first card",
-                             "any_moment": "at any moment (à la volée)"},
+                             "any_moment": "at any moment (à la volée)",
+                             "side_in_turn": "the side to act (the player or his partner)"},
     "auction.coinche.effect": {"freeze_then_passes": "bids freeze, then passes end it",
                                "ends_auction": "ends the auction",
                                "overbid_cancels": "a higher bid cancels it (décoinchage)"},
@@ -100,6 +101,7 @@ BOOL_WORDS: dict[str, tuple[str, str]] = {
     "auction.capot.may_be_coinched": ("may be coinched", "cannot be coinched"),
     "auction.generale.allowed": ("may be bid", "not played"),
     "auction.speak_after_pass": ("may bid again", "may only pass"),
+    "auction.coinche.allowed": ("allowed", "none"),
     "auction.surcoinche.allowed": ("allowed", "none"),
     "auction.surcoinche.ends_auction": ("ends the auction", "then passes end it"),
     "play.trump_lead_must_overtrump": ("must go over", "any trump"),
@@ -129,6 +131,8 @@ def _number(path: str, value, c: Ctx) -> str:
         return f"at least {_count(value, 'card')} each part"
     if path in ("auction.passes_to_end", "auction.coinche.passes_after"):
         return "1 pass" if value == 1 else f"{value} passes"
+    if path == "auction.coinche.minimum_bid":
+        return "any bid" if value is None else f"{value} or more"
     if path in ("auction.coinche.multiplier", "auction.surcoinche.multiplier"):
         return f"×{value}"
     if path == "contract.minimum_total":

@@ -439,7 +439,22 @@ def _no_belote(c):
     return None if c.belote else "belote is not played"
 
 
+def _no_coinche(c):
+    return None if c.rules.coinche_possible else "nobody may coinche"
+
+
+def _coinche_minimum(c: Ctx) -> str:
+    m = c.get("auction.coinche.minimum_bid")
+    if m is None:
+        return "Any numeric bid may be coinched."
+    return (f"A bid below {m} may not be coinched; a bid of {m} or more may"
+            + (" (a capot bid or a générale as said under the capot)." if c.capot or c.generale else "."))
+
+
 def _no_surcoinche(c):
+    reason = _no_coinche(c)
+    if reason:
+        return reason
     if c.coinche_ends:
         return "a coinche ends the auction at once, so the takers never get to surcoinche"
     return None if c.r["auction"]["surcoinche"]["allowed"] else "there is no surcoinche"
@@ -559,12 +574,22 @@ def _raise_unused(c):
     return None
 
 
+def _coincher(c: Ctx) -> str:
+    """Who may coinche, as the subject of a sentence (auction.coinche.by)."""
+    return "Any player" if c.r["auction"]["coinche"]["by"] == "any_player" else "An opponent of the highest bidder"
+
+
 _COINCHE_WHEN = {
-    "in_turn": "An opponent of the highest bidder may coinche when it is his turn to speak.",
-    "after_auction": ("Nobody may coinche during the auction. Once it has ended, and before the first card "
-                      "is led, either defender may coinche, in any order; then either taker may surcoinche."),
-    "any_moment": ("An opponent of the highest bidder may coinche at any moment while the bidding is open, "
-                   "even out of turn (à la volée)."),
+    "in_turn": lambda c: f"{_coincher(c)} may coinche when it is his turn to speak.",
+    "side_in_turn": lambda c: (f"{_coincher(c)} may coinche when it is his turn to speak, or his partner's "
+                               "turn (the side to act may coinche)."),
+    "after_auction": lambda c: ("Nobody may coinche during the auction. Once it has ended, and before the first "
+                                "card is led, "
+                                + ("any player" if c.r["auction"]["coinche"]["by"] == "any_player"
+                                   else "either defender")
+                                + " may coinche, in any order; then either taker may surcoinche."),
+    "any_moment": lambda c: (f"{_coincher(c)} may coinche at any moment while the bidding is open, "
+                             "even out of turn (à la volée)."),
 }
 
 
@@ -759,32 +784,44 @@ TEMPLATES: tuple[Template, ...] = (
     }, _raise_unused),
 
     # --- coinche and surcoinche
+    one("coinche-allowed", "coinche", "Coinche", "auction.coinche.allowed", {
+        "true": "A player may coinche (double) the highest bid, as the rules below say.",
+        "false": ("Nobody may coinche (double) nor surcoinche: every contract is played as bid, and the "
+                  "coinche rules below are not used."),
+        None: "A player may coinche (double) the highest bid, as the rules below say.",
+    }),
     one("coinche-by", "coinche", "Who may coinche", "auction.coinche.by", {
         "opponents_of_bidder": ("Only an opponent of the highest bidder may coinche (double), and a contract is "
                                 "coinched only once."),
-    }),
+        "any_player": ("Any player may coinche (double) the highest bid, even the bidder or his partner, and a "
+                       "contract is coinched only once; a surcoinche is still the takers'."),
+    }, _no_coinche),
+    Template("coinche-minimum", "coinche", "Lowest bid that may be coinched", ("auction.coinche.minimum_bid",),
+             _coinche_minimum, _no_coinche),
     one("coinche-when", "coinche", "When to coinche", "auction.coinche.when",
-        _COINCHE_WHEN),
+        _COINCHE_WHEN, _no_coinche),
     one("coinche-effect", "coinche", "After a coinche", "auction.coinche.effect", {
         "freeze_then_passes": "After a coinche nobody may bid any more: the contract is frozen.",
         "ends_auction": "A coinche ends the auction at once.",
         "overbid_cancels": ("A coinche does not freeze the bidding: any player may still bid higher in turn, and "
                             "a higher bid cancels the coinche (and any surcoinche); the new bid may be coinched "
                             "again."),
-    }, lambda c: "a coinche comes only after the auction has ended" if c.after_auction else None),
+    }, lambda c: _no_coinche(c) or ("a coinche comes only after the auction has ended" if c.after_auction
+                                    else None)),
     Template("coinche-passes", "coinche", "Passes after a coinche", ("auction.coinche.passes_after",),
              _passes_after,
-             lambda c: ("a coinche comes only after the auction has ended" if c.after_auction else
-                        "a coinche ends the auction at once" if c.coinche_ends else None)),
+             lambda c: _no_coinche(c) or ("a coinche comes only after the auction has ended" if c.after_auction else
+                                          "a coinche ends the auction at once" if c.coinche_ends else None)),
     one("coinche-multiplier", "coinche", "Coinche multiplier", "auction.coinche.multiplier",
-        lambda c: (f"A coinche multiplies by {c.m_coinche} (what is multiplied: see Scoring a deal).")),
+        lambda c: (f"A coinche multiplies by {c.m_coinche} (what is multiplied: see Scoring a deal)."),
+        _no_coinche),
     one("surcoinche", "coinche", "Surcoinche", "auction.surcoinche.allowed", {
         "true": lambda c: ("The takers may answer a coinche with a surcoinche (redouble)"
                            + (", either of them, before the first card." if c.after_auction
                               else ", in their turn.")),
         "false": "There is no surcoinche.",
-    }, lambda c: ("a coinche ends the auction at once, so the takers never get to surcoinche"
-                  if c.coinche_ends else None)),
+    }, lambda c: _no_coinche(c) or ("a coinche ends the auction at once, so the takers never get to surcoinche"
+                                    if c.coinche_ends else None)),
     Template("surcoinche-ends", "coinche", "After a surcoinche", ("auction.surcoinche.ends_auction",),
              _surcoinche_ends, _surcoinche_ends_unused),
     one("surcoinche-multiplier", "coinche", "Surcoinche multiplier", "auction.surcoinche.multiplier",

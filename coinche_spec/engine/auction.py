@@ -64,13 +64,19 @@ def _over_own_in_another_strain(seat, strain, high, text):
 
 
 class _When:
-    """When a coinche may come: during the bidding (else only after it), and out of turn."""
+    """When a coinche may come: during the bidding (else only after it), out of turn (any seat
+    ``coinche.by`` names), or by the seat to act's partner as well (the side to act, Alounv)."""
 
-    __slots__ = ("during_bidding", "out_of_turn")
+    __slots__ = ("during_bidding", "out_of_turn", "partner_too")
 
-    def __init__(self, during_bidding: bool, out_of_turn: bool):
+    def __init__(self, during_bidding: bool, out_of_turn: bool, partner_too: bool = False):
         self.during_bidding = during_bidding
         self.out_of_turn = out_of_turn
+        self.partner_too = partner_too
+
+    def may_speak(self, seat, to_act) -> bool:
+        """May ``seat`` coinche now, as far as the turn goes?"""
+        return self.out_of_turn or seat == to_act or (self.partner_too and seat == partner(to_act))
 
 
 # auction.first_speaker: who speaks first, from (the dealer, seat -> the next seat)
@@ -89,10 +95,12 @@ RAISE_OWN_BID = option_table("auction.raise_own_bid", {
 # auction.coinche.by: the seats that may coinche, from (the bidder, seat -> the next seat)
 COINCHE_BY = option_table("auction.coinche.by", {
     "opponents_of_bidder": lambda bidder, nxt: (nxt[bidder], partner(nxt[bidder])),
+    "any_player": lambda bidder, nxt: (nxt[bidder], partner(nxt[bidder]), partner(bidder), bidder),
 })
 COINCHE_WHEN = option_table("auction.coinche.when", {
     "in_turn": _When(True, False),
     "any_moment": _When(True, True),
+    "side_in_turn": _When(True, False, partner_too=True),
     "after_auction": _When(False, False),
 })
 # auction.coinche.effect: (does a coinche end the auction at once?, may a higher bid still follow and
@@ -112,7 +120,7 @@ class _Table:
         "rules", "nxt", "minimum", "step", "maximum", "overcall", "strain_rank", "strain_order",
         "capot_allowed", "capot_ends_auction", "capot_may_be_coinched", "generale_allowed",
         "passes_to_end", "speak_after_pass", "raise_own_bid", "first_speaker", "all_pass",
-        "coinche_by", "coinche_when", "coinche_effect", "overbid_cancels", "coinche_passes_after", "coinche_multiplier",
+        "coinche_allowed", "coinche_minimum", "coinche_by", "coinche_when", "coinche_effect", "overbid_cancels", "coinche_passes_after", "coinche_multiplier",
         "surcoinche_allowed", "surcoinche_ends_auction", "surcoinche_multiplier",
         "keys", "listing", "pairs", "pass_pair", "coinche_pair", "sur_pair",
     )
@@ -138,6 +146,8 @@ class _Table:
         speaker = choose(FIRST_SPEAKER, a.first_speaker)
         self.first_speaker = {d: speaker(d, self.nxt) for d in SEATS}      # dealer -> first to speak
         self.all_pass = choose(ALL_PASS, a.all_pass)
+        self.coinche_allowed = a.coinche.get("allowed", True)      # optional: left out, a coinche may be said
+        self.coinche_minimum = a.coinche.get("minimum_bid")         # optional: None, any numeric bid
         by = choose(COINCHE_BY, a.coinche.by)
         self.coinche_by = {b: by(b, self.nxt) for b in SEATS}             # bidder -> who may coinche
         self.coinche_when = choose(COINCHE_WHEN, a.coinche.when)
@@ -324,8 +334,11 @@ class Auction:
         # bidding
         self._list_bids(seat, out)
         high = self._high
-        if high is not None and t.coinche_when.during_bidding:
-            for d in (t.coinche_by[self._bidder] if t.coinche_when.out_of_turn else (seat,)):
+        if high is not None and t.coinche_allowed and t.coinche_when.during_bidding:
+            when = t.coinche_when
+            seats = (t.coinche_by[self._bidder] if when.out_of_turn
+                     else (seat, partner(seat)) if when.partner_too else (seat,))
+            for d in seats:
                 if self._check_coinche(d) is None:
                     out.append(t.coinche_pair[d])
         return out
@@ -353,7 +366,12 @@ class Auction:
                               or t.raise_own_bid(seat, p[1].strain, high, p[1]) is None]
 
     def _coinche_possible(self) -> bool:
-        return self._coincher is None and (self._high[0] < _CAPOT_KEY or self._t.capot_may_be_coinched)
+        t = self._t
+        if not t.coinche_allowed or self._coincher is not None:
+            return False
+        if self._high[0] >= _CAPOT_KEY:
+            return bool(t.capot_may_be_coinched)
+        return t.coinche_minimum is None or self._high[2] >= t.coinche_minimum
 
     def check(self, seat, call) -> str | None:
         """None if ``seat`` may make ``call`` now, else the reason, in a player's words."""
@@ -417,13 +435,18 @@ class Auction:
     def _check_coinche(self, seat) -> str | None:
         t = self._t
         when = t.coinche_when
+        if not t.coinche_allowed:
+            return f"{seat} cannot coinche: there is no coinche in this variant"
         if self._phase == _DOUBLED:
-            if seat != self._to_act and not when.out_of_turn:
+            if not when.may_speak(seat, self._to_act):
                 return f"{seat} cannot coinche: it is {self._to_act}'s turn"
             return f"{seat} cannot coinche: the contract is already coinched"
         if not when.during_bidding:
             return f"{seat} cannot coinche yet: in this variant a coinche comes only after the auction ends"
-        if not when.out_of_turn and seat != self._to_act:
+        if not when.may_speak(seat, self._to_act):
+            if when.partner_too:
+                return (f"{seat} cannot coinche: it is {self._to_act}'s turn, and only he or his partner "
+                        f"may coinche now")
             return f"{seat} cannot coinche: it is {self._to_act}'s turn, and no one may coinche out of turn"
         if self._high is None:
             return f"{seat} cannot coinche: there is no bid yet"
@@ -434,6 +457,9 @@ class Auction:
         if self._high[0] == _GENERALE_KEY and not t.capot_may_be_coinched:
             return (f"{seat} cannot coinche: a générale may not be coinched in this variant "
                     f"(it follows the capot, and auction.capot.may_be_coinched is false)")
+        if self._high[0] < _CAPOT_KEY and t.coinche_minimum is not None and self._high[2] < t.coinche_minimum:
+            return (f"{seat} cannot coinche: the {_bid_text(self._high[2], self._high[3])} bid is below "
+                    f"{t.coinche_minimum}, and in this variant no bid below {t.coinche_minimum} may be coinched")
         return None
 
     def _check_surcoinche(self, seat) -> str | None:

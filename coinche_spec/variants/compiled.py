@@ -92,12 +92,17 @@ class CompiledRules(RuleGroup):
         d["strains"] = tuple(s for s in STRAINS if s in SUITS
                              or (s == "TA" and a.strains.tout_atout) or (s == "SA" and a.strains.sans_atout))
         d["capot_or_generale"] = bool(a.capot.allowed or a.generale.allowed)
+        # auction.coinche.allowed is optional: left out, a coinche may be said
+        d["coinche_possible"] = bool(a.coinche.get("allowed", True))
         # a coinche that ends the auction leaves the takers no turn to surcoinche (unless it comes after it)
         d["coinche_ends_auction"] = a.coinche.effect == "ends_auction" and a.coinche.when != "after_auction"
-        d["surcoinche_possible"] = bool(a.surcoinche.allowed) and not self.coinche_ends_auction
-        multipliers = {1: "not doubled", a.coinche.multiplier: "coinched"}
-        if a.surcoinche.allowed:
-            multipliers.setdefault(a.surcoinche.multiplier, "surcoinched")
+        d["surcoinche_possible"] = (bool(a.surcoinche.allowed) and not self.coinche_ends_auction
+                                    and self.coinche_possible)
+        multipliers = {1: "not doubled"}
+        if self.coinche_possible:
+            multipliers[a.coinche.multiplier] = "coinched"
+            if a.surcoinche.allowed:
+                multipliers.setdefault(a.surcoinche.multiplier, "surcoinched")
         d["multipliers"] = multipliers
 
     def phase(self, key, build):
