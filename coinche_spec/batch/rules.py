@@ -63,6 +63,7 @@ BATCH_NOT_YET: dict = {
 BATCH_NOT_YET_RULES = (
     ("auction.coinche.allowed", True, "a rule set without coinche"),
     ("auction.coinche.minimum_bid", None, "a lowest coinchable bid"),
+    ("auction.bids.ladder", None, "an explicit ladder of bids"),
 )
 
 

@@ -148,6 +148,8 @@ def leaf_words(path: str, value, c: Ctx) -> str:
     if isinstance(value, bool):
         yes, no = BOOL_WORDS.get(path, ("yes", "no"))
         return yes if value else no
+    if path == "auction.bids.ladder":
+        return "the steps" if value is None else " ".join(map(str, value))
     if path == "deal.packets":
         return "-".join(map(str, value))
     if path == "deal.alternative_packets":

@@ -538,6 +538,18 @@ def _capital(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
+def _ladder(c: Ctx) -> str:
+    ladder = c.get("auction.bids.ladder")
+    if ladder is None:
+        return "Any value from the lowest in those steps may be bid, up to the highest."
+    return f"Only these values may be bid, lowest first: {', '.join(map(str, ladder))}."
+
+
+def _on_the_ladder(c: Ctx):
+    """Why the step is unused: a ladder lists every value."""
+    return "the ladder of bids lists every value that may be bid" if c.get("auction.bids.ladder") else None
+
+
 def _steps(c: Ctx) -> str:
     low, step = c.r["auction"]["bids"]["minimum"], c.r["auction"]["bids"]["step"]
     return f"Values go up in steps of {step} ({low}, {low + step}, {low + 2 * step} ...)."
@@ -731,8 +743,9 @@ TEMPLATES: tuple[Template, ...] = (
     one("bid-minimum", "auction", "Lowest bid", "auction.bids.minimum",
         lambda c: f"A bid names a value and {_what_is_named(c)}; the lowest value is "
                   f"{c.r['auction']['bids']['minimum']}."),
-    Template("bid-step", "auction", "Steps", ("auction.bids.step",), _steps),
+    Template("bid-step", "auction", "Steps", ("auction.bids.step",), _steps, _on_the_ladder),
     Template("bid-maximum", "auction", "Highest bid", ("auction.bids.maximum",), _maximum),
+    Template("bid-ladder", "auction", "Ladder of bids", ("auction.bids.ladder",), _ladder),
     one("sans-atout-bid", "auction", "Sans atout", "auction.strains.sans_atout", {
         "true": "A player may bid sans atout (SA): no suit is trump.",
         "false": "Sans atout (no trump) may not be bid.",

@@ -159,9 +159,8 @@ class _Table:
         self.surcoinche_multiplier = a.surcoinche.multiplier
 
         strains = c.strains
-        top = self.maximum if self.maximum is not None else max(LISTING_CEILING, self.minimum)
         bids = [(v, self.rank_of(s), Call("bid", v, s))
-                for v in range(self.minimum, top + 1, self.step) for s in strains]
+                for v in c.numeric_bids(LISTING_CEILING) for s in strains]
         if self.capot_allowed:
             bids += [(_CAPOT_KEY, self.rank_of(s), Call("bid", "capot", s)) for s in strains]
         if self.generale_allowed:

@@ -115,9 +115,22 @@ class CompiledRules(RuleGroup):
     def strain_allowed(self, strain: str) -> bool:
         return strain in self.strains
 
+    def numeric_bids(self, ceiling: int) -> tuple:
+        """The numeric bids, lowest first: the ladder if the rule set gives one (auction.bids.ladder),
+        else ``minimum`` in steps of ``step`` up to ``maximum`` (up to ``ceiling`` when there is none)."""
+        b = self.auction.bids
+        ladder = b.get("ladder")
+        if ladder is not None:
+            return tuple(ladder)
+        top = b.maximum if b.maximum is not None else max(ceiling, b.minimum)
+        return tuple(range(b.minimum, top + 1, b.step))
+
     def bid_fault(self, value: int) -> str | None:
         """None if ``value`` is a numeric bid of this rule set, else why not (auction.bids)."""
         b = self.auction.bids
+        ladder = b.get("ladder")
+        if ladder is not None:
+            return None if value in ladder else f"the bids are {self.bids_in_words()}"
         if value < b.minimum:
             return f"the lowest bid is {b.minimum}"
         if (value - b.minimum) % b.step:
@@ -128,6 +141,12 @@ class CompiledRules(RuleGroup):
 
     def bids_in_words(self) -> str:
         b = self.auction.bids
+        ladder = b.get("ladder")
+        if ladder is not None:
+            shown = [str(v) for v in ladder]
+            if len(shown) > 12:
+                shown = shown[:8] + ["..."] + shown[-3:]
+            return "only " + ", ".join(shown)
         top = f"up to {b.maximum}" if b.maximum is not None else "with no highest bid"
         return f"from {b.minimum} in steps of {b.step}, {top}"
 

@@ -87,9 +87,22 @@ def check(document: dict) -> list[Finding]:
         if hi < lo:
             out.append(Finding(R + ("auction", "bids", "maximum"),
                                f"the highest bid {hi} is below the lowest bid {lo}"))
-        elif isinstance(step, int) and step > 0 and (hi - lo) % step:
+        elif isinstance(step, int) and step > 0 and (hi - lo) % step and bids.get("ladder") is None:
             out.append(Finding(R + ("auction", "bids", "maximum"),
                                f"the highest bid {hi} cannot be bid: bids are {lo} plus a multiple of {step}"))
+
+    ladder = bids.get("ladder")
+    if isinstance(ladder, list) and ladder and all(isinstance(v, int) for v in ladder):
+        where = R + ("auction", "bids", "ladder")
+        rising = all(a < b for a, b in zip(ladder, ladder[1:]))
+        if not rising:
+            out.append(Finding(where, "the ladder of bids must go up: each value above the one before it"))
+        if isinstance(lo, int) and ladder[0] != lo:
+            out.append(Finding(R + ("auction", "bids", "minimum"),
+                               f"the lowest bid {lo} is not the first value of the ladder ({ladder[0]})"))
+        if hi != ladder[-1]:
+            out.append(Finding(R + ("auction", "bids", "maximum"),
+                               f"the highest bid {hi} is not the last value of the ladder ({ladder[-1]})"))
 
     strains = auction.get("strains", {})
     order = list(auction.get("strain_order", []))
