@@ -55,8 +55,9 @@ BATCH_OPTIONS: dict = {
 # Options the per-deal engine plays and the batch engine does not yet (added after it was written).
 BATCH_NOT_YET: dict = {
     "contract.versus_defenders": {"at_least_level"}, "scoring.rounding": {"nearest_5"},
-    "match.tie": {"north_south"}, "auction.coinche.effect": {"overbid_cancels"},
+    "auction.coinche.effect": {"overbid_cancels"},
     "auction.coinche.by": {"any_player"}, "auction.coinche.when": {"side_in_turn"},
+    "match.both_cross": {"last_deal", "last_taker"}, "match.tie": {"north_south", "draw"},
 }
 # Rules that are not enumerated, added after the batch engine: (path, the setting it plays, why refused).
 # A rule set that leaves one out, or gives it the setting named, plays as before.
@@ -64,6 +65,7 @@ BATCH_NOT_YET_RULES = (
     ("auction.coinche.allowed", True, "a rule set without coinche"),
     ("auction.coinche.minimum_bid", None, "a lowest coinchable bid"),
     ("auction.bids.ladder", None, "an explicit ladder of bids"),
+    ("match.deals", None, "a match over a fixed number of deals"),
 )
 
 

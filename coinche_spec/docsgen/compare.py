@@ -87,8 +87,10 @@ ENUM_WORDS: dict[str, dict] = {
     "scoring.rounding": {"none": "none", "nearest_10_half_up": "nearest 10, 5 up",
                          "nearest_10_half_down": "nearest 10, 5 down", "nearest_5": "nearest 5"},
     "match.reach": {"reach": "reaching it wins", "exceed": "only going over it wins"},
-    "match.both_cross": {"higher_total": "the higher total", "deal_winner": "the deal's winners"},
-    "match.tie": {"play_on": "play on", "deal_winner": "the deal's winners", "north_south": "North-South"},
+    "match.both_cross": {"higher_total": "the higher total", "deal_winner": "the deal's winners",
+                         "last_deal": "more points in the last deal", "last_taker": "the last deal's takers"},
+    "match.tie": {"play_on": "play on", "deal_winner": "the deal's winners", "north_south": "North-South",
+                  "draw": "a draw"},
 }
 
 # (true, false) in words; a rule not listed reads "yes" / "no".
@@ -131,6 +133,8 @@ def _number(path: str, value, c: Ctx) -> str:
         return f"at least {_count(value, 'card')} each part"
     if path in ("auction.passes_to_end", "auction.coinche.passes_after"):
         return "1 pass" if value == 1 else f"{value} passes"
+    if path == "match.deals":
+        return "no limit" if value is None else f"{value} deals at most"
     if path == "auction.coinche.minimum_bid":
         return "any bid" if value is None else f"{value} or more"
     if path in ("auction.coinche.multiplier", "auction.surcoinche.multiplier"):

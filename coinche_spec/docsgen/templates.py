@@ -534,6 +534,22 @@ def _alt_packets(c: Ctx) -> str:
     return f"The dealer may deal in packets of {shapes} instead."
 
 
+def _tie_unused(c: Ctx):
+    m = c.r["match"]
+    if m["both_cross"] in ("higher_total", "last_deal") or m.get("deals") is not None:
+        return None
+    return ("when both sides cross, the deal's winners win whatever the totals" if m["both_cross"] == "deal_winner"
+            else "when both sides cross, the last deal's takers win whatever the totals")
+
+
+def _match_deals(c: Ctx) -> str:
+    n = c.get("match.deals")
+    if n is None:
+        return "The match has no set number of deals: it is played until a side wins."
+    return (f"The match lasts {n} deals at most: if no side has won by then, the higher total after deal {n} "
+            "wins; equal totals are settled as said for equal totals.")
+
+
 def _capital(text: str) -> str:
     return text[:1].upper() + text[1:]
 
@@ -1036,14 +1052,19 @@ TEMPLATES: tuple[Template, ...] = (
         "higher_total": "If both sides reach the target in the same deal, the higher total wins.",
         "deal_winner": ("If both sides reach the target in the same deal, the side that won that deal wins: "
                         "the takers if they made their contract, else the defenders."),
+        "last_deal": ("If both sides reach the target in the same deal, the side that scored more in that deal "
+                      "wins, whatever the totals."),
+        "last_taker": ("If both sides reach the target in the same deal, that deal's takers win, whether they "
+                       "made their contract or not."),
     }),
     one("tie", "match", "Equal totals", "match.tie", {
         "play_on": "If both reach it with equal totals, nobody has won yet: play goes on.",
         "deal_winner": ("If both reach it with equal totals, the side that won that deal wins: the takers if "
                         "they made their contract, else the defenders."),
         "north_south": "If both reach it with equal totals, North-South win.",
-    }, lambda c: None if c.r["match"]["both_cross"] == "higher_total"
-        else "when both sides cross, the deal's winners win whatever the totals"),
+        "draw": "If both reach it with equal totals, the match is over and drawn: nobody wins.",
+    }, _tie_unused),
+    Template("deals", "match", "Number of deals", ("match.deals",), _match_deals),
     one("belote-validation", "match", "Reaching the target through belote", "match.belote_validation", {
         "true": ("A side that reaches the target only thanks to its belote, in a deal where it failed as takers "
                  "or took no trick, has not yet won: it must first win a trick in a later deal."),

@@ -1,7 +1,9 @@
 """The match: adding up the deals and saying when, and to whom, the match is won.
 
 Follows docs/rules-model.md §7: a side wins by reaching (or exceeding) the
-target; when both sides cross in the same deal the variant says who wins;
+target, or by the higher total after the last deal of a match of a fixed
+number of deals; when both sides cross in the same deal the variant says who
+wins (or that the match is drawn);
 and, where the variant asks for it, a side that crossed only thanks to its
 belote in a deal it lost as takers or in which it took no trick must still
 win a trick in a later deal before the victory counts.
@@ -24,13 +26,36 @@ REACH = option_table("match.reach", {
     "reach": lambda total, target: total >= target,
     "exceed": lambda total, target: total > target,
 })
-# match.both_cross: when both sides reach the target in one deal, does the deal's winner win (True)?
-BOTH_CROSS = option_table("match.both_cross", {"higher_total": False, "deal_winner": True})
-# match.tie: when both reach it with equal totals, who wins, from (deal number, deal); None: play goes on
+DRAW = "draw"   # a winner that is nobody: the match is over, drawn (match.tie: draw)
+
+
+def _higher(scores: dict, i, deal, tie):
+    """The side with more in ``scores``; equal: the tie rule (``tie(i, deal)``)."""
+    if scores["NS"] != scores["EW"]:
+        return "NS" if scores["NS"] > scores["EW"] else "EW"
+    return tie(i, deal)
+
+
+def _last_taker(i: int, deal) -> str:
+    if deal.takers is None:
+        raise MatchInputError(f"bad match deal {i}: takers is needed to name the last taker (match.both_cross)")
+    return deal.takers
+
+
+# match.both_cross: who wins when both sides reach the target in one deal, from
+# (deal number, deal, totals, the tie rule); None: play goes on
+BOTH_CROSS = option_table("match.both_cross", {
+    "higher_total": lambda i, deal, totals, tie: _higher(totals, i, deal, tie),
+    "deal_winner": lambda i, deal, totals, tie: _deal_winner(i, deal, "match.both_cross"),
+    "last_deal": lambda i, deal, totals, tie: _higher(deal.score, i, deal, tie),
+    "last_taker": lambda i, deal, totals, tie: _last_taker(i, deal),
+})
+# match.tie: when it comes to equal points, who wins, from (deal number, deal); None: play goes on
 TIE = option_table("match.tie", {
     "play_on": lambda i, deal: None,
     "deal_winner": lambda i, deal: _deal_winner(i, deal, "match.tie"),
     "north_south": lambda i, deal: "NS",
+    "draw": lambda i, deal: DRAW,
 })
 
 
@@ -124,8 +149,9 @@ def run_match(rules, deals) -> MatchResult:
     g = c.match
     target = g.target
     reach = choose(REACH, g.reach)
-    both_cross_to_deal_winner = choose(BOTH_CROSS, g.both_cross)
+    both_cross = choose(BOTH_CROSS, g.both_cross)
     tie_winner = choose(TIE, g.tie)
+    last_deal = g.get("deals")      # optional: the match ends after this many deals at the latest
 
     def reached(total: int) -> bool:
         return reach(total, target)
@@ -174,14 +200,16 @@ def run_match(rules, deals) -> MatchResult:
         if len(eligible) == 1:
             winner = eligible[0]
         elif len(eligible) == 2:
-            if both_cross_to_deal_winner:
-                winner = _deal_winner(i, deal, "match.both_cross")
-            elif totals["NS"] != totals["EW"]:
-                winner = "NS" if totals["NS"] > totals["EW"] else "EW"
-            else:
-                winner = tie_winner(i, deal)
-                if winner is None:
-                    lines.append(f"both sides reach the target level at {totals['NS']}: play on")
+            winner = both_cross(i, deal, totals, tie_winner)
+            if winner is None:
+                lines.append(f"both sides reach the target level at {totals['NS']}: play on")
+        if winner is None and last_deal is not None and i >= last_deal:
+            winner = _higher(totals, i, deal, tie_winner)     # the last deal of the match: the higher total
+            if winner is None:
+                lines.append(f"deal {i} of {last_deal}, totals level at {totals['NS']}: play on")
+        if winner == DRAW:
+            lines.append("the match is drawn")
+            return MatchResult("over", None, dict(totals), i, dict(waiting), lines)
         if winner is not None:
             lines.append(f"{winner} win the match")
             return MatchResult("over", winner, dict(totals), i, dict(waiting), lines)
