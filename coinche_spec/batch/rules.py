@@ -58,6 +58,7 @@ BATCH_NOT_YET: dict = {
     "auction.coinche.effect": {"overbid_cancels"},
     "auction.coinche.by": {"any_player"}, "auction.coinche.when": {"side_in_turn"},
     "match.both_cross": {"last_deal", "last_taker"}, "match.tie": {"north_south", "draw"},
+    "belote.claim": {"said_once", "king_first"},
 }
 # Rules that are not enumerated, added after the batch engine: (path, the setting it plays, why refused).
 # A rule set that leaves one out, or gives it the setting named, plays as before.

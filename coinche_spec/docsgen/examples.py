@@ -107,7 +107,7 @@ class _Deals:
             extras.append(" and ".join(f"{TEAM_NAMES[t]}'s melds score {melds[t]}" for t in ("NS", "EW") if melds[t]))
         if use_belote:
             extras.append(f"{TEAM_NAMES[use_belote]} hold the belote"
-                          + (" and say it" if self.c.r["belote"]["claim"] == "said" else ""))
+                          + (" and say it" if self.c.r["belote"]["claim"] != "automatic" else ""))
         if not extras:
             things = [w for ok, w in ((self.c.melds, "a meld"), (self.c.belote, "a belote")) if ok]
             if things:

@@ -930,7 +930,7 @@ TEMPLATES: tuple[Template, ...] = (
     one("melds", "melds", "Melds", "melds.enabled", {
         "true": "Players may declare melds (announcements): squares and runs.",
         "false": lambda c: ("There are no melds (announcements) in this game"
-                            + ("; only the belote is announced." if c.belote and c.get("belote.claim") == "said"
+                            + ("; only the belote is announced." if c.belote and c.get("belote.claim") != "automatic"
                                else ".")),
     }),
     Template("runs", "melds", "Runs", tuple(f"melds.runs.{n}" for n in ("3", "4", "5")), _runs, _no_melds),
@@ -981,6 +981,10 @@ TEMPLATES: tuple[Template, ...] = (
         "said": ("He must say \"belote\" as he plays the first of the two cards and \"rebelote\" with the second, "
                  "or the belote is lost."),
         "automatic": "The belote is counted automatically; nothing needs to be said.",
+        "said_once": ("He must say \"belote\" as he plays the first of the two cards, or the belote is lost; "
+                      "nothing more is needed with the second."),
+        "king_first": ("He must play the king first, saying \"belote\", then the queen, saying \"rebelote\"; "
+                       "played queen first, or not said, the belote is lost."),
     }, _no_belote),
     one("belote-in-run", "belote", "Belote and runs", "belote.in_run", {
         "allowed": "The king and queen may also sit in a declared run; the belote still counts.",
