@@ -44,6 +44,12 @@ REFUSED = {"colver": "belote.placement", "peer-slim0": "belote.placement",
            "peer-koubs934": "scoring.capot_failed", "peer-oliboy50": "contract.versus_defenders"}
 
 
+# (rule set, players) whose deals are never coinched, and why: the replay's "some are coinched" check
+# does not apply to them (the deal-for-deal comparison still does)
+NEVER_COINCHED = {("belote-cli", "simple"): "its one bid is 60: the simple players coinche only when the "
+                                            "defence counts 162 - 60 + 20 = 122 (own hand plus a partner share), never reached in these deals"}
+
+
 def _replayed(rules, n, seed, players="random"):
     batch = play_batch(rules, n, seed=seed, record=True, players=players)
     assert len(batch) == n and batch.players == players
@@ -59,7 +65,7 @@ def test_shipped_rule_set_deal_for_deal(ident, players):
     assert diffs == []
     # the replay saw real play: most deals reach a contract, some are coinched, some swept
     assert batch.contract.mean() > 0.8
-    assert (batch.multiplier > 1).any()
+    assert (batch.multiplier > 1).any() != ((ident, players) in NEVER_COINCHED)
     assert (batch.sweeper >= 0).any()
 
 
