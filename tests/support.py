@@ -37,3 +37,10 @@ def require_colver():
         pytest.skip("colver is not installed (pip install 'coinche-spec[colver]'); CI runs these tests",
                     allow_module_level=True)
     return colver
+
+
+def case_records(path):
+    """The case records of a ``--report-jsonl`` file, in order (its header and footer left out)."""
+    import json
+    from pathlib import Path
+    return [r for r in map(json.loads, Path(path).read_text(encoding="utf-8").splitlines()) if r["record"] == "case"]
