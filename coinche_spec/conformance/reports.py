@@ -295,9 +295,12 @@ def markdown(report: Report) -> str:
     out.append("")
     problems = report.problems()
     if problems:
-        out.append("## Cases that went wrong")
+        out.append("## Cases that went wrong, by rule")
         out.append("")
-        for o in problems:
+    for rule, group in by_rule(problems):
+        out.append(f"### `{rule}`")
+        out.append("")
+        for o in group:
             out.append(f"- **{_LABEL[o.outcome]}** `{o.fixture.id}` under `{o.variant}`: "
                        f"{_md(o.fixture.title)} ({o.fixture.where})")
             for d in o.diffs:
@@ -306,6 +309,10 @@ def markdown(report: Report) -> str:
                            + (f" ({_md(d.note)})" if d.note else ""))
             if o.message:
                 out.append(f"  - {_md(o.message)}")
+            out.append(f"  - {_md(rules_line(o))}")
+            if o.outcome in ("fail", "defect") or o.diffs:
+                head, *comments = arithmetic_lines(o, "")
+                out.append(f"  - {_md(head)}" + "".join(f"\n    - {_md(c.strip())}" for c in comments))
         out.append("")
     for line in note_lines(report):
         out.extend([_md(line), ""])
