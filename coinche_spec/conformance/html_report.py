@@ -28,6 +28,7 @@ body { font: 15px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; margin:
        padding: 0 1rem; color: #1d1d1f; }
 h1 { font-size: 1.6rem; margin-bottom: .2rem; } h2 { margin-top: 2.2rem; border-bottom: 1px solid #ccc; }
 .meta { color: #555; margin: 0 0 1rem; } code, pre { font: 13px/1.4 ui-monospace, Menlo, Consolas, monospace; }
+pre { overflow-x: auto; }
 table { border-collapse: collapse; margin: .6rem 0 1rem; } th, td { border: 1px solid #d0d0d0; padding: .3rem .55rem; }
 th { background: #f3f3f3; text-align: left; vertical-align: bottom; } td.cell { text-align: center; white-space: nowrap; }
 td.all-pass { background: #e3f4e3; } td.some-fail { background: #fbe1e1; } td.some-other { background: #fdf0d8; }
@@ -79,7 +80,7 @@ def cell(t: Tally | None, attrs: str) -> str:
     if not t.played and not t.skipped:
         return f'<td class="cell none"{attrs}{data}>-</td>'
     kind = "some-fail" if t.failed else "some-other" if t.other else "all-pass" if t.played else "none"
-    bits = [f'<span class="pass">&#10003;&nbsp;{t.passed}</span>']
+    bits = [f'<span class="pass">&#10003;&nbsp;{t.passed}</span>'] if t.played else []
     if t.failed:
         bits.append(f'<span class="fail">&#10007;&nbsp;{t.failed}</span>')
     if t.other:
