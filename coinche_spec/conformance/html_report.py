@@ -104,14 +104,22 @@ def _rule_set_ids(runs: list[Run]) -> list[str]:
     return list(dict.fromkeys(v for run in runs for v in run.rule_sets))
 
 
+def _column_head(rule_set: str, hashes: set) -> str:
+    """A rule set's column: its id, and the hash of its rules (or a warning when runs disagree)."""
+    if len(hashes) == 1:
+        note = f'<br><span class="hash">rules {_e(_short(next(iter(hashes))))}</span>'
+    elif hashes:
+        note = '<br><span class="other">rules differ between runs</span>'
+    else:
+        note = ""
+    return f"<th>{_e(rule_set)}{note}</th>"
+
+
 def overview(runs: list[Run]) -> str:
     """Implementations x rule sets: one row per run."""
     ids = _rule_set_ids(runs)
     hashes = _hashes(runs)
-    head = "".join(f'<th>{_e(v)}' + (f'<br><span class="hash">rules {_e(_short(next(iter(hashes[v]))))}</span>'
-                                     if len(hashes.get(v, ())) == 1 else
-                                     '<br><span class="other">rules differ between runs</span>'
-                                     if v in hashes else "") + "</th>" for v in ids)
+    head = "".join(_column_head(v, hashes.get(v, set())) for v in ids)
     rows = []
     for i, run in enumerate(runs, 1):
         cells = run.cells()

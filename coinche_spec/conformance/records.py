@@ -38,15 +38,23 @@ def rule_set_hash(variant) -> str:
                               separators=(",", ":")).encode("utf-8"))
 
 
+def _read_by_the_runner(path: Path) -> bool:
+    """The files a run reads from a corpus folder: fixtures and test rule sets (YAML), the retired ids.
+    A README or an installed package's ``__init__.py`` changes no result, and is not in every copy."""
+    from .fixtures import RETIRED_FILE
+    return path.is_file() and (path.suffix in (".yaml", ".yml") or path.name == RETIRED_FILE)
+
+
 def corpus_files(folders) -> list[tuple[str, Path]]:
-    """Every file of the corpus folders (fixtures, test rule sets, the retired ids), as (name, path),
-    the name relative to its folder and prefixed by the folder's position when there are several."""
+    """Every file of the corpus folders a run reads (fixtures, test rule sets, the retired ids), as
+    (name, path), the name relative to its folder and prefixed by the folder's position when there are
+    several."""
     out = []
     folders = [Path(f) for f in folders]
     for i, folder in enumerate(folders):
         if not folder.is_dir():
             continue
-        for path in sorted(p for p in folder.rglob("*") if p.is_file() and "__pycache__" not in p.parts):
+        for path in sorted(p for p in folder.rglob("*") if _read_by_the_runner(p)):
             name = path.relative_to(folder).as_posix()
             out.append((name if len(folders) == 1 else f"{i}/{name}", path))
     return out
@@ -62,6 +70,16 @@ def corpus_version(folders) -> dict:
     return {"hash": f"{HASH}:{h.hexdigest()}", "files": len(files)}
 
 
+def shown(path) -> str:
+    """A path as messages show it: relative to the working folder when it lies inside it."""
+    import os
+    try:
+        rel = os.path.relpath(path)
+    except ValueError:  # pragma: no cover - another drive
+        return str(path)
+    return str(path) if rel.startswith("..") else rel
+
+
 def header(impl_spec: str | None, info: dict | None, variants: list, corpus_folders, *,
            keywords=None, engine_verdicts: bool = True, now: datetime.datetime | None = None) -> dict:
     """The header record: what was run, on what, when."""
@@ -74,8 +92,8 @@ def header(impl_spec: str | None, info: dict | None, variants: list, corpus_fold
         "implementation": {"spec": impl_spec, "name": told.get("name"), "version": told.get("version"),
                            "language": told.get("language")},
         "rule_sets": [{"id": v.id, "hash": rule_set_hash(v),
-                       "file": str(v.path) if getattr(v, "path", None) is not None else None} for v in variants],
-        "corpus": {**corpus_version(corpus_folders), "folders": [str(f) for f in corpus_folders]},
+                       "file": shown(v.path) if getattr(v, "path", None) is not None else None} for v in variants],
+        "corpus": {**corpus_version(corpus_folders), "folders": [shown(f) for f in corpus_folders]},
         "selection": {"keywords": list(keywords or []), "engine_verdicts": engine_verdicts},
         "date": when.strftime("%Y-%m-%dT%H:%M:%SZ"),
         "coinche_spec": __version__,

@@ -125,7 +125,7 @@ def parse_run(text: str, file: str) -> Run:
         what = "a case record written by an older coinche-spec" if "fixture" in head else "not a header record"
         raise RunFileError(file, first_no, f"the first record is {what}: a run file opens with "
                                            "{\"record\": \"header\", ...} (rerun with this coinche-spec)")
-    cases, foot = [], None
+    cases, foot, foot_line = [], None, None
     for number, line in lines[1:]:
         record = _decode(file, number, line)
         kind = record.get("record")

@@ -17,6 +17,7 @@ from html import escape
 from ..conformance import html_report
 from ..conformance.records import primary_rule
 from ..conformance.runfile import parse_run
+from ..conformance.runner import SOURCES
 
 REGENERATE = "coinche-spec docs --implementations docs/implementations"
 
@@ -41,9 +42,11 @@ def _summary(results: dict, run) -> list:
     own = results["own"]
     cells = run.cells()
     fp, fz = results["fingerprint"], results["fuzz"]
-    by = run.footer.get("by_expected_by") or {}
-    kinds = "; ".join(f"{k} {v['pass']} passed, {v['fail']} failed" for k, v in by.items()
-                      if v.get("pass") or v.get("fail"))
+    by: dict = {}
+    for c in run.cases:
+        if c["variant"] == own and c["outcome"] in ("pass", "fail"):
+            by.setdefault(c["expected_by"], {"pass": 0, "fail": 0})[c["outcome"]] += 1
+    kinds = "; ".join(f"{k} {by[k]['pass']} passed, {by[k]['fail']} failed" for k in SOURCES if k in by)
     items = [f"Under its own rule set `{own}`: {_counts(cells.get((None, own)))} (passed/played; {kinds})."]
     refused = results.get("refusals") or {}
     if refused:
