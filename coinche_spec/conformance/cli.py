@@ -56,7 +56,9 @@ def register(subparsers) -> None:
                    help="seconds an implementation (the in-process engine as well) may take to answer one "
                         "case (default 10); a case that takes longer counts as a time-out")
     limits.add_arguments(p)
-    p.add_argument("--report-jsonl", metavar="FILE", default=None, help="write one JSON object per case to FILE")
+    p.add_argument("--report-jsonl", metavar="FILE", default=None,
+                   help="write the run as JSON Lines to FILE: a header record (implementation, rule-set hashes, "
+                        "corpus version, date), one record per case, a footer with the counts (docs/reports.md)")
     p.add_argument("--junit", metavar="FILE", default=None, help="write a JUnit XML report to FILE")
     p.add_argument("--markdown", metavar="FILE", default=None, help="write the matrix and failures as Markdown")
     p.add_argument("--html", metavar="FILE", default=None,
