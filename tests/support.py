@@ -22,21 +22,33 @@ def changed_rules(base: str, changes: dict, separator: str = "."):
     return load_variant(doc).rules
 
 
-def require_colver():
-    """colver, imported; without it the calling test module is skipped, unless CI says it must be
-    there (COINCHE_REQUIRE_COLVER=1), and then its absence fails loudly."""
+def require_extra(module: str, variable: str, extra: str):
+    """An optional engine's package (an extra), imported; without it the calling test module is
+    skipped, unless CI says it must be there (``variable``=1), and then its absence fails loudly."""
+    import importlib
     import os
 
     import pytest
     try:
-        import colver
+        return importlib.import_module(module)
     except ImportError as exc:  # pragma: no cover - depends on the environment
-        if os.environ.get("COINCHE_REQUIRE_COLVER") == "1":
-            raise ImportError(f"COINCHE_REQUIRE_COLVER=1 but colver cannot be imported ({exc}): "
-                              "pip install '.[test,colver]'") from exc
-        pytest.skip("colver is not installed (pip install 'coinche-spec[colver]'); CI runs these tests",
+        if os.environ.get(variable) == "1":
+            raise ImportError(f"{variable}=1 but {module} cannot be imported ({exc}): "
+                              f"pip install '.[test,{extra}]'") from exc
+        pytest.skip(f"{extra} is not installed (pip install 'coinche-spec[{extra}]'); CI runs these tests",
                     allow_module_level=True)
-    return colver
+
+
+def require_colver():
+    """colver (COINCHE_REQUIRE_COLVER=1: must be there)."""
+    return require_extra("colver", "COINCHE_REQUIRE_COLVER", "colver")
+
+
+def require_belote_cli():
+    """belote-cli's ``belote`` package, with the modules the adapter drives (COINCHE_REQUIRE_BELOTE_CLI=1:
+    must be there)."""
+    require_extra("belote.scoring", "COINCHE_REQUIRE_BELOTE_CLI", "belote-cli")
+    return require_extra("belote", "COINCHE_REQUIRE_BELOTE_CLI", "belote-cli")
 
 
 def case_records(path):

@@ -1,6 +1,7 @@
 """The batch engine against the per-deal engine, deal for deal (issue 12).
 
-Every shipped and house rule set: 2,000 recorded batch deals replayed through
+Every shipped and house rule set, and every published or program's rule set the batch engine
+plays (the others are refused for a rule added after it): 2,000 recorded batch deals replayed through
 coinche_spec.engine.Deal, comparing the seat to act and the whole legal set at
 every call and every card, and every field of the result (batch/replay.py).
 Rule sets with options no shipped rule set uses are replayed on fewer deals.
@@ -16,13 +17,31 @@ import pytest
 
 from coinche_spec.batch import BatchUnsupported, batch_rules, play_batch
 from coinche_spec.batch.replay import replay_batch
-from coinche_spec.batch.rules import BATCH_OPTIONS
+from coinche_spec.batch.rules import BATCH_NOT_YET, BATCH_OPTIONS
 from coinche_spec.engine.options import TABLES
-from coinche_spec.variants import house_ids, load_variant, shipped_ids
+from coinche_spec.variants import house_ids, load_variant, registry, shipped_ids
 from tests.support import changed_rules
 
 DEALS = 2000
-SHIPPED = shipped_ids() + house_ids()
+# the published and programs' rule sets (variants/published/, variants/implementations/): the batch
+# engine plays some; the others use a rule added after it, which it refuses (REFUSED below)
+WRITTEN = registry.ids("published") + registry.ids("implementation")
+
+
+def _batch_plays(ident) -> bool:
+    try:
+        batch_rules(load_variant(ident))
+    except BatchUnsupported:
+        return False
+    return True
+
+
+SHIPPED = shipped_ids() + house_ids() + [i for i in WRITTEN if _batch_plays(i)]
+# rule set -> the rule its refusal names: each a rule the batch engine does not play yet
+REFUSED = {"colver": "belote.placement", "peer-slim0": "belote.placement",
+           "peer-bga": "card_values.scale", "peer-ten0": "card_values.scale",
+           "peer-alounv": "scoring.capot_failed", "peer-coinche-cli": "scoring.capot_failed",
+           "peer-koubs934": "scoring.capot_failed", "peer-oliboy50": "contract.versus_defenders"}
 
 
 def _replayed(rules, n, seed):
@@ -43,6 +62,22 @@ def test_shipped_rule_set_deal_for_deal(ident):
 def test_every_shipped_rule_set_is_listed():
     assert {"federation", "contree-701", "cafe-sans-tout-atout", "cafe-1000", "cafe-701"} <= set(SHIPPED)
     assert len(house_ids()) >= 2
+    assert {"ffb-contree", "ffb-contree-sa-ta", "peer-kffr", "peer-coincoinche", "peer-libcoinche"} <= set(SHIPPED)
+
+
+@pytest.mark.parametrize("ident", WRITTEN)
+def test_a_written_rule_set_is_played_or_refused_for_a_newer_rule(ident):
+    """Each published or program's rule set is replayed deal for deal above, unless it uses a rule
+    added after the batch engine: then it is refused, by a message naming that rule."""
+    if ident not in REFUSED:
+        assert ident in SHIPPED and _batch_plays(ident), f"{ident}: the batch engine refuses it; say why in REFUSED"
+        return
+    assert ident not in SHIPPED
+    rule = REFUSED[ident]
+    with pytest.raises(BatchUnsupported, match=r"^rules\." + rule.replace(".", r"\.")):
+        batch_rules(load_variant(ident))
+    assert rule in BATCH_NOT_YET or any(p == rule or p.startswith(rule + ".")
+                                        for p in set(TABLES) - set(BATCH_OPTIONS)) or rule == "scoring.capot_failed"
 
 
 # Options that no shipped rule set plays, each on a seed rule set (fewer deals: each checks a few rules).

@@ -8,7 +8,8 @@ from contextlib import redirect_stderr, redirect_stdout
 
 import pytest
 
-from coinche_spec.compare import deals, outcomes, render, rules, simulate, stats
+from coinche_spec.compare import deals, outcomes, render, simulate, stats
+from coinche_spec.docsgen.differences import worded_differences
 from coinche_spec.variants import load_variant
 
 
@@ -47,7 +48,7 @@ def test_mean_interval_is_the_normal_approximation():
 # --- (a) the rules in words ------------------------------------------------------------------
 
 def test_rule_differences_in_words_leave_out_what_cannot_matter(contree_cafe):
-    changes, left_out = rules.differences(contree_cafe)
+    changes, left_out = worded_differences(contree_cafe)
     by_title = {c.title: c for c in changes}
     assert by_title["Value of a capot bid"].values == ("260", "500")
     assert by_title["All eight tricks"].values == ("last trick worth 100 (252)", "no change (162)")
@@ -58,7 +59,7 @@ def test_rule_differences_in_words_leave_out_what_cannot_matter(contree_cafe):
 
 
 def test_a_rule_unused_under_one_rule_set_is_left_out():
-    changes, left_out = rules.differences([load_variant("federation"), load_variant("cafe-sans-tout-atout")])
+    changes, left_out = worded_differences([load_variant("federation"), load_variant("cafe-sans-tout-atout")])
     assert "Order of strains" not in {c.title for c in changes}
     assert any(x.startswith("Order of strains: unused under federation") for x in left_out)
 

@@ -123,3 +123,19 @@ def test_serve_takes_colver_by_id():
     assert replies[1] == {"ok": True}
     assert replies[2] == {"seq": 1, "result": {"made": True, "card_points": {"NS": 110, "EW": 52},
                                                "score": {"NS": 462, "EW": 0}}}
+
+
+@pytest.mark.parametrize("ident", WRITTEN)
+def test_the_corpus_is_green_under_each_written_rule_set(ident, capsys):
+    """`conformance --variant ID` against the reference engine: no case fails and no carried
+    expectation disagrees with the engine (a corpus defect exits 1), and the rule set has cases
+    of its own: hand fixtures (conformance/published-*.yaml, rules-*.yaml) besides carried ones."""
+    import re
+    from coinche_spec import cli
+    code = cli.main(["conformance", "--variant", ident])
+    out = capsys.readouterr().out
+    assert code == 0, out[-2000:]
+    counts = re.search(r"hand (\d+) passed, 0 failed; carried (\d+) passed, 0 failed", out)
+    assert counts, out[-2000:]
+    hand, carried = map(int, counts.groups())
+    assert hand >= 1 and carried >= 50, (hand, carried)

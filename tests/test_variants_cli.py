@@ -58,7 +58,7 @@ def test_list_groups_the_rule_sets_by_kind(capsys, shelf, tmp_path):
     (tmp_path / "conformance" / "rulesets").mkdir(parents=True)
     (tmp_path / "conformance" / "rulesets" / "test-short.yaml").write_text(
         HOUSE.replace("our-table", "test-short"), encoding="utf-8")
-    code, out, err = run(capsys, "variants", "list")
+    code, out, err = run(capsys, "variants", "list", "--tests")
     assert code == 0 and err == ""
     groups = [block.splitlines() for block in out.split("\n\n")]
     assert [g[0].split(" (")[0] for g in groups] == [
@@ -72,6 +72,29 @@ def test_list_groups_the_rule_sets_by_kind(capsys, shelf, tmp_path):
     assert rest == [["some-engine Our table: federation to 1500 [extends federation]"],
                     ["our-table Our table: federation to 1500 [extends federation]"],
                     ["test-short Our table: federation to 1500 [extends federation]"]]
+
+
+def test_list_shows_the_shipped_kinds_and_counts_the_test_rule_sets(capsys):
+    """Without --tests: seed, published, implementation and house groups, in that order; the
+    test rule sets (for fixtures only) are a count in the last line."""
+    from coinche_spec.variants import registry
+    code, out, err = run(capsys, "variants", "list")
+    assert code == 0 and err == ""
+    blocks = out.rstrip("\n").split("\n\n")
+    heads = [b.splitlines()[0] for b in blocks[:-1]]
+    assert heads == ["seed rule sets (variants/):", "published rule books (variants/published/):",
+                     "programs' rule sets (variants/implementations/):", "house rule sets (variants/house/):"]
+    listed = {kind: [line.split()[0] for line in b.splitlines()[1:]]
+              for kind, b in zip(("seed", "published", "implementation", "house"), blocks)}
+    assert {"ffb-contree", "ffb-contree-sa-ta"} <= set(listed["published"])
+    assert "colver" in listed["implementation"]
+    assert len([i for i in listed["implementation"] if i.startswith("peer-")]) >= 8
+    assert not any(i.startswith("test-") for ids in listed.values() for i in ids)
+    tests = registry.ids("test")
+    assert blocks[-1] == (f"{len(tests)} test rule sets (conformance/rulesets/) for the fixtures: "
+                          "`variants list --tests` lists them")
+    code, out, _ = run(capsys, "variants", "list", "--tests")
+    assert code == 0 and all(f"  {i} " in out for i in tests)
 
 
 def test_list_reports_an_invalid_variant_and_fails(capsys, shelf):

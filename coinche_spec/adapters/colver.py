@@ -142,44 +142,23 @@ class ColverAdapter:
         return load_variant(RULES_ID)
 
     def configure(self, variant: Any) -> dict:
-        from ..variants import VariantError, load_variant
+        from . import fixed_rules
         self._seats = None
-        try:
-            mine = self._colver_variant()
-        except VariantError as exc:
-            return {"ok": False, "message": f"colver's own rule set ({RULES_ID}) cannot be read: "
-                                            + "; ".join(exc.lines)}
-        if variant != RULES_ID:
-            if not isinstance(variant, (str, dict)):
-                return {"ok": False, "message": "configure needs \"variant\": an id or a whole rule-set document"}
-            try:
-                theirs = load_variant(variant)
-            except VariantError as exc:
-                return {"ok": False, "message": "variant rejected: " + "; ".join(exc.lines)}
-            except Exception as exc:  # a schema error on a document
-                return {"ok": False, "message": f"variant rejected: {' '.join(str(exc).split())[:500]}"}
-            differ = rules_that_differ(theirs.document, mine.document)
-            if differ:
-                return {"ok": False, "unsupported": differ,
-                        "message": f"colver plays one rule set ({RULES_ID}); this one differs on {len(differ)} "
-                                   "rules its answers depend on"}
-        clockwise = mine.rules.table.direction == "clockwise"
-        self._seats = ("N", "E", "S", "W") if clockwise else ("N", "W", "S", "E")
-        return {"ok": True}
+        chosen, reply = fixed_rules.configure(variant, self._colver_variant, RULES_ID, "colver", rules_that_differ)
+        if chosen is not None:   # equal to colver's rule set on the direction of play, as on every rule it shows
+            clockwise = chosen.rules.table.direction == "clockwise"
+            self._seats = ("N", "E", "S", "W") if clockwise else ("N", "W", "S", "E")
+        return reply
 
     def run(self, case: Any) -> dict:
-        from ..protocol.cases import CaseError, canonicalise
+        from ..protocol.cases import CaseError
+        from . import fixed_rules
         if self._seats is None:
             return {"errored": True, "message": "run before a successful configure"}
-        kind = case.get("kind") if isinstance(case, dict) else None
-        if kind in UNANSWERED:
-            return {"skipped": True, "reason": UNANSWERED[kind]}
-        if kind not in KINDS:
-            return {"skipped": True, "reason": f"unknown case kind {kind!r}"}
-        try:
-            case = canonicalise(case)
-        except CaseError as exc:
-            return {"errored": True, "message": str(exc)}
+        case, reply = fixed_rules.take(case, KINDS, UNANSWERED)
+        if reply is not None:
+            return reply
+        kind = case["kind"]
         if kind == "deal" and "contract" in case:   # the protocol extension a deal without auction is
             return {"skipped": True, "reason": "a deal with a given contract (no auction) is not answered "
                                                "by this adapter yet"}

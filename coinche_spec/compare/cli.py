@@ -36,14 +36,14 @@ def build(refs: list, deals: int, seed: int, jobs: int = 1, progress=None):
     from ..docsgen.cli import load
     from .outcomes import differing
     from .render import Comparison
-    from .rules import differences
+    from ..docsgen.differences import worded_differences
     from .simulate import simulate
 
     variants = [load(r) for r in refs]
     ids = [v.id for v in variants]
     if len(set(ids)) < len(ids):
         raise _error(f"compare: a rule set is named twice ({', '.join(ids)})")
-    changes, left_out = differences(variants)
+    changes, left_out = worded_differences(variants)
     try:
         scenarios, seen, without = differing(variants)
     except CorpusError as exc:

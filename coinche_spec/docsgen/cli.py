@@ -27,7 +27,7 @@ def register(subparsers) -> None:
                     "               and the interpretations\n"
                     "  --compare    the seed rule sets side by side (docs/variants.md)\n"
                     "  --reference  every rule a variant file may set (docs/rules-reference.md)\n"
-                    "  --all DIR    the rules page of every shipped and house rule set (docs/rules/)\n"
+                    "  --all DIR    the rules page of every seed, published, program's and house rule set (docs/rules/)\n"
                     "  --implementations DIR\n"
                     "               run each published implementation (colver) through the suite and write\n"
                     "               its results page, DIR/<name>.md and .html, and DIR/<name>.json\n"
@@ -74,9 +74,8 @@ def _user_error(message: str):
 
 
 def _variant_error(where: str, lines: list[str]):
-    """The first located problem (it names the file and line), and how many more there are."""
-    more = f" (and {len(lines) - 1} more problems; see `coinche-spec variants check`)" if len(lines) > 1 else ""
-    return _user_error(f"{lines[0] if lines else where + ': invalid variant'}{more}")
+    """Every located problem of the rule set (each names the file and line), one line each."""
+    return _user_error("\n".join(lines) if lines else where + ": invalid variant")
 
 
 def load(ref: str):
@@ -118,12 +117,12 @@ def _write(target, text: str) -> None:
 
 
 def write_all(folder: Path) -> list[Path]:
-    """Every shipped and house rule set's page, as folder/<id>.md; returns the files written."""
+    """Every seed, published, program's and house rule set's page, as folder/<id>.md; returns the files written."""
     from ..variants import loader
     from .page import render_page
 
     written = []
-    for ident in loader.shipped_ids() + loader.house_ids():
+    for ident in loader.paged_ids():
         try:
             variant = loader.load_variant(ident)
         except loader.VariantError as exc:

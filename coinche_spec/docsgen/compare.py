@@ -16,7 +16,7 @@ import unicodedata
 from dataclasses import dataclass
 
 from ..sources import source_title
-from ..variants import house_ids, load_variant, shipped_ids
+from ..variants import house_ids, load_variant, registry, shipped_ids
 from ..variants.loader import Variant
 from .templates import PLAIN_ORDER, SECTIONS, TEMPLATES, TRUMP_ORDER, Ctx, Template, covers, suit_total
 
@@ -280,7 +280,7 @@ def short_value(template: Template, c: Ctx) -> str:
 def seed_order(variants: list[Variant]) -> list[Variant]:
     """Rule sets in the order of the seed documents they quote (000 first); those quoting none last."""
     def key(v: Variant):
-        seeds = sorted(s["seed"] for s in v.document.get("sources", []))
+        seeds = sorted(s["seed"] for s in v.document.get("sources", []) if "seed" in s)
         return (0, seeds[0], v.id) if seeds else (1, "", v.id)
     return sorted(variants, key=key)
 
@@ -368,7 +368,7 @@ def _intro(variants: list[Variant]) -> list[str]:
            "seed is silent or can be read two ways it records the reading it takes and the alternative.", "",
            "| seed document | rule set | name |", "|---|---|---|"]
     for v in variants:
-        seeds = sorted({s["seed"] for s in v.document.get("sources", [])})
+        seeds = sorted({s["seed"] for s in v.document.get("sources", []) if "seed" in s})
         where = ", ".join(f"{source_title(s)}, file `{s}`" for s in seeds) or "none"
         out.append(f"| {where} | [`{v.id}`]({RULES_FOLDER}/{v.id}.md) | {_escape(v.document['name'])} |")
     out += ["",
@@ -411,6 +411,13 @@ def _pages(variants: list[Variant]) -> list[str]:
         n = len(v.document.get("interpretations", []))
         out.append(f"- [`{v.id}`]({RULES_FOLDER}/{v.id}.md): {_escape(v.document['name'])}; "
                    f"{_count(n, 'reading')}.")
+    written = [(kind, registry.ids(kind)) for kind in ("published", "implementation")]
+    words = {"published": "Published rule books (in `variants/published/`)",
+             "implementation": "The rules public programs play (in `variants/implementations/`)"}
+    for kind, idents in written:
+        if idents:
+            out += ["", f"{words[kind]}, each citing its document or program and the readings it takes, have "
+                    "pages too: " + ", ".join(f"[`{i}`]({RULES_FOLDER}/{i}.md)" for i in idents) + "."]
     houses = house_ids()
     if houses:
         out += ["", "House rule sets, built on these with `extends` (in `variants/house/`), have pages too: "

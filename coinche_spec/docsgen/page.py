@@ -11,7 +11,7 @@ takes. A house rule set names the rule set it extends and what it changes.
 from __future__ import annotations
 
 from ..variants.diff import show_value
-from .sheet import Basis, Sheet, build_sheet, parent_of
+from .sheet import Basis, Sheet, all_documents, build_sheet, parent_of
 from .templates import Ctx, Template
 
 STATUS_WORDS = {
@@ -30,6 +30,8 @@ def _short(quote: str, words: int = 8) -> str:
 def basis_lines(b: Basis) -> list[str]:
     """One thing a rule rests on, as list items under the rule."""
     if b.kind == "source":
+        if not b.text:   # a program or a house decision cited without words
+            return [f"  - Source: {b.where}" + (" (cited above)" if b.repeat else "")]
         if b.repeat:
             return [f"  - Source: “{_short(b.text)}” ({b.where}, quoted above)"]
         if "\n" in b.text:
@@ -69,11 +71,17 @@ def rule_line(template: Template, ctx: Ctx) -> str:
     return f"{head} {sentence}"
 
 
+def _these(sheet: Sheet) -> str:
+    """House rules are a table's own; a published or program's rule set extending a seed is not."""
+    return "These house rules" if sheet.doc.get("status") == "house" else "These rules"
+
+
 def _changes_section(sheet: Sheet) -> list[str]:
     """A house page opens with what it plays differently from its parent, and why."""
     parent = sheet.parent
-    out = ["## What we play differently", "",
-           f"These house rules change {len(sheet.changes)} of the rules of `{parent.id}` ({parent.document['name']}); "
+    out = ["## What we play differently" if sheet.doc.get("status") == "house"
+           else f"## What differs from `{parent.id}`", "",
+           f"{_these(sheet)} change {len(sheet.changes)} of the rules of `{parent.id}` ({parent.document['name']}); "
            "everything else is played as there.", ""]
     for c in sheet.changes:
         values = "; ".join(f"`{path}`: {show_value(a)} → {show_value(b)}" for path, a, b in c.values)
@@ -88,15 +96,26 @@ def _origin_section(sheet: Sheet) -> list[str]:
     out = ["## 1. Where these rules come from", ""]
     parent = sheet.parent
     if parent is not None:
-        out.append(f"These are house rules. They extend `{parent.id}` ({parent.document['name']}) and change "
-                   f"{len(sheet.changes)} of its rules (see “What we play differently” above); everything else is "
+        house = sheet.doc.get("status") == "house"
+        heading = "What we play differently" if house else f"What differs from `{parent.id}`"
+        out.append(f"{'These are house rules. They' if house else 'These rules'} extend `{parent.id}` "
+                   f"({parent.document['name']}) and change "
+                   f"{len(sheet.changes)} of its rules (see “{heading}” above); everything else is "
                    f"played as in `{parent.id}`, whose sources are quoted below each rule.")
         out.append("")
-    if sheet.sources:
+    if sheet.sources and all_documents(sheet.doc):
         out.append("The rules quote, word for word, these source documents:")
         out.append("")
         for title, n, sections in sheet.sources:
             out.append(f"- {title}: {n} sentence{'s' if n != 1 else ''}, from " + "; ".join(sections) + ".")
+        out.append("")
+    elif sheet.sources:
+        out.append("The rules rest on these sources (documents quoted word for word, programs read at a "
+                   "given commit or version, decisions taken at the table):")
+        out.append("")
+        for title, n, parts in sheet.sources:
+            out.append(f"- {title[0].upper() + title[1:]}: {n} entr{'ies' if n != 1 else 'y'}"
+                       + (", " + "; ".join(parts) if parts else "") + ".")
         out.append("")
     n = len(sheet.readings)
     if n:
@@ -179,7 +198,8 @@ def _interpretations_section(sheet: Sheet) -> list[str]:
         out.append(f"*Reading `{item['id']}`, for {paths}.*{whose}")
         out.append("")
         out.append(f"- **Reading taken:** {' '.join(item['reading'].split())}")
-        out.append(f"- **Alternative:** {' '.join(item['alternative'].split())}")
+        if item.get("alternative"):
+            out.append(f"- **Alternative:** {' '.join(item['alternative'].split())}")
         quote = (item.get("quote") or "").strip()
         label = words_label(reading)
         if not quote:
@@ -210,7 +230,9 @@ def render_sheet(sheet: Sheet) -> str:
                + (f", extends `{parent.id}`" if parent is not None else "")
                + f". Status: {status}.")
     out.append("")
-    out.append("Contents: " + ("What we play differently · " if parent is not None else "")
+    changes = ("What we play differently" if doc.get("status") == "house" else f"What differs from `{parent.id}`") \
+        if parent is not None else ""
+    out.append("Contents: " + (f"{changes} · " if parent is not None else "")
                + "1. Where these rules come from · 2. The rules · 3. Worked examples · 4. Interpretations")
     out.append("")
     if parent is not None:

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from ..resources import variant_schema_path
-from ..variants.compiled import compiled_rules
+from ..variants.compiled import compiled_rules, unused_left_out, with_unused_filled
 
 RANK_KEYS = ("J", "9", "A", "T", "K", "Q", "8", "7")          # as the schema lists them
 TRUMP_ORDER = ("J", "9", "A", "T", "K", "Q", "8", "7")        # strongest first
@@ -79,7 +79,10 @@ class Ctx:
     the protocol's checks read too: a page never decides alone what can happen."""
 
     def __init__(self, rules: dict):
-        self.r = rules
+        # a rule the file left out because no deal can use it reads as its neutral value here, so
+        # that no sentence trips on it; ``given`` is what the file gives (left_out says which are not)
+        self.given = rules
+        self.r = with_unused_filled(rules)
         self.rules = cr = compiled_rules(rules)
         a = cr.auction
         self.anticlockwise = cr.table.direction == "anticlockwise"
@@ -105,6 +108,24 @@ class Ctx:
                 return None
             node = node.get(key)
         return node
+
+    def left_out(self, paths) -> bool:
+        """Whether the rule set left out every one of ``paths`` as a rule it cannot use
+        (variants.compiled.unused_left_out: a sans atout table where sans atout cannot be bid)."""
+        unused = unused_left_out(self.given)
+
+        def absent_and_unused(path: str) -> bool:
+            node, fill = self.given, unused
+            for key in path.split("."):
+                if not isinstance(fill, dict) or key not in fill:
+                    return False
+                if isinstance(node, dict) and key in node:
+                    node = node[key]
+                else:
+                    node = None
+                fill = fill[key]
+            return node is None
+        return all(absent_and_unused(p) for p in paths)
 
     def neighbour(self, side: str) -> str:
         """'the dealer's right-hand neighbour', with who that is in the order of play."""
@@ -435,6 +456,21 @@ def _no_melds(c):
     return None if c.melds else "melds are not played"
 
 
+def _sweep_melds_unused(c):
+    """scoring.sweep_takes_melds moves melds between the sides: it changes a score only where an
+    award counts a side's own melds (all_melds counts both sides' whoever holds them)."""
+    if not c.melds:
+        return "melds are not played"
+    scoring = c.r["scoring"]
+    awards = [block.get(side) for block in (scoring.get(o) for o in (
+        "made", "failed", "coinched_made", "coinched_failed", "capot_made", "capot_failed"))
+        if isinstance(block, dict) for side in ("takers", "defenders")]
+    if not any(isinstance(a, dict) and "own_melds" in a.get("terms", []) for a in awards):
+        return ("no award counts a side's own melds (all_melds counts both sides' whoever holds them), "
+                "so whose melds they are changes no score")
+    return None
+
+
 def _no_belote(c):
     return None if c.belote else "belote is not played"
 
@@ -751,7 +787,9 @@ TEMPLATES: tuple[Template, ...] = (
     }),
     one("raise-own-bid", "auction", "Bidding over one's own bid", "auction.raise_own_bid", {
         "never_without_intervening_bid": "A player may not bid over his own bid unless another bid came in between.",
-        "when_changing_strain": "A player may bid over his own bid only in another strain.",
+        "when_changing_strain": ("A player may bid over his own bid only in another strain; a capot or a "
+                                 "générale names a strain too, so capot hearts over his own 80 hearts is refused "
+                                 "and capot spades allowed."),
         "always": "A player may bid over his own bid.",
     }, _raise_unused),
 
@@ -968,7 +1006,7 @@ TEMPLATES: tuple[Template, ...] = (
         "never": "A side that takes every trick does not receive the other side's melds.",
         "taker_sweep": "When the takers take every trick, the defenders' melds go to the takers.",
         "any_sweep": "When one side takes every trick, the other side's melds go to it.",
-    }, _no_melds),
+    }, _sweep_melds_unused),
     one("rounding", "scoring", "Rounding", "scoring.rounding",
         _ROUNDING),
 

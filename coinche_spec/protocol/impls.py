@@ -33,6 +33,7 @@ from .client import Implementation, InProcess, Subprocess
 # short name -> (module, factory, the package it needs, the extra that installs it)
 ADAPTERS = {
     "colver": ("coinche_spec.adapters.colver", "ColverAdapter", "colver", "colver"),
+    "belote-cli": ("coinche_spec.adapters.belote_cli", "BeloteCliAdapter", "belote", "belote-cli"),
 }
 
 

@@ -27,9 +27,12 @@ def register(subparsers) -> None:
     actions = parser.add_subparsers(dest="variants_action", metavar="ACTION")
     parser.set_defaults(func=lambda args: _no_action(parser))
 
-    p = actions.add_parser("list", help="every rule set by kind (seed, published, implementation, house, test)",
+    p = actions.add_parser("list", help="every rule set by kind (seed, published, implementation, house; test with --tests)",
                            description="One line per rule set (id, name, the rule set it extends), grouped by "
-                                       "kind: seed, published, implementation, house, test.")
+                                       "kind: seed, published, implementation, house, and with --tests the "
+                                       "test rule sets fixtures use (otherwise only counted).")
+    p.add_argument("--tests", action="store_true",
+                   help="also list the test rule sets of conformance/rulesets/ (many, and for fixtures only)")
     p.set_defaults(func=cmd_list)
 
     p = actions.add_parser("show", help="print a variant, as written or resolved",
@@ -50,6 +53,9 @@ def register(subparsers) -> None:
     p.add_argument("--format", choices=("text", "markdown", "json"), default="text",
                    help="output format (default: text; markdown: a table with the words behind each value)")
     p.add_argument("--brief", action="store_true", help="values only, without the quotes and readings")
+    p.add_argument("--all", action="store_true",
+                   help="also the rules that cannot matter under the other rules (left out by default, as on "
+                        "the rules pages: tout atout values where tout atout cannot be bid)")
     p.set_defaults(func=cmd_diff)
 
     p = actions.add_parser("check", help="validate variant files; one line per problem",
@@ -59,6 +65,8 @@ def register(subparsers) -> None:
                                        "to check.")
     p.add_argument("files", nargs="+", metavar="FILE",
                    help="variant files (a folder stands for its .yaml files)")
+    p.add_argument("--strict", action="store_true",
+                   help="treat warnings (a card table that does not add up) as problems: exit 1")
     p.set_defaults(func=cmd_check)
 
 
@@ -77,10 +85,14 @@ KIND_WORDS = {"seed": "seed rule sets", "published": "published rule books", "im
 
 
 def cmd_list(args) -> int:
-    """One group per kind of rule set (registry.KINDS order), each rule set with its name and parent."""
+    """One group per kind of rule set (registry.KINDS order), each rule set with its name and parent.
+
+    Test rule sets exist for fixtures only and are many: counted in a last line unless --tests."""
     from . import registry
 
-    groups = [(kind, names) for kind, names in registry.by_kind().items() if names]
+    kinds = registry.by_kind()
+    hidden = [] if getattr(args, "tests", False) else kinds.pop("test", [])
+    groups = [(kind, names) for kind, names in kinds.items() if names]
     width = max((len(ident) for _, names in groups for ident in names), default=0)
     status = 0
     for n, (kind, names) in enumerate(groups):
@@ -99,6 +111,9 @@ def cmd_list(args) -> int:
             if isinstance(parent, str):
                 line += f"  [extends {parent}]"
             print(line)
+    if hidden:
+        print(f"\n{len(hidden)} {KIND_WORDS['test']} ({registry.place('test')}) for the fixtures: "
+              "`variants list --tests` lists them")
     return status
 
 
@@ -161,16 +176,20 @@ def _expand(files: list[str]) -> list[str]:
 
 
 def cmd_check(args) -> int:
-    """Exit 0 and say how many files are valid, or 1 with one line per problem."""
+    """Exit 0 and say how many files are valid, or 1 with one line per problem.
+
+    Warnings (allowed, but likely slips) are printed too and leave the exit 0, unless --strict."""
     files = _expand(args.files)
     if not files:
         raise _user_error("no variant file to check: " + ", ".join(args.files) + " holds no .yaml file")
-    lines = loader.check_files(files)
-    if lines:
-        for line in lines:
-            print(line)
+    warned: list[str] = []
+    lines = loader.check_files(files, warned)
+    for line in lines + warned:
+        print(line)
+    if lines or (warned and args.strict):
         return 1
-    print(f"{len(files)} file{'s' if len(files) != 1 else ''} valid")
+    note = f", {len(warned)} warning{'s' if len(warned) != 1 else ''}" if warned else ""
+    print(f"{len(files)} file{'s' if len(files) != 1 else ''} valid{note}")
     return 0
 
 
@@ -184,11 +203,15 @@ def cmd_diff(args) -> int:
         for line in exc.lines:
             print(line, file=sys.stderr)
         return 1
+    from ..docsgen.differences import that_can_matter
     diffs = diff.differences(left.document, right.document)
+    left_out: list = []
+    if not args.all:
+        diffs, left_out = that_can_matter(left.document, right.document, diffs, [left.id, right.id])
     if args.format == "json":
-        print(diff.render_json(left.id, right.id, diffs))
+        print(diff.render_json(left.id, right.id, diffs, left_out))
     elif args.format == "markdown":
-        print(diff.render_markdown(left.id, right.id, diffs))
+        print(diff.render_markdown(left.id, right.id, diffs, left_out))
     else:
-        print(diff.render_text(left.id, right.id, diffs, with_basis=not args.brief))
+        print(diff.render_text(left.id, right.id, diffs, with_basis=not args.brief, left_out=left_out))
     return 0
