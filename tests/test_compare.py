@@ -132,6 +132,16 @@ def test_a_match_ends_on_the_deal_that_reaches_the_target():
     assert simulate.match_lengths(rules_, [big] * 5) == [2, 2]
 
 
+def test_points_a_litige_holds_back_count_for_the_match():
+    rules_ = load_variant("test-litige").rules      # federation, to 2000
+    litige = ("NS", False, 1, False, 0, 80, 4, 4, None, {"NS": 80, "EW": 0})
+    ns_made = ("NS", True, 1, False, 1950, 0, 8, 0, None, None)
+    # 0 + 1950 = 1950 < 2000 without what waits; with the 80 held back by the litige, 2030: over
+    assert simulate.match_lengths(rules_, [litige, ns_made]) == [2]
+    without = [litige[:9] + (None,), ns_made]
+    assert simulate.match_lengths(rules_, without) == []
+
+
 def test_swing_histogram_bins():
     bins = render.swing_bins([0, 0, 5, 40], bins=4)
     assert bins == [("0", 2), ("1-10", 1), ("11-20", 0), ("21-30", 0), ("31-40", 1)]

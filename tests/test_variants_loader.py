@@ -620,7 +620,7 @@ def test_format_path():
     (lambda d: d.__setitem__("name", ""), "<variant>: name: must not be empty"),
     (lambda d: d["rules"]["scoring"].__setitem__("capot_made", {"takers": {"terms": ["bid"], "multiplied": "al"},
                                                                  "defenders": {"terms": [], "multiplied": "none"}}),
-     "<variant>: rules.scoring.capot_made.takers.multiplied: 'al' is not one of: 'all', 'bid', 'none' "
+     "<variant>: rules.scoring.capot_made.takers.multiplied: 'al' is not one of: 'all', 'bid', 'none', 'base' "
      "(did you mean 'all'?)"),
     (lambda d: d["rules"]["scoring"].__setitem__("capot_made", 500),
      "<variant>: rules.scoring.capot_made: expected null or a mapping (takers, defenders), got 500"),

@@ -84,6 +84,10 @@ ENUM_WORDS: dict[str, dict] = {
                                   "any_sweep": "to any side that sweeps"},
     "scoring.rounding": {"none": "none", "nearest_10_half_up": "nearest 10, 5 up",
                          "nearest_10_half_down": "nearest 10, 5 down", "nearest_5": "nearest 5"},
+    "scoring.litige": {"none": "none", "takers_points_held": "the takers' points held for the next deal"},
+    "scoring.rounding_stage": {"award": "the final award", "before_multiplier": "the award before the multiplier",
+                               "card_points": "the card points", "card_points_complement":
+                               "the takers' card points; the defenders take the rest"},
     "match.reach": {"reach": "reaching it wins", "exceed": "only going over it wins"},
     "match.both_cross": {"higher_total": "the higher total", "deal_winner": "the deal's winners"},
     "match.tie": {"play_on": "play on", "deal_winner": "the deal's winners", "north_south": "North-South"},
@@ -210,7 +214,7 @@ def award_short(c: Ctx, award: dict, coinched: bool) -> str:
     text = " + ".join(words)
     if coinched:
         how = award["multiplied"]
-        text += {"all": ", all × M", "bid": ", × bid only", "none": ", not multiplied"}.get(how, f", {how}")
+        text += {"all": ", all × M", "bid": ", × bid only", "base": ", × base only", "none": ", not multiplied"}.get(how, f", {how}")
     return text
 
 

@@ -226,6 +226,7 @@ MULTIPLIED_WORDS = {
     "none": lambda pairs, words: " + ".join(words) + " (not multiplied)",
     "all": lambda pairs, words: f"({' + '.join(words)}) × M" if len(words) > 1 else f"{words[0]} × M",
     "bid": lambda pairs, words: " + ".join(f"{w} × M" if t == "bid" else w for t, w in pairs),
+    "base": lambda pairs, words: " + ".join(f"{w} × M" if t == "base" else w for t, w in pairs),
 }
 
 
@@ -672,15 +673,81 @@ def _minimum_total(c: Ctx) -> str:
     return f"The takers' total must also be at least {n}, so a bid of {low} needs {n}."
 
 
+def _tens(c: Ctx, usual: str) -> str:
+    """How a rounding to tens treats the halfway digit, unless scoring.rounding_up_from says it per contract."""
+    if c.r["scoring"].get("rounding_up_from") is not None:
+        return "rounded to the nearest 10 (from which digit it goes up: see below)"
+    return usual
+
+
+def _rounded(c: Ctx) -> str:
+    """What scoring.rounding_stage rounds, as the subject of the rounding sentence."""
+    return {"award": "Each side's award is", "before_multiplier": "Each side's award before the multiplier is",
+            "card_points": "Each side's card points are", "card_points_complement": "The takers' card points are",
+            }[c.r["scoring"].get("rounding_stage", "award")]
+
+
 _ROUNDING = {
     "none": "Scores are not rounded.",
-    "nearest_10_half_up": ("Each side's award is rounded to the nearest 10, a 5 going up (85 becomes 90, "
-                           "84 becomes 80), only after the contract has been judged on the exact points."),
-    "nearest_10_half_down": ("Each side's award is rounded to the nearest 10, a 5 going down (85 becomes 80, "
-                             "86 becomes 90), only after the contract has been judged on the exact points."),
-    "nearest_5": ("Each side's award is rounded to the nearest 5 (97 becomes 95, 98 becomes 100), only after "
-                  "the contract has been judged on the exact points."),
+    "nearest_10_half_up": lambda c: (f"{_rounded(c)} "
+                                     + _tens(c, "rounded to the nearest 10, a 5 going up (85 becomes 90, 84 becomes 80)")
+                                     + ", only after the contract has been judged on the exact points."),
+    "nearest_10_half_down": lambda c: (f"{_rounded(c)} "
+                                       + _tens(c, "rounded to the nearest 10, a 5 going down (85 becomes 80, 86 "
+                                                  "becomes 90)")
+                                       + ", only after the contract has been judged on the exact points."),
+    "nearest_5": lambda c: (f"{_rounded(c)} rounded to the nearest 5 (97 becomes 95, 98 becomes 100), only after "
+                            "the contract has been judged on the exact points."),
 }
+
+# scoring.rounding_stage (optional; left out: award)
+_ROUNDING_STAGE = {
+    "award": "The rounding applies to each side's whole award, after the multiplier and the belote.",
+    "before_multiplier": ("The rounding applies to the sum of each award's terms; then the multiplier applies "
+                          "(to the rounded sum where it multiplies the whole award), and the belote is added "
+                          "unrounded."),
+    "card_points": ("Only the card points an award counts are rounded; the bid, the fixed amounts, melds, "
+                    "belote and the multiplier apply to them as they are, and nothing is rounded after."),
+    "card_points_complement": ("Only the takers' card points are rounded; the defenders' are the rounded total "
+                               "of both sides' card points less the takers' rounded points (160 - 90 = 70 when "
+                               "the cards make 162). The bid, the fixed amounts, melds, belote and the multiplier "
+                               "apply to them as they are, and nothing is rounded after."),
+}
+
+
+# scoring.litige (optional; left out: none)
+_LITIGE = {
+    "none": "A level total is judged like any other, as said above.",
+    "takers_points_held": ("If the takers reach the bid with a total level with the defenders', there is a "
+                           "litige: the contract is not made, the defenders score as if it had been, the takers "
+                           "score only their belote, and the takers' card points are held back: they go to the "
+                           "side that wins the next deal (the takers if they make it, else the defenders), "
+                           "together with the points of any litige in between."),
+}
+
+
+def _litige(c: Ctx) -> str:
+    return sentence_for("scoring.litige", _LITIGE, c.r["scoring"].get("litige", "none"))
+
+
+_UP_FROM_PATHS = tuple(f"scoring.rounding_up_from.{k}" for k in ("suit", "sans_atout", "tout_atout"))
+
+
+def _rounding_up_from(c: Ctx) -> str:
+    up = c.r["scoring"].get("rounding_up_from")
+    if up is None:
+        return "Rounding to tens goes up from the same digit in every contract."
+    kinds = [("in a suit contract", up["suit"])]
+    if c.sa:
+        kinds.append(("at sans atout", up["sans_atout"]))
+    if c.ta:
+        kinds.append(("at tout atout", up["tout_atout"]))
+    said = "; ".join(f"{words}, from {n} ({10 + n} becomes 20, {9 + n} becomes 10)" for words, n in kinds)
+    return f"Rounding to the nearest 10 goes up from a last digit that depends on the contract: {said}."
+
+
+def _rounding_stage(c: Ctx) -> str:
+    return sentence_for("scoring.rounding_stage", _ROUNDING_STAGE, c.r["scoring"].get("rounding_stage", "award"))
 
 
 def _target(c: Ctx) -> str:
@@ -1007,8 +1074,16 @@ TEMPLATES: tuple[Template, ...] = (
         "taker_sweep": "When the takers take every trick, the defenders' melds go to the takers.",
         "any_sweep": "When one side takes every trick, the other side's melds go to it.",
     }, _sweep_melds_unused),
+    Template("litige", "contract", "Level totals: litige", ("scoring.litige",), _litige,
+             lambda c: None, {"scoring.litige": _LITIGE}),
     one("rounding", "scoring", "Rounding", "scoring.rounding",
         _ROUNDING),
+    Template("rounding-up-from", "scoring", "Rounding up from another digit", _UP_FROM_PATHS, _rounding_up_from,
+             lambda c: (None if c.r["scoring"]["rounding"] in ("nearest_10_half_up", "nearest_10_half_down")
+                        else "scores are not rounded to tens")),
+    Template("rounding-stage", "scoring", "What is rounded", ("scoring.rounding_stage",), _rounding_stage,
+             lambda c: "scores are not rounded" if c.r["scoring"]["rounding"] == "none" else None,
+             {"scoring.rounding_stage": _ROUNDING_STAGE}),
 
     # --- match
     Template("target", "match", "Target", ("match.target",), _target),
