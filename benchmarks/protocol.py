@@ -126,6 +126,7 @@ def main(argv: list[str] | None = None) -> int:
     per_kind: dict = {}
     for case in cases:
         per_kind[case["kind"]] = per_kind.get(case["kind"], 0) + 1
+    load_before = os.getloadavg()   # the machine may be shared: say how busy it was
     rates: dict = {spec: [] for spec in specs}
     errors: dict = {spec: 0 for spec in specs}
     kind_seconds: dict = {spec: {} for spec in specs}
@@ -155,12 +156,15 @@ def main(argv: list[str] | None = None) -> int:
                              "errored_replies": errors[spec]} for spec, impl, rules_used in opened],
         "python": platform.python_version(), "machine": platform.machine(), "cpus": os.cpu_count(),
         "date": time.strftime("%Y-%m-%d"),
+        "load_average": {"before": [round(x, 2) for x in load_before],
+                         "after": [round(x, 2) for x in os.getloadavg()]},
     }
     if args.json:
         print(json.dumps(report))
     else:
         print(f"{len(cases)} cases a round ({', '.join(sorted(kinds))} under {args.variant}), "
-              f"median of {args.rounds} rounds:")
+              f"median of {args.rounds} rounds; load average (1, 5, 15 min) before "
+              f"{report['load_average']['before']}, after {report['load_average']['after']}:")
         for item in report["implementations"]:
             kinds_text = ", ".join(f"{k} {v:,.0f}" for k, v in item["by_kind"].items())
             print(f"  {item['spec']:32} {item['cases_per_second']:>9,.1f} cases/s  ({kinds_text})"

@@ -15,6 +15,7 @@ COMMANDS = {
     "conformance": "coinche_spec.conformance.cli",
     "fuzz": "coinche_spec.conformance.fuzz_cli",
     "fingerprint": "coinche_spec.conformance.fingerprint_cli",
+    "report": "coinche_spec.conformance.report_cli",
     "deal": "coinche_spec.showdeal",
     "docs": "coinche_spec.docsgen.cli",
     "score": "coinche_spec.scoresheet",

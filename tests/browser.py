@@ -91,3 +91,17 @@ def png_pixels(png: Path) -> tuple[int, int, bytes]:
             idat += body
         pos += 12 + length
     return width, height, zlib.decompress(idat)
+
+
+def dump_dom(browser: str, url: str, work: Path, budget_ms: int = 5000) -> str:
+    """The DOM after the page's scripts ran (``--dump-dom``), for a file URL that may carry a #fragment."""
+    profile = work / f"profile-dom-{abs(hash(url))}"
+    args = [browser, "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+            f"--user-data-dir={profile}", "--no-first-run", "--no-default-browser-check",
+            f"--virtual-time-budget={budget_ms}", "--dump-dom", url]
+    try:
+        done = subprocess.run(args, capture_output=True, timeout=180, cwd=work)
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"chromium did not dump the DOM of {url} in 180 s")
+    assert done.returncode == 0 and done.stdout, f"chromium dumped nothing: {done.stderr.decode()[-500:]}"
+    return done.stdout.decode("utf-8")

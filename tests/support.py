@@ -49,3 +49,10 @@ def require_belote_cli():
     must be there)."""
     require_extra("belote.scoring", "COINCHE_REQUIRE_BELOTE_CLI", "belote-cli")
     return require_extra("belote", "COINCHE_REQUIRE_BELOTE_CLI", "belote-cli")
+
+
+def case_records(path):
+    """The case records of a ``--report-jsonl`` file, in order (its header and footer left out)."""
+    import json
+    from pathlib import Path
+    return [r for r in map(json.loads, Path(path).read_text(encoding="utf-8").splitlines()) if r["record"] == "case"]

@@ -1,7 +1,6 @@
 """Expectations for any rule set: carried by dependency, checked at run time, engine verdicts kept apart,
 user corpora, the uncovered list and the exit codes of runs that played nothing."""
 
-import json
 import sys
 import textwrap
 from pathlib import Path
@@ -12,6 +11,7 @@ from coinche_spec.cli import main
 from coinche_spec.conformance.carry import find
 from coinche_spec.conformance.fixtures import CorpusError, load_corpus
 from coinche_spec.variants import load_variant
+from support import case_records
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -111,7 +111,7 @@ def run(capsys, *argv):
 
 
 def records(path):
-    return [json.loads(line) for line in Path(path).read_text().splitlines()]
+    return case_records(path)
 
 
 def program(tmp_path, name, body, *args):

@@ -1,6 +1,5 @@
 """`coinche-spec conformance`: outcomes, the matrix, the closing line, exit codes and reports."""
 
-import json
 import subprocess
 import sys
 import time
@@ -12,6 +11,7 @@ import pytest
 from coinche_spec.cli import main
 from test_conformance_fixtures import GOOD_DEALING, GOOD_SCORING
 from test_protocol_client import write_fake
+from support import case_records
 
 ROOT = Path(__file__).resolve().parent.parent
 SHIPPED = ["cafe-1000", "cafe-701", "cafe-sans-tout-atout", "contree-701", "federation"]
@@ -106,7 +106,7 @@ def test_reports(corpus, capsys, tmp_path):
     code, out, err = run(capsys, "--corpus-only", "--corpus", str(corpus), "--report-jsonl", str(jsonl), "--junit", str(junit),
                          "--markdown", str(md))
     assert code == 1
-    rows = [json.loads(line) for line in jsonl.read_text().splitlines()]
+    rows = case_records(jsonl)
     assert len(rows) == 10  # one per fixture x rule set
     assert {(r["fixture"], r["variant"]) for r in rows} == {(f, v) for f in ("score-089-on-090", "dealing-cut-one-card")
                                                             for v in SHIPPED}
@@ -147,7 +147,7 @@ def test_another_implementation_skips_errors_and_timeouts(corpus, capsys, tmp_pa
     code, out, err = run(capsys, "--corpus-only", "--corpus", str(corpus), "--impl", write_fake(tmp_path), "--timeout", "1",
                          "--report-jsonl", str(tmp_path / "r.jsonl"))
     assert code == 1
-    rows = {(r["fixture"], r["variant"]): r for r in map(json.loads, (tmp_path / "r.jsonl").read_text().splitlines())}
+    rows = {(r["fixture"], r["variant"]): r for r in case_records(tmp_path / "r.jsonl")}
     outcome = {k: r["outcome"] for k, r in rows.items()}
     assert outcome[("perft-ok", "federation")] == "pass"
     assert outcome[("perft-wrong", "federation")] == "fail"

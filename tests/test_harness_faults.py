@@ -8,7 +8,6 @@ outcomes, never the clock): ``--max-restarts K`` means K + 1 broken cases,
 then every case left is ``not run``.
 """
 
-import json
 import sys
 import textwrap
 
@@ -16,6 +15,7 @@ import pytest
 
 from coinche_spec.cli import main
 from coinche_spec.protocol.client import ImplementationError, Subprocess
+from support import case_records
 
 HEAD = textwrap.dedent(r'''
     import json, sys, time
@@ -81,7 +81,7 @@ def conformance(capsys, tmp_path, corpus, impl, *options):
     code = main(["conformance", "--corpus-only", "--corpus", str(corpus), "--variant", "federation", "--impl", impl,
                  "--report-jsonl", str(report), *options])
     out, err = capsys.readouterr()
-    records = [json.loads(line) for line in report.read_text().splitlines()]
+    records = case_records(report)
     return code, out, [r["outcome"] for r in records], records
 
 
@@ -150,7 +150,7 @@ def test_max_fail_counts_wrong_answers_with_the_reference_engine(capsys, tmp_pat
     code = main(["conformance", "--corpus-only", "--corpus", str(corpus), "--variant", "federation", "--max-fail", "3",
                  "--report-jsonl", str(tmp_path / "r.jsonl")])
     out, _ = capsys.readouterr()
-    outcomes = [json.loads(x)["outcome"] for x in (tmp_path / "r.jsonl").read_text().splitlines()]
+    outcomes = [r["outcome"] for r in case_records(tmp_path / "r.jsonl")]
     assert outcomes == ["fail"] * 3 + ["not run"] * 7
     assert code == 1 and out.rstrip().splitlines()[-1] == "0 passed, 3 failed, 7 not run"
 

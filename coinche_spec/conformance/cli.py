@@ -20,7 +20,7 @@ import time
 from .. import outputs
 from ..errors import OutputError
 from ..protocol.impls import IMPL_HELP
-from . import limits, reports
+from . import html_report, limits, records, reports
 from .fixtures import CorpusError, load_corpus, select
 from .runner import playable_count, run as run_corpus
 from .uncovered import uncovered_lines
@@ -56,9 +56,15 @@ def register(subparsers) -> None:
                    help="seconds an implementation (the in-process engine as well) may take to answer one "
                         "case (default 10); a case that takes longer counts as a time-out")
     limits.add_arguments(p)
-    p.add_argument("--report-jsonl", metavar="FILE", default=None, help="write one JSON object per case to FILE")
+    p.add_argument("--report-jsonl", metavar="FILE", default=None,
+                   help="write the run as JSON Lines to FILE: a header record (implementation, rule-set hashes, "
+                        "corpus version, date), one record per case, a footer with the counts (docs/reports.md)")
     p.add_argument("--junit", metavar="FILE", default=None, help="write a JUnit XML report to FILE")
     p.add_argument("--markdown", metavar="FILE", default=None, help="write the matrix and failures as Markdown")
+    p.add_argument("--html", metavar="FILE", default=None,
+                   help="write a self-contained HTML report: the matrix (area x rule set, passed, failed and other "
+                        "cases), and every case that went wrong, by rule, opening on its differences, rules and "
+                        "arithmetic (docs/reports.md)")
     p.add_argument("--check-protocol", action="store_true",
                    help="validate every reply against the protocol's JSON Schema; a reply that breaks it fails "
                         "its case, with the path in the reply and the schema's message")
@@ -195,6 +201,8 @@ def main(args) -> int:
     finally:
         impl.stop()
 
+    report.header = records.header(args.impl, impl.info, variants, corpus_folders(args),
+                                   keywords=args.keyword, engine_verdicts=not args.no_engine_verdicts)
     print(reports.console(report, verbose=args.verbose), flush=True)
     for target in targets:
         try:
@@ -208,7 +216,15 @@ def main(args) -> int:
 
 
 _WRITERS = {"--report-jsonl": reports.write_jsonl, "--junit": reports.write_junit,
-            "--markdown": reports.write_markdown}
+            "--markdown": reports.write_markdown, "--html": html_report.write}
+
+
+def corpus_folders(args) -> list:
+    """The folders the run's fixtures come from, the shipped corpus last."""
+    from pathlib import Path
+
+    from ..resources import corpus_dir
+    return [Path(c) for c in args.corpus or ()] + ([] if args.corpus_only else [corpus_dir()])
 
 
 def _report_targets(args, variants) -> list:
@@ -216,11 +232,10 @@ def _report_targets(args, variants) -> list:
     file), none named twice."""
     from pathlib import Path
 
-    from ..resources import corpus_dir
     from ..variants import registry
     from .fixtures import RETIRED_FILE
 
-    folders = [Path(c) for c in args.corpus or ()] + ([] if args.corpus_only else [corpus_dir()])
+    folders = corpus_folders(args)
     inputs: list = []
     for folder in folders:
         if folder.is_dir():
@@ -230,4 +245,4 @@ def _report_targets(args, variants) -> list:
             inputs += [p for p in where.iterdir() if p.suffix in (".yaml", ".yml")]
     inputs += [Path(v.path) for v in variants if getattr(v, "path", None) is not None]
     return outputs.plan([("--report-jsonl", args.report_jsonl), ("--junit", args.junit),
-                         ("--markdown", args.markdown)], inputs)
+                         ("--markdown", args.markdown), ("--html", args.html)], inputs)

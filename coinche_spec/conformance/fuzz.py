@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from ..protocol.cases import CaseError, run_case
-from ..protocol.client import Implementation, ImplementationError, Subprocess
+from ..protocol.client import Implementation, ImplementationError
 from .compare import compare
 from .fixtures import EXPECT_FIELDS
 from .fuzz_cases import KINDS, deal_cases
@@ -254,9 +254,14 @@ class Setup:
     kinds: tuple
 
 
-def start_implementation(command: str, timeout: float) -> Subprocess:
-    """Launch the implementation and check its start reply; FuzzAbort saying why when it cannot start."""
-    impl = Subprocess(command, timeout=timeout)
+def start_implementation(command: str, timeout: float) -> Implementation:
+    """Open what ``--impl`` names (a command line, an adapter such as ``colver``, python:MODULE:FACTORY),
+    start it and check its start reply; FuzzAbort saying why when it cannot start."""
+    from ..protocol.impls import SpecError, open_implementation
+    try:
+        impl = open_implementation(command, timeout)
+    except SpecError as exc:
+        raise FuzzAbort(f"--impl: {exc}") from None
     try:
         impl.start()
     except ImplementationError as exc:

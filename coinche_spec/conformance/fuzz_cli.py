@@ -27,7 +27,8 @@ def register(subparsers) -> None:
                     "into protocol cases and answered by the implementation and by the reference engine; "
                     "each distinct divergence is shrunk to a small case and, with --out, written as a fixture "
                     "whose expectation is the engine's (expected_by: engine). Exit status 1 on any divergence.")
-    p.add_argument("--impl", metavar="CMD", help="command line of the implementation (protocol over stdin/stdout)")
+    p.add_argument("--impl", metavar="SPEC", help="the implementation: a command line speaking the protocol over "
+                   "stdin/stdout, python:MODULE:FACTORY, or an adapter (colver)")
     p.add_argument("--variant", metavar="ID|FILE", help="the rule set: a shipped or house id, or a rule-set file")
     p.add_argument("--deals", metavar="N", help="how many deals the seed range holds (all shards together)")
     p.add_argument("--seed", metavar="S", default="1", help="names the deals: the same seed plays the same deals "

@@ -17,7 +17,9 @@ from __future__ import annotations
 import json
 import xml.etree.ElementTree as ET
 from .. import outputs
+from . import records
 from .compare import show
+from .fixture_comments import arithmetic
 from .fixtures import AREAS
 from .runner import Outcome, Report
 
@@ -119,6 +121,26 @@ def note_lines(report: Report) -> list[str]:
     return lines
 
 
+def rules_line(o: Outcome) -> str:
+    """The rules the fixture's answer depends on (its depends_on), as its author declared them."""
+    if o.fixture.depends_on is None:
+        return "rules: not declared (the fixture has no depends_on)"
+    return "rules: " + (", ".join(o.fixture.depends_on) or "none")
+
+
+def arithmetic_lines(o: Outcome, indent: str = "  ") -> list[str]:
+    """The working written beside the expectation, as the fixture file has it."""
+    written_for, comments = arithmetic(o)
+    if written_for is None:
+        return [f"{indent}arithmetic: none (the expectation is the reference engine's answer)"]
+    if not comments:
+        return [f"{indent}arithmetic: no comment beside the expectation for {written_for}"]
+    span = (f"{comments[0].line}" if comments[0].line == comments[-1].line
+            else f"{comments[0].line}-{comments[-1].line}")
+    carried = f", carried from {written_for}" if o.carried_from else ""
+    return [f"{indent}arithmetic ({o.fixture.file}:{span}{carried}):"] + [f"{indent}  {c}" for c in comments]
+
+
 def describe_problem(o: Outcome, indent: str = "  ") -> list[str]:
     head = f"{_LABEL[o.outcome]} {o.fixture.id} under {o.variant}: {o.fixture.title} ({o.fixture.where})"
     if o.expected_by != "hand":
@@ -130,7 +152,48 @@ def describe_problem(o: Outcome, indent: str = "  ") -> list[str]:
         lines.append(f"{indent}{o.message}")
     if o.stderr:  # the end of what the implementation wrote during this case (all of it in --report-jsonl)
         lines.append(f"{indent}stderr: " + " | ".join(o.stderr.splitlines()[-5:]))
+    if len(o.fixture.exercises) > 1:
+        lines.append(f"{indent}exercises: {', '.join(o.fixture.exercises)}")
+    lines.append(f"{indent}{rules_line(o)}")
+    if o.outcome in ("fail", "defect") or o.diffs:
+        lines.extend(arithmetic_lines(o, indent))
     lines.append(f"{indent}case: {show(o.fixture.case)}")
+    return lines
+
+
+def by_rule(problems: list[Outcome]) -> list[tuple[str, list[Outcome]]]:
+    """The cases that went wrong, grouped by the rule each fixture is written to test (the first of its
+    exercises), the largest group first."""
+    groups: dict = {}
+    for o in problems:
+        groups.setdefault(records.primary_rule(o.fixture.exercises), []).append(o)
+    return sorted(groups.items(), key=lambda kv: (-len(kv[1]), kv[0]))
+
+
+def shared_rules(problems: list[Outcome], top: int = 5) -> list[tuple[str, int]]:
+    """The rules most of the failing fixtures depend on: where a common cause is likely."""
+    counts: dict = {}
+    for o in problems:
+        for rule in dict.fromkeys(o.fixture.depends_on or ()):
+            counts[rule] = counts.get(rule, 0) + 1
+    return sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))[:top]
+
+
+def problem_lines(report: Report) -> list[str]:
+    """The cases that went wrong, under the rule each exercises, then the rules they share."""
+    problems = report.problems()
+    if not problems:
+        return []
+    lines: list[str] = []
+    for rule, group in by_rule(problems):
+        lines.append(f"== {rule}: {plural(len(group), 'case')} went wrong")
+        for o in group:
+            lines.extend(describe_problem(o))
+        lines.append("")
+    shared = shared_rules(problems)
+    if shared:
+        lines.append(f"rules the {plural(len(problems), 'case')} that went wrong depend on most: "
+                     + ", ".join(f"{rule} ({n} of {len(problems)})" for rule, n in shared))
     return lines
 
 
@@ -149,11 +212,10 @@ def console(report: Report, verbose: bool = False) -> str:
             lines.append("")
             for o in skipped:
                 lines.append(f"SKIP {o.fixture.id} under {o.variant}: {o.message}")
-    problems = report.problems()
+    problems = problem_lines(report)
     if problems:
         lines.append("")
-        for o in problems:
-            lines.extend(describe_problem(o))
+        lines.extend(problems)
     lines.append("")
     lines.extend(note_lines(report))
     lines.extend(closing_lines(report))
@@ -172,7 +234,8 @@ def progress_line(o: Outcome) -> str:
 # Each writer goes through outputs: the old file is replaced whole or not at all.
 
 def jsonl(report: Report) -> str:
-    return "".join(json.dumps(o.to_json(), ensure_ascii=False) + "\n" for o in report.outcomes)
+    """A header record, one record per case, a footer record (records.py)."""
+    return "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records.records(report, report.header))
 
 
 def write_jsonl(report: Report, path) -> None:
@@ -232,9 +295,12 @@ def markdown(report: Report) -> str:
     out.append("")
     problems = report.problems()
     if problems:
-        out.append("## Cases that went wrong")
+        out.append("## Cases that went wrong, by rule")
         out.append("")
-        for o in problems:
+    for rule, group in by_rule(problems):
+        out.append(f"### `{rule}`")
+        out.append("")
+        for o in group:
             out.append(f"- **{_LABEL[o.outcome]}** `{o.fixture.id}` under `{o.variant}`: "
                        f"{_md(o.fixture.title)} ({o.fixture.where})")
             for d in o.diffs:
@@ -243,6 +309,10 @@ def markdown(report: Report) -> str:
                            + (f" ({_md(d.note)})" if d.note else ""))
             if o.message:
                 out.append(f"  - {_md(o.message)}")
+            out.append(f"  - {_md(rules_line(o))}")
+            if o.outcome in ("fail", "defect") or o.diffs:
+                head, *comments = arithmetic_lines(o, "")
+                out.append(f"  - {_md(head)}" + "".join(f"\n    - {_md(c.strip())}" for c in comments))
         out.append("")
     for line in note_lines(report):
         out.extend([_md(line), ""])

@@ -73,6 +73,7 @@ class Report:
     notes: list = field(default_factory=list)  # what was not run, and why
     unjudged: int = 0  # cases no expectation covered and no engine verdict was asked for
     refused: dict = field(default_factory=dict)  # rule set id -> why the implementation would not play it
+    header: dict | None = None  # what was run, on what, when (records.header), for the results file
 
     def counts(self) -> dict:
         counts = {o: 0 for o in OUTCOMES}

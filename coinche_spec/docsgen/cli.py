@@ -27,14 +27,19 @@ def register(subparsers) -> None:
                     "               and the interpretations\n"
                     "  --compare    the seed rule sets side by side (docs/variants.md)\n"
                     "  --reference  every rule a variant file may set (docs/rules-reference.md)\n"
-                    "  --all DIR    the rules page of every seed, published, program's and house rule set (docs/rules/)",
+                    "  --all DIR    the rules page of every seed, published, program's and house rule set (docs/rules/)\n"
+                    "  --implementations DIR\n"
+                    "               run each published implementation (colver) through the suite and write\n"
+                    "               its results page, DIR/<name>.md and .html, and DIR/<name>.json\n"
+                    "               (docs/implementations/; takes minutes: it fuzzes 10,000 deals)",
         epilog="examples:\n"
                "  coinche-spec docs federation\n"
                "  coinche-spec docs our-table.yaml --output our-table.md\n"
                "  coinche-spec docs our-table.yaml --format html --output our-table.html\n"
                "  coinche-spec docs --compare --output docs/variants.md\n"
                "  coinche-spec docs --reference --output docs/rules-reference.md\n"
-               "  coinche-spec docs --all docs/rules")
+               "  coinche-spec docs --all docs/rules\n"
+               "  coinche-spec docs --implementations docs/implementations")
     p.add_argument("ref", nargs="?", metavar="ID|FILE",
                    help="a shipped or house variant id (see `variants list`) or a variant file")
     p.add_argument("--compare", action="store_true",
@@ -53,6 +58,13 @@ def register(subparsers) -> None:
     p.add_argument("--all", dest="all_dir", metavar="DIR",
                    help="write one rules page per shipped and house variant into DIR, as DIR/<id>.md; DIR is "
                         "created if it does not exist but its parent folder does")
+    p.add_argument("--implementations", dest="impl_dir", metavar="DIR",
+                   help="run each published implementation (conformance under its own rule set and the seeds, "
+                        "fingerprint, fuzzing) and write DIR/<name>.json, .md and .html; DIR must exist")
+    p.add_argument("--fuzz-deals", metavar="N", type=int, default=None,
+                   help="with --implementations: deals to fuzz (default: each entry's own, 10000 for colver)")
+    p.add_argument("--rerender", action="store_true",
+                   help="with --implementations: render the pages again from DIR/<name>.json, running nothing")
     p.set_defaults(func=run)
 
 
@@ -132,7 +144,33 @@ def _chosen(args) -> list[str]:
         chosen.append("--reference")
     if args.all_dir is not None:
         chosen.append("--all DIR")
+    if getattr(args, "impl_dir", None) is not None:
+        chosen.append("--implementations DIR")
     return chosen
+
+
+def implementations(args) -> int:
+    """``--implementations DIR``: the published results pages (coinche_spec/published/)."""
+    from ..errors import CoincheSpecError
+    from ..published.build import write
+
+    folder = Path(args.impl_dir)
+    if not folder.is_dir():
+        raise _user_error(f"--implementations: '{folder}' is not a folder")
+    if args.output is not None:
+        raise _user_error("docs: --implementations DIR writes several files: give either --output FILE or "
+                          "--implementations DIR, not both")
+    if args.fuzz_deals is not None and (args.fuzz_deals < 1 or args.rerender):
+        raise _user_error("--fuzz-deals N: give a whole number of at least 1, and not with --rerender")
+    try:
+        written = write(folder, args.fuzz_deals, args.rerender,
+                        say=lambda text: print(f"[implementations] {text}", file=sys.stderr, flush=True))
+    except FileNotFoundError as exc:
+        raise _user_error(f"--rerender: {exc.filename}: no results file; run without --rerender first") from None
+    except (CoincheSpecError, ValueError) as exc:
+        raise _user_error(f"--implementations: {exc}") from None
+    print(f"wrote {len(written)} files to {folder}")
+    return 0
 
 
 def _emit(render, output: str | None, inputs=()) -> None:
@@ -153,6 +191,11 @@ def run(args) -> int:
         raise _user_error(f"docs: give either {chosen[0]} or {chosen[1]}, not both")
     if getattr(args, "format", "md") == "html" and args.ref is None:
         raise _user_error("docs: --format html is for one rule set's sheet (docs ID|FILE --format html)")
+    if (getattr(args, "fuzz_deals", None) is not None or getattr(args, "rerender", False)) \
+            and getattr(args, "impl_dir", None) is None:
+        raise _user_error("docs: --fuzz-deals and --rerender go with --implementations DIR")
+    if getattr(args, "impl_dir", None) is not None:
+        return implementations(args)
     if getattr(args, "compare", False):
         from .compare import render_compare
         _emit(render_compare, args.output)
