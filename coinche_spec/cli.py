@@ -25,7 +25,7 @@ COMMANDS = {
 
 
 class UserError(Exception):
-    """A problem with what the user gave: printed as one line, exit status 2."""
+    """A problem with what the user gave: printed as one line (one per problem), exit status 2."""
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -49,7 +49,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return int(args.func(args) or 0)
     except (UserError, HomeError) as exc:
-        print(f"coinche-spec: {exc}", file=sys.stderr)
+        for line in str(exc).splitlines() or [""]:  # a rule set's problems: one line each, all of them
+            print(f"coinche-spec: {line}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130

@@ -322,7 +322,8 @@ def gather(parent, ask: bool, stdin=None, stdout=None) -> tuple[dict, list]:
         _, entry, leaves = q
         a.say(f"[{n}/{len(asked)}] {entry['question']}")
         a.say(f"    {pid} reads: {' '.join(entry['reading'].split())}")
-        a.say(f"    or: {' '.join(entry['alternative'].split())}")
+        if entry.get("alternative"):
+            a.say(f"    or: {' '.join(entry['alternative'].split())}")
         keep = True
         if ask:
             while True:
@@ -348,10 +349,12 @@ def gather(parent, ask: bool, stdin=None, stdout=None) -> tuple[dict, list]:
             alternative = f"{pid}'s reading: {' '.join(entry['reading'].split())}"
         else:
             reading = f"As {pid} reads it: {' '.join(entry['reading'].split())}"
-            alternative = " ".join(entry["alternative"].split())
-        entries.append({"id": entry["id"], "question": entry["question"], "reading": reading,
-                        "alternative": alternative, "quote": entry.get("quote", ""),
-                        "rules": list(entry["rules"]) + more})
+            alternative = " ".join(entry.get("alternative", "").split())
+        kept = {"id": entry["id"], "question": entry["question"], "reading": reading,
+                "alternative": alternative, "quote": entry.get("quote", ""), "rules": list(entry["rules"]) + more}
+        if not alternative:  # the parent's reading named none: an interpretation may leave it out
+            del kept["alternative"]
+        entries.append(kept)
     return a.changed, entries
 
 
@@ -460,7 +463,7 @@ def run(args) -> int:
     try:
         parent = variant_for(args.extends)
     except VariantError as exc:
-        raise UserError(exc.lines[0] if exc.lines else str(exc)) from None
+        raise UserError("\n".join(exc.lines) or str(exc)) from None  # every problem, one line each
     ident = _ident(target, args.ident)
     if ident in shipped_ids() + house_ids() or ident == parent.id:
         raise UserError(f"--id: '{ident}' is already a rule set's id; name this one with --id")

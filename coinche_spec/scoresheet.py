@@ -284,7 +284,7 @@ def run(args) -> int:
     try:
         variant = variant_for(args.variant)
     except VariantError as exc:
-        raise UserError(exc.lines[0] if exc.lines else str(exc)) from None
+        raise UserError("\n".join(exc.lines) or str(exc)) from None  # every problem, one line each
     out = score_table(variant, args)
     if args.json:
         print(json.dumps(out, ensure_ascii=False, indent=2))

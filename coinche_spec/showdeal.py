@@ -51,7 +51,7 @@ def run(args) -> int:
     try:
         variant = variant_for(args.variant)
     except VariantError as exc:
-        raise UserError(exc.lines[0] if exc.lines else str(exc)) from None
+        raise UserError("\n".join(exc.lines) or str(exc)) from None  # every problem, one line each
     if args.batch is not None or args.json:
         if args.players != "random":
             raise UserError("--batch plays random players only: the simple players are not vectorised yet")

@@ -38,5 +38,62 @@ def source_title(name: str) -> str:
     return TITLES.get(name, name)
 
 
+# --- the three kinds of source a rule file may cite ------------------------------------
+#
+# A document (a rule book, a seed): ``seed`` (a registered name) or ``document`` (a title),
+# ``section``, ``quote``. A program: ``repository``, ``path``, ``commit`` or ``version``. A house
+# decision: ``decided_by``, ``decided_on``. The loader checks each entry has one kind's fields
+# (variants/semantics.py); these functions say each kind readably for the pages and diffs.
+
+KIND_FIELDS = {
+    "document": ("seed", "document", "section"),
+    "program": ("repository", "path", "commit", "version"),
+    "house": ("decided_by", "decided_on"),
+}
+KIND_NEEDS = {  # for each kind: groups of fields, one of each group required
+    "document": (("seed", "document"), ("section",), ("quote",)),
+    "program": (("repository",), ("path",), ("commit", "version")),
+    "house": (("decided_by",), ("decided_on",)),
+}
+
+
+def source_kinds(entry: dict) -> list[str]:
+    """The kinds whose fields the entry uses (a well-formed entry uses exactly one)."""
+    return [kind for kind, names in KIND_FIELDS.items() if any(n in entry for n in names)]
+
+
+def source_kind(entry: dict) -> str:
+    kinds = source_kinds(entry)
+    return kinds[0] if kinds else "document"
+
+
+def source_origin(entry: dict) -> str:
+    """Who or what a source is, to group the sources of a page: a document's title, a program, a house."""
+    kind = source_kind(entry)
+    if kind == "program":
+        version = f" {entry['version']}" if entry.get("version") else ""
+        return f"the program {entry.get('repository', '?')}{version}"
+    if kind == "house":
+        return f"a house decision of {entry.get('decided_by', '?')}"
+    return source_title(str(entry.get("seed") or entry.get("document") or "?"))
+
+
+def source_part(entry: dict) -> str:
+    """Where in its source an entry is: a section, a file at a commit or version, a date."""
+    kind = source_kind(entry)
+    if kind == "program":
+        at = f"commit {entry['commit'][:12]}" if entry.get("commit") else f"version {entry.get('version', '?')}"
+        return f"`{entry.get('path', '?')}` at {at}"
+    if kind == "house":
+        return f"decided on {entry.get('decided_on', '?')}"
+    return str(entry.get("section", ""))
+
+
+def source_where(entry: dict) -> str:
+    """The source of an entry in one phrase, as a page prints it."""
+    part = source_part(entry)
+    return f"{source_origin(entry)}, {part}" if part else source_origin(entry)
+
+
 def is_registered(name: str) -> bool:
     return name in TITLES

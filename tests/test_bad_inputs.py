@@ -16,6 +16,7 @@ import json
 import os
 import re
 import stat
+from pathlib import Path
 
 import pytest
 
@@ -122,6 +123,21 @@ VARIANT_FILES = [
      r"bad\.yaml:\d+:\d+: rules\.k1\.k2.*: nested more than 64 levels deep"),
     ("deep-list-in-sources", "sources:\n  - " + "[" * 100 + "]" * 100 + "\n",
      r"bad\.yaml:2:\d+: sources\[0\](\[0\])+: nested more than 64 levels deep"),
+    # a source is one kind: a document, a program or a house decision, each with its fields
+    ("source-two-kinds", house(l6="sources: [{seed: house, section: s, quote: q, repository: x, path: p, version: '1',"
+                                  " rules: [match.target]}]"),
+     r"^bad\.yaml:6:11: sources\[0\]: a source is a document, a program or a house decision, not several "
+     r"\(document: seed, section; program: repository, path, version\)$"),
+    ("source-program-no-version", house(l6="sources: [{repository: github.com/x/y, path: a.py, rules: [match.target]}]"),
+     r"^bad\.yaml:6:11: sources\[0\]: a program source needs `commit` or `version`$"),
+    ("source-program-bad-commit", house(l6="sources: [{repository: x, path: a.py, commit: zzz, rules: [match.target]}]"),
+     r"^bad\.yaml:6:47: sources\[0\]\.commit: 'zzz' does not have the expected form"),
+    ("source-house-no-date", house(l6="sources: [{decided_by: the club, rules: [match.target]}]"),
+     r"^bad\.yaml:6:11: sources\[0\]: a house source needs `decided_on`$"),
+    ("source-document-no-quote", house(l6="sources: [{document: Our sheet, section: p. 2, rules: [match.target]}]"),
+     r"^bad\.yaml:6:11: sources\[0\]: a document source needs `quote`$"),
+    ("source-house-date-unquoted", house(l6="sources: [{decided_by: us, decided_on: 2026-03-01, rules: [match.target]}]"),
+     r"^bad\.yaml:6:40: sources\[0\]\.decided_on: '2026-03-01' is read as a date: quote it"),
 ]
 
 
@@ -158,6 +174,67 @@ def test_bad_rule_set_file(workdir, capsys, text, pattern):
     for line in out.strip().splitlines():  # every problem is one located line
         assert line.startswith("bad.yaml:") or line.startswith("bad.yaml: "), line
     assert (workdir / "bad.yaml").read_bytes() == before  # nothing the user gave is changed
+
+
+# three mistakes the schema finds and two only the cross-rule checks find, in one file
+MANY_MISTAKES = house(l7="interpretations: []", l10="    target: lots", tail=[
+    "    tie: coin",                                  # 11
+    "  deal: {packets: [3, 3, 3]}",                   # 12
+    "  auction:",                                     # 13
+    "    bids: {minimum: 80, step: 10, maximum: 165}",  # 14
+    "    coinche: {when: sometimes}",                 # 15
+])
+
+
+@pytest.mark.parametrize("argv", [("variants", "check", "bad.yaml"), ("docs", "bad.yaml"),
+                                  ("deal", "--variant", "bad.yaml", "--seed", "1")],
+                         ids=["check", "docs", "deal"])
+def test_every_problem_of_a_rule_set_is_reported_in_one_pass(workdir, capsys, argv):
+    """Not only the first: every command that loads a rule set prints every problem, schema ones by line
+    first, then cross-rule ones by line."""
+    (workdir / "bad.yaml").write_text(MANY_MISTAKES, encoding="utf-8")
+    code, out = run_cli(capsys, *argv)
+    assert code == (1 if argv[0] == "variants" else 2), out
+    assert_clean(out)
+    lines = [line.removeprefix("coinche-spec: ") for line in out.strip().splitlines()]
+    found = [line.split(": ")[:2] for line in lines if line.startswith("bad.yaml:")]
+    assert len(found) == len(lines), out     # nothing but the located lines
+    assert found == [["bad.yaml:10:13", "rules.match.target"], ["bad.yaml:11:10", "rules.match.tie"],
+                     ["bad.yaml:15:21", "rules.auction.coinche.when"],
+                     ["bad.yaml:12:19", "rules.deal.packets"], ["bad.yaml:14:44", "rules.auction.bids.maximum"]], out
+
+
+def test_a_warning_is_located_and_leaves_the_exit_0_unless_strict(workdir, capsys):
+    """The FFB text's sans atout table (jack 0: 4 x 36 = 144, not 152) is allowed: `variants check`
+    prints the warning with file, line and field, and exits 0; --strict makes it a problem (exit 1)."""
+    (workdir / "bad.yaml").write_text(house(l2="extends: cafe-sans-tout-atout", tail=[
+        "  card_values:",                                                         # 11
+        '    sans_atout: {A: 19, T: 10, K: 4, Q: 3, J: 0, "9": 0, "8": 0, "7": 0}',  # 12
+    ]), encoding="utf-8")
+    code, out = run_cli(capsys, "variants", "check", "bad.yaml")
+    assert code == 0, out
+    assert_clean(out)
+    assert out.splitlines()[0].startswith("bad.yaml:12:17: rules.card_values.sans_atout: warning: at sans atout "
+                                          "the cards add up to 144"), out
+    assert out.splitlines()[-1] == "1 file valid, 1 warning"
+    code, out = run_cli(capsys, "variants", "check", "--strict", "bad.yaml")
+    assert code == 1, out
+    assert_clean(out)
+    assert out.splitlines() == [out.splitlines()[0]] and "warning:" in out
+
+
+def test_a_rule_left_out_where_it_can_matter_is_refused_located(workdir, capsys):
+    """A rule set that bids sans atout must give its table (and the other rules it then uses)."""
+    import shutil
+    shutil.copy(Path(__file__).parent / "broken" / "sa-without-table.yaml", workdir / "bad.yaml")
+    for argv in (("variants", "check", "bad.yaml"), ("deal", "--variant", "bad.yaml", "--seed", "3")):
+        code, out = run_cli(capsys, *argv)
+        assert code in (1, 2), out
+        assert_clean(out)
+        lines = [line.removeprefix("coinche-spec: ") for line in out.strip().splitlines()]
+        assert [line.split(": ")[:2] for line in lines] == [
+            ["bad.yaml:18:3", "rules.auction"], ["bad.yaml:31:3", "rules.play"], ["bad.yaml:39:3", "rules.card_values"]]
+        assert "missing rule 'sans_atout': it is needed because sans atout may be bid" in lines[2]
 
 
 def special_file(workdir, kind: str) -> str:

@@ -44,19 +44,23 @@ REFUSED = {"colver": "belote.placement", "peer-slim0": "belote.placement",
            "peer-koubs934": "scoring.capot_failed", "peer-oliboy50": "contract.versus_defenders"}
 
 
-def _replayed(rules, n, seed):
-    batch = play_batch(rules, n, seed=seed, record=True)
-    assert len(batch) == n
+def _replayed(rules, n, seed, players="random"):
+    batch = play_batch(rules, n, seed=seed, record=True, players=players)
+    assert len(batch) == n and batch.players == players
     return batch, replay_batch(batch)
 
 
+@pytest.mark.parametrize("players", ["random", "simple"])
 @pytest.mark.parametrize("ident", SHIPPED)
-def test_shipped_rule_set_deal_for_deal(ident):
-    batch, diffs = _replayed(load_variant(ident), DEALS, seed=12)
+def test_shipped_rule_set_deal_for_deal(ident, players):
+    """For simple players (batch/simple.py) the replay also checks every call and card against
+    engine/players.py's choice on the same deal (tests/test_batch_simple.py has the rest)."""
+    batch, diffs = _replayed(load_variant(ident), DEALS, seed=12 if players == "random" else 21, players=players)
     assert diffs == []
-    # the replay saw real play: most deals reach a contract, some are coinched
+    # the replay saw real play: most deals reach a contract, some are coinched, some swept
     assert batch.contract.mean() > 0.8
     assert (batch.multiplier > 1).any()
+    assert (batch.sweeper >= 0).any()
 
 
 def test_every_shipped_rule_set_is_listed():
@@ -164,10 +168,20 @@ def test_every_engine_option_table_has_a_batch_entry():
 @pytest.mark.parametrize("ident, rule", [("test-sa-ta-scaled", "card_values.scale"),
                                          ("test-colver-belote", "belote.placement"),
                                          ("test-capot-failed-500", "scoring.capot_failed"),
-                                         ("test-level-makes", "contract.versus_defenders")])
+                                         ("test-level-makes", "contract.versus_defenders"),
+                                         ("test-round-stage-card-points", "scoring.rounding_stage"),
+                                         ("test-round-stage-before-multiplier", "scoring.rounding_stage"),
+                                         ("test-multiply-base", "award.multiplied"),
+                                         ("test-litige", "scoring.litige"),
+                                         ("test-round-up-from-bulgarian", "scoring.rounding_up_from")])
 def test_a_rule_added_after_the_batch_engine_is_refused_where_used(ident, rule):
     with pytest.raises(BatchUnsupported, match=r"rules\." + rule.replace(".", r"\.")):
         batch_rules(load_variant(ident))
+
+
+def test_the_rounding_stage_the_batch_plays_is_accepted():
+    """Rounding the final award is what the batch engine does, written out or left out."""
+    assert batch_rules(load_variant("test-round-stage-award")).rounding == "nearest_10_half_up"
 
 
 def test_an_option_the_batch_does_not_play_is_refused(monkeypatch):

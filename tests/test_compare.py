@@ -8,7 +8,8 @@ from contextlib import redirect_stderr, redirect_stdout
 
 import pytest
 
-from coinche_spec.compare import deals, outcomes, render, rules, simulate, stats
+from coinche_spec.compare import deals, outcomes, render, simulate, stats
+from coinche_spec.docsgen.differences import worded_differences
 from coinche_spec.variants import load_variant
 
 
@@ -47,7 +48,7 @@ def test_mean_interval_is_the_normal_approximation():
 # --- (a) the rules in words ------------------------------------------------------------------
 
 def test_rule_differences_in_words_leave_out_what_cannot_matter(contree_cafe):
-    changes, left_out = rules.differences(contree_cafe)
+    changes, left_out = worded_differences(contree_cafe)
     by_title = {c.title: c for c in changes}
     assert by_title["Value of a capot bid"].values == ("260", "500")
     assert by_title["All eight tricks"].values == ("last trick worth 100 (252)", "no change (162)")
@@ -58,7 +59,7 @@ def test_rule_differences_in_words_leave_out_what_cannot_matter(contree_cafe):
 
 
 def test_a_rule_unused_under_one_rule_set_is_left_out():
-    changes, left_out = rules.differences([load_variant("federation"), load_variant("cafe-sans-tout-atout")])
+    changes, left_out = worded_differences([load_variant("federation"), load_variant("cafe-sans-tout-atout")])
     assert "Order of strains" not in {c.title for c in changes}
     assert any(x.startswith("Order of strains: unused under federation") for x in left_out)
 
@@ -129,6 +130,16 @@ def test_a_match_ends_on_the_deal_that_reaches_the_target():
     big = ("NS", True, 1, False, 400, 0, 8, 0, None)
     # 400 then 800 >= 701: two deals a match; the fifth deal starts a match that never ends
     assert simulate.match_lengths(rules_, [big] * 5) == [2, 2]
+
+
+def test_points_a_litige_holds_back_count_for_the_match():
+    rules_ = load_variant("test-litige").rules      # federation, to 2000
+    litige = ("NS", False, 1, False, 0, 80, 4, 4, None, {"NS": 80, "EW": 0})
+    ns_made = ("NS", True, 1, False, 1950, 0, 8, 0, None, None)
+    # 0 + 1950 = 1950 < 2000 without what waits; with the 80 held back by the litige, 2030: over
+    assert simulate.match_lengths(rules_, [litige, ns_made]) == [2]
+    without = [litige[:9] + (None,), ns_made]
+    assert simulate.match_lengths(rules_, without) == []
 
 
 def test_swing_histogram_bins():

@@ -94,36 +94,13 @@ def test_not_observable_rules_are_real_rules_with_options():
         assert path in with_options, f"{path}: the schema offers no choice there; remove it from NOT_OBSERVABLE"
 
 
-# Options of scoring.capot_failed (added 2026-12-01) still waiting for their hand-derived fixtures:
-# they need a failed capot bid under a rule set with melds on (own_melds, all_melds), a failed capot
-# where the defenders take all eight tricks with a sweep bonus, and a failed générale where the takers'
-# side took every trick (sweep_bonus, base_on_sweep). Not a reason that lasts: the list may only
-# shrink (the next test fails when one of them is covered), and nothing else may join it.
-NOT_YET_COVERED = {
-    f"scoring.capot_failed.{side}.{rule} = {value}"
-    for side in ("takers", "defenders")
-    for rule, value in (("terms", "own_melds in terms / not"), ("terms", "all_melds in terms / not"),
-                        ("terms", "sweep_bonus in terms / not"), ("base_on_sweep", "given / not given"))
-}
-
-
 def test_every_schema_option_is_told_apart():
-    """The whole schema: every option not in NOT_OBSERVABLE is shown by a hand-derived fixture
-    (but for the NOT_YET_COVERED list, which is printed every run)."""
+    """The whole schema: every option not in NOT_OBSERVABLE is shown by a hand-derived fixture."""
     options = coverage.observable_options()
     missing = coverage.uncovered(corpus(), rules_of, options)
-    for option in missing:
-        print("uncovered:", option)
-    missing = [o for o in missing if str(o) not in NOT_YET_COVERED]
     assert not missing, (f"{len(missing)} of {len(options)} schema options no hand-derived fixture tells apart "
                          "(write a fixture, with a test rule set in conformance/rulesets/ if no shipped one "
                          "plays the option):\n" + "\n".join(map(str, missing)))
-
-
-def test_the_not_yet_covered_list_only_shrinks():
-    uncovered = {str(o) for o in coverage.uncovered(corpus(), rules_of, coverage.observable_options())}
-    covered_now = NOT_YET_COVERED - uncovered
-    assert not covered_now, f"covered now, remove from NOT_YET_COVERED: {sorted(covered_now)}"
 
 
 def test_not_observable_rules_really_are_not_shown():

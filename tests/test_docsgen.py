@@ -99,7 +99,8 @@ def test_every_quote_and_reading_of_the_variant_is_on_its_page(pages, ident):
         if "\n" not in source["quote"]:
             assert source["quote"] in page, f"{ident}: quote missing: {source['quote']}"
     for item in doc["interpretations"]:
-        assert item["question"] in page and " ".join(item["alternative"].split()) in page
+        assert item["question"] in page
+        assert " ".join(item.get("alternative", "").split()) in page
 
 
 # --- the right values, checked by hand against the variant files -----------------------
@@ -318,3 +319,45 @@ def test_committed_pages_are_up_to_date(pages):
 def test_pages_have_no_machine_paths(pages):
     for page in pages.values():
         assert not re.search(r"/(tmp|home|work)/", page)
+
+
+def test_each_kind_of_source_is_shown_readably(tmp_path):
+    """A document (title, section), a program (repository, file, commit or version) and a house
+    decision (who, when): each on the page under its rule, and in `variants diff`'s basis."""
+    from coinche_spec.docsgen.html import render_html
+    from coinche_spec.variants import diff, load_variant_file
+
+    p = tmp_path / "kinds.yaml"
+    p.write_text(
+        "extends: federation\nid: kinds\nname: Kinds\nstatus: house\n"
+        "sources:\n"
+        "  - {document: \"Our club sheet\", section: \"rule 4\", quote: \"We play to 1500.\", rules: [match.target]}\n"
+        "  - {repository: github.com/someone/coinche, path: src/score.ts, commit: 0123456789abcdef,\n"
+        "     rules: [auction.surcoinche.multiplier]}\n"
+        "  - {decided_by: \"the Tuesday table\", decided_on: \"2026-03-01\", quote: \"Belote is worth 30.\",\n"
+        "     rules: [belote.points]}\n"
+        "rules:\n  match: {target: 1500}\n  auction: {surcoinche: {multiplier: 3}}\n  belote: {points: 30}\n",
+        encoding="utf-8")
+    v = load_variant_file(p)
+    page = render_page(v)
+    assert "“We play to 1500.” (Our club sheet, rule 4)" in page
+    assert "Source: the program github.com/someone/coinche, `src/score.ts` at commit 0123456789ab" in page
+    assert "“Belote is worth 30.” (a house decision of the Tuesday table, decided on 2026-03-01)" in page
+    html = render_html(v)
+    assert "the program github.com/someone/coinche, `src/score.ts` at commit 0123456789ab" in html
+    found = {d.path: d.right_basis for d in diff.differences(load_variant("federation").document, v.document)}
+    assert "(the program github.com/someone/coinche, `src/score.ts` at commit 0123456789ab)" in \
+        found["auction.surcoinche.multiplier"]
+    assert "\"Belote is worth 30.\" (a house decision of the Tuesday table, decided on 2026-03-01)" in \
+        found["belote.points"]
+    assert "\"We play to 1500.\" (Our club sheet, rule 4)" in found["match.target"]
+
+
+def test_melds_on_a_sweep_matter_only_where_an_award_counts_own_melds():
+    """sweep_takes_melds moves melds from one side to the other: with every award counting
+    all_melds or no melds (test-awards-a), it changes no score, and the page says so."""
+    t = templates.template_for("scoring.sweep_takes_melds")
+    assert t.unused(templates.Ctx(load_variant("test-awards-a").document["rules"])).startswith(
+        "no award counts a side's own melds")
+    assert t.unused(templates.Ctx(load_variant("test-any-sweep").document["rules"])) is None
+    assert t.unused(templates.Ctx(load_variant("contree-701").document["rules"])) == "melds are not played"

@@ -717,3 +717,21 @@ def test_random_legal_auctions_terminate_and_agree_with_check(config, dealer, da
         assert c.declarer == auction.bidder
     else:
         assert auction.first_bidder is None
+
+
+def test_a9_a_capot_in_the_same_strain_is_not_a_change_of_strain():
+    """What the schema's raise_own_bid description says: with when_changing_strain a capot names a
+    strain like any bid, so W's capotH over his own 80H is refused and his capotS is allowed."""
+    r = load_variant("test-raise-new-strain").rules
+    a = after(r, "N", "W:80H S:pass E:pass N:pass")
+    assert a.to_act == "W"
+    assert a.check("W", parse_call("capotH")) == "W cannot bid capotH: W may raise his own 80H bid only in another strain"
+    assert a.check("W", parse_call("capotS")) is None
+
+
+def test_a5_a6_only_a_generale_outranks_a_capot():
+    """The schema says a capot outranks every number and only a générale outranks it."""
+    r = load_variant("test-generale").rules
+    a = after(r, "N", "W:capotH")
+    assert a.check("S", parse_call("capotS")) is not None      # no strain lifts one capot over another
+    assert a.check("S", parse_call("generaleS")) is None

@@ -509,3 +509,13 @@ def test_card_totals_162_or_252(ns_points, ns_tricks, last_ns):
     cp = card_points(FED, "H", {"NS": ns_points, "EW": 152 - ns_points}, won, last)
     swept = ns_tricks in (0, 8)
     assert cp["NS"] + cp["EW"] == (252 if swept else 162)   # 152 + 100, or 152 + 10
+
+
+def test_minimum_total_judges_numeric_bids_only():
+    """The schema's words: a capot is judged on tricks alone, whatever contract.minimum_total says."""
+    r = house("federation", {"contract.minimum_total": 400})
+    # NS take all eight tricks: 152 + the last trick as a sweep, below 400 however it is counted
+    capot = score(r, "capot", "H", "N", 1, (152, 0), (8, 0), "NS")
+    assert capot.made
+    numeric = score(r, 80, "H", "N", 1, (152, 0), (8, 0), "NS")
+    assert not numeric.made          # 80 is reached, but not the least total of 400

@@ -283,3 +283,40 @@ def test_check_protocol_on_the_command_line(capsys, tmp_path):
     shutil.copy(corpus_dir() / "perft.yaml", tmp_path / "perft.yaml")
     assert main(["conformance", "--check-protocol", "--corpus-only", "--corpus", str(tmp_path), "--variant", "contree-701"]) == 0
     assert "0 failed" in capsys.readouterr().out
+
+
+# --- the litige (scoring.litige) ------------------------------------------------------------
+
+def _litige_match(held, made=False, takers="NS"):
+    return {"kind": "match", "deals": [
+        {"score": {"NS": 0, "EW": 80}, "takers": takers, "made": made, "belote": None,
+         "tricks_won": {"NS": 4, "EW": 4}, "held": held}]}
+
+
+def test_a_litige_score_says_what_is_held_and_its_match_waits_for_it():
+    # test-litige (federation, rounded to 10): 80H, 71 + 10 = 81 against 81: the defence 81 -> 80,
+    # the takers' 81 -> 80 held; the match case then reports the 80 still waiting
+    result = run_case(rules("test-litige"), score_case(contract={"value": 80, "strain": "H", "declarer": "N",
+                                                                  "multiplier": 1},
+                                                        trick_points={"NS": 71, "EW": 81},
+                                                        tricks_won={"NS": 4, "EW": 4}))
+    assert result == {"made": False, "card_points": {"NS": 81, "EW": 81}, "score": {"NS": 0, "EW": 80},
+                      "held": {"NS": 80, "EW": 0}}
+    assert run_case(rules("test-litige"), _litige_match({"NS": 80, "EW": 0})) == {
+        "state": "open", "winner": None, "totals": {"NS": 0, "EW": 80}, "held": 80}
+
+
+def test_no_held_points_in_a_score_without_a_litige():
+    result = run_case(rules("federation"), score_case())
+    assert "held" not in result
+
+
+@pytest.mark.parametrize("ruleset, held, made, where", [
+    ("federation", {"NS": 80, "EW": 0}, False, ("case", "deals", 0, "held")),          # no litige in seed 000
+    ("test-litige", {"NS": 0, "EW": 80}, False, ("case", "deals", 0, "held", "EW")),   # the defenders' points
+    ("test-litige", {"NS": 80, "EW": 0}, True, ("case", "deals", 0, "held")),          # a litige is not made
+])
+def test_held_points_the_rule_set_cannot_have_are_bad_input(ruleset, held, made, where):
+    with pytest.raises(CaseError) as err:
+        run_case(rules(ruleset), _litige_match(held, made))
+    assert err.value.path == where, str(err.value)

@@ -75,3 +75,38 @@ def test_awards_are_shown_as_a_reader_reads_them(capsys):
     # contree-701 multiplies only the bid of a failed contract's award, cafe-701 the whole award
     assert "  contree-701: base + bid (base 162, multiplied: bid)" in out
     assert "  cafe-701: base + bid (base 162, multiplied: all)" in out
+
+
+def test_cli_leaves_out_what_cannot_matter_and_says_so(capsys):
+    """contree-701 plays no melds: cafe-sans-tout-atout's meld rules differ, but only because melds.enabled
+    does (listed); the same test the rules pages and `compare` use (docsgen.differences.moot_difference)."""
+    assert main(["variants", "diff", "contree-701", "cafe-sans-tout-atout", "--format", "json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    rules = [d["rule"] for d in out["differences"]]
+    left_out = {d["rule"]: d["why"] for d in out["left_out"]}
+    assert "melds.enabled" in rules and "melds.long_runs" not in rules
+    assert left_out["melds.long_runs"] == "unused under contree-701 (melds are not played)"
+    assert left_out["auction.strain_order"].startswith("unused under contree-701")
+    assert not set(rules) & set(left_out)
+    # --all lists them with the others
+    assert main(["variants", "diff", "contree-701", "cafe-sans-tout-atout", "--format", "json", "--all"]) == 0
+    every = json.loads(capsys.readouterr().out)
+    assert {d["rule"] for d in every["differences"]} == set(rules) | set(left_out) and every["left_out"] == []
+    # the text says what it left out
+    assert main(["variants", "diff", "contree-701", "cafe-sans-tout-atout", "--brief"]) == 0
+    text = capsys.readouterr().out
+    assert "Left out, as they cannot matter under the other rules (" in text
+    assert "melds.long_runs (unused under contree-701 (melds are not played))" in text
+
+
+def test_an_uncoinched_awards_multiplier_cannot_matter():
+    from coinche_spec.docsgen.differences import moot_difference
+    from coinche_spec.docsgen.templates import Ctx
+    a = load_variant("federation").document["rules"]
+    b = json.loads(json.dumps(a))
+    b["scoring"]["made"]["takers"]["multiplied"] = "none" if a["scoring"]["made"]["takers"]["multiplied"] != "none" \
+        else "all"
+    assert moot_difference("scoring.made.takers", [Ctx(a), Ctx(b)], ["a", "b"]) == \
+        "differs only in what multiplies an uncoinched award (always x1)"
+    b["scoring"]["made"]["takers"]["terms"] = ["card_points"]
+    assert moot_difference("scoring.made.takers", [Ctx(a), Ctx(b)], ["a", "b"]) is None

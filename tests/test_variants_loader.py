@@ -309,16 +309,60 @@ def test_a_boolean_is_not_a_number():
     assert exc.value.lines == ["<variant>: rules.match.target: expected a whole number, got true (true/false)"]
 
 
-def test_the_most_telling_schema_error_comes_first(tmp_path):
-    """best_match prefers the shallow problem (an unknown top-level field) to a deep one."""
+def test_schema_errors_come_in_file_order(tmp_path):
+    """Every schema problem, by line: the reader walks the file top to bottom."""
     p = write(tmp_path, "two.yaml", CHILD.replace("match: {target: 1500}", "match: {target: -1}")
               + "colour: red\n")
     with pytest.raises(VariantError) as exc:
         load_variant_file(p)
     assert exc.value.lines == [
-        f"{p}:19:1: colour: unknown field 'colour'",
         f"{p}:18:19: rules.match.target: -1 is below the least allowed value, 1",
+        f"{p}:19:1: colour: unknown field 'colour'",
     ]
+
+
+ALL_AT_ONCE = """\
+id: many
+extends: federation
+name: "Many mistakes"
+status: house
+sources:
+  - {seed: house, section: s, quote: "q", rules: [match.targt]}
+rules:
+  deal: {packets: [3, 3, 3]}
+  auction:
+    bids: {minimum: 80, step: 10, maximum: 165}
+    coinche: {when: sometimes}
+  match: {target: lots, tie: coin}
+"""
+
+
+def test_every_problem_of_a_file_is_reported_in_one_pass(tmp_path):
+    """Schema problems (all of them, by line), then cross-rule problems (all of them, by line)."""
+    p = write(tmp_path, "many.yaml", ALL_AT_ONCE)
+    with pytest.raises(VariantError) as exc:
+        load_variant_file(p)
+    assert [line.split(": ")[0:2] for line in exc.value.lines] == [
+        [f"{p}:11:21", "rules.auction.coinche.when"],
+        [f"{p}:12:19", "rules.match.target"],
+        [f"{p}:12:30", "rules.match.tie"],
+        [f"{p}:6:51", "sources[0].rules[0]"],                     # no rule match.targt
+        [f"{p}:8:19", "rules.deal.packets"],                      # 3 + 3 + 3 = 9, not 8
+        [f"{p}:10:44", "rules.auction.bids.maximum"],             # 165 - 80 = 85, not a multiple of 10
+    ], exc.value.lines
+    assert "add up to 9" in exc.value.lines[4]
+
+
+def test_a_rule_the_schema_refused_is_not_judged_again(tmp_path):
+    """A missing rule is one line (the schema's), not a second one from a quote naming it."""
+    doc = copy.deepcopy(load_variant("federation").document)
+    doc["rules"]["deal"]["packets"] = [3, "two", 3]     # the sum cannot be judged: only the schema speaks
+    doc["rules"]["auction"]["bids"]["maximum"] = 165    # judged: the schema accepts it
+    with pytest.raises(VariantError) as exc:
+        load_variant(doc)
+    assert exc.value.lines == [
+        "<variant>: rules.deal.packets[1]: expected a whole number, got 'two' (text)",
+        "<variant>: rules.auction.bids.maximum: the highest bid 165 cannot be bid: bids are 80 plus a multiple of 10"]
 
 
 def test_check_files_collects_every_file(tmp_path):
@@ -576,7 +620,7 @@ def test_format_path():
     (lambda d: d.__setitem__("name", ""), "<variant>: name: must not be empty"),
     (lambda d: d["rules"]["scoring"].__setitem__("capot_made", {"takers": {"terms": ["bid"], "multiplied": "al"},
                                                                  "defenders": {"terms": [], "multiplied": "none"}}),
-     "<variant>: rules.scoring.capot_made.takers.multiplied: 'al' is not one of: 'all', 'bid', 'none' "
+     "<variant>: rules.scoring.capot_made.takers.multiplied: 'al' is not one of: 'all', 'bid', 'none', 'base' "
      "(did you mean 'all'?)"),
     (lambda d: d["rules"]["scoring"].__setitem__("capot_made", 500),
      "<variant>: rules.scoring.capot_made: expected null or a mapping (takers, defenders), got 500"),
@@ -612,3 +656,168 @@ rules:
     assert len(same) == 1 and same[0]["reading"] == "Never: it is protected."
     assert v.document["interpretations"][-1] is not None and v.document["interpretations"][-1]["id"] == same[0]["id"]
     assert v.rules.belote.multiplied == "never"
+
+
+def test_an_interpretation_may_leave_out_its_alternative(tmp_path):
+    """A reading with no known other reading (a house decision, say) needs no `alternative`."""
+    from coinche_spec.docsgen.html import render_html
+    from coinche_spec.docsgen.page import render_page
+
+    p = write(tmp_path, "no-alt.yaml", "extends: federation\nid: no-alt\nname: N\nstatus: house\n"
+              "interpretations:\n  - id: house-target\n    question: \"How far do we play?\"\n"
+              "    reading: \"To 1500.\"\n    rules: [match.target]\n"
+              "rules:\n  match: {target: 1500}\n")
+    v = load_variant_file(p)
+    assert "alternative" not in v.document["interpretations"][-1]
+    page, html = render_page(v), render_html(v)
+    assert "How far do we play?" in page and "To 1500." in page
+    section = page[page.index("How far do we play?"):]
+    assert "**Alternative:**" not in section.split("\n### ")[0]
+    assert "How far do we play?" in html
+    # an empty one is still refused: leave it out rather than write nothing
+    bad = write(tmp_path, "empty-alt.yaml", p.read_text().replace("    rules: [match.target]",
+                                                                   "    alternative: \"\"\n    rules: [match.target]"))
+    with pytest.raises(VariantError) as exc:
+        load_variant_file(bad)
+    assert exc.value.lines == [f"{bad}:9:18: interpretations[0].alternative: must not be empty"]
+
+
+# --- warnings: card tables that do not add up ---------------------------------------
+
+FFB_SA = """\
+extends: cafe-sans-tout-atout
+id: ffb-like
+name: "The FFB text's sans atout table"
+status: house
+rules:
+  card_values:
+    sans_atout: {A: 19, T: 10, K: 4, Q: 3, J: 0, "9": 0, "8": 0, "7": 0}
+"""
+
+
+def test_a_card_table_that_does_not_add_up_is_a_located_warning(tmp_path):
+    """The FFB's sans atout jack at 0: 19 + 10 + 4 + 3 = 36 a suit, 4 x 36 = 144 (154 with the
+    last 10), not the usual 152 (162). Allowed, so the rule set loads; the warning says where."""
+    p = write(tmp_path, "ffb-like.yaml", FFB_SA)
+    v = load_variant_file(p)
+    assert v.warnings == (
+        f"{p}:7:17: rules.card_values.sans_atout: warning: at sans atout the cards add up to 144 "
+        "(4 x 36 a suit; 154 with the last trick), not 152 (162 with the last trick) as the usual total "
+        "says: check the table, or declare the total in card_totals.sans_atout if it is meant",)
+    warned: list = []
+    assert loader.check_files([p], warned) == [] and warned == list(v.warnings)
+
+
+def test_a_declared_total_is_what_the_table_is_checked_against(tmp_path):
+    meant = write(tmp_path, "meant.yaml", FFB_SA.replace("rules:\n", "card_totals: {sans_atout: 144}\nrules:\n"))
+    assert load_variant_file(meant).warnings == ()
+    wrong = write(tmp_path, "wrong.yaml", FFB_SA.replace("rules:\n", "card_totals: {sans_atout: 140}\nrules:\n"))
+    (line,) = load_variant_file(wrong).warnings
+    assert line.startswith(f"{wrong}:8:17: rules.card_values.sans_atout: warning: at sans atout the cards add up "
+                           "to 144") and "not 140 (150 with the last trick) as card_totals.sans_atout says" in line
+
+
+def test_a_scaled_table_is_checked_against_its_denominator(tmp_path):
+    # test-sa-ta-scaled: sans atout 4 x (11 + 10 + 4 + 3 + 2) = 120 = per; tout atout 4 x 62 = 248 = per
+    assert load_variant("test-sa-ta-scaled").warnings == ()
+    p = write(tmp_path, "per.yaml", "extends: test-sa-ta-scaled\nid: per\nname: P\nstatus: house\n"
+              "rules:\n  card_values:\n    scale:\n      sans_atout: {times: 152, per: 130}\n")
+    (line,) = load_variant_file(p).warnings
+    assert ": rules.card_values.sans_atout: warning: at sans atout the cards add up to 120" in line
+    assert "not 130 (140 with the last trick) as card_values.scale.sans_atout.per says" in line
+
+
+def test_only_the_tables_of_contracts_the_auction_allows_are_added_up(tmp_path):
+    # contree-701 bids suits only: its sans atout table cannot be played, so it is not judged
+    p = write(tmp_path, "suits.yaml", FFB_SA.replace("cafe-sans-tout-atout", "contree-701"))
+    assert load_variant_file(p).warnings == ()
+    # the suit tables always are: trump 62 - 20 = 42, + 3 x 30 = 132
+    q = write(tmp_path, "suit.yaml", FFB_SA.replace('sans_atout: {A: 19, T: 10, K: 4, Q: 3, J: 0, "9": 0, "8": 0, "7": 0}',
+                                                  "trump: {J: 0}"))
+    (line,) = load_variant_file(q).warnings
+    assert f"{q}:7:12: rules.card_values.trump: warning: at a suit contract the cards add up to 132 " \
+           "(trump 42 + 3 x plain 30; 142 with the last trick)" in line
+
+
+def test_no_shipped_rule_set_has_a_warning():
+    for ident in loader.known_ids():
+        assert load_variant(ident).warnings == (), ident
+
+
+# --- a suits-only rule set leaves out what it cannot use -------------------------------
+
+LEFT_OUT = [("card_values", "sans_atout"), ("card_values", "tout_atout"), ("play", "sans_atout_must_go_up"),
+            ("play", "tout_atout_must_go_up"), ("belote", "tout_atout"), ("auction", "strain_order")] + [
+    ("melds", k) for k in ("runs", "long_runs", "run_order", "squares", "card_reuse", "compare", "winner_scores",
+                           "timing", "count_towards_contract")]
+
+
+def suits_only_text() -> str:
+    """contree-701 (suits only, no melds, overcall by value) written out whole, without the sans atout and
+    tout atout tables and play rules, the tout atout belote, the strain order and every meld setting."""
+    import yaml
+    doc = copy.deepcopy(load_variant("contree-701").document)
+    doc.update(id="suits-only", name="Contrée, suits only", status="house", sources=[], interpretations=[])
+    doc.pop("description", None)
+    for group, key in LEFT_OUT:
+        del doc["rules"][group][key]
+    return yaml.safe_dump(doc, sort_keys=False, allow_unicode=True)
+
+
+def test_a_suits_only_rule_set_need_not_give_what_it_cannot_use(tmp_path):
+    from coinche_spec.docsgen.page import render_page
+    from coinche_spec.engine.random_play import random_deal
+    import random
+
+    p = write(tmp_path, "suits-only.yaml", suits_only_text())
+    assert loader.check_files([p]) == []
+    v = load_variant_file(p)
+    for group, key in LEFT_OUT:           # the document keeps what the file wrote
+        assert key not in v.document["rules"][group]
+    # the engine plays it, and exactly as contree-701, whose left-out rules could never matter
+    base = load_variant("contree-701")
+    for seed in range(40):
+        a, b = random_deal(v.rules, random.Random(seed)), random_deal(base.rules, random.Random(seed))
+        assert (a.calls, a.log, a.phase, a.result() if a.phase == "done" else None) == \
+            (b.calls, b.log, b.phase, b.result() if b.phase == "done" else None), seed
+    page = render_page(v)
+    assert "sans atout" in page.lower()   # that it cannot be bid is still said
+    assert "`card_values.sans_atout`" not in page and "`melds.runs`" not in page \
+        and "`auction.strain_order`" not in page
+
+
+@pytest.mark.parametrize("group, key, fix, why", [
+    ("card_values", "sans_atout", "auction: {strains: {sans_atout: true}}", "sans atout may be bid"),
+    ("belote", "tout_atout", "auction: {strains: {tout_atout: true}}", "tout atout may be bid"),
+    ("auction", "strain_order", "auction: {overcall: higher_value_or_strain}", "a bid may overcall by strain"),
+    ("melds", "runs", "melds: {enabled: true}", "melds are played"),
+])
+def test_a_rule_left_out_where_it_can_matter_is_a_located_error(tmp_path, group, key, fix, why):
+    """Located at the group that lacks the rule, in the file that last wrote that group."""
+    p = write(tmp_path, "suits-only.yaml", suits_only_text())
+    child = write(tmp_path, "child.yaml", "extends: suits-only.yaml\nid: child\nname: C\nstatus: house\n"
+                  f"rules:\n  {fix}\n")
+    with pytest.raises(VariantError) as exc:
+        load_variant_file(child)
+    if fix.startswith(group):                          # the child writes the group: it is the child's
+        where = f"{child}:6:3"
+    else:                                              # else the parent's, where the group is written
+        where = f"{p}:{p.read_text().splitlines().index(f'  {group}:') + 1}:3"
+    hits = [x for x in exc.value.lines if x.startswith(f"{where}: rules.{group}: missing rule '{key}': "
+                                                       f"it is needed because {why}")]
+    assert hits, exc.value.lines
+
+
+def test_a_per_contract_base_names_only_the_kinds_that_may_be_bid(tmp_path):
+    child = ("extends: {parent}\nid: base-suit\nname: B\nstatus: house\nrules:\n  scoring:\n    failed:\n"
+             "      defenders: {{terms: [base, bid], base: {{suit: 160}}, multiplied: all}}\n")
+    assert load_variant_file(write(tmp_path, "a.yaml", child.format(parent="federation"))).id == "base-suit"
+    doc = copy.deepcopy(load_variant("cafe-sans-tout-atout").document)
+    doc["rules"]["scoring"]["failed"]["defenders"]["base"] = {"suit": 162}
+    with pytest.raises(VariantError) as exc:
+        load_variant(doc)
+    assert exc.value.lines == [
+        "<variant>: rules.scoring.failed.defenders.base: base gives no amount for sans_atout contracts, "
+        "which the auction allows",
+        "<variant>: rules.scoring.failed.defenders.base: base gives no amount for tout_atout contracts, "
+        "which the auction allows"]

@@ -56,10 +56,13 @@ class AuctionResult:
         self.steps = steps
 
 
+_I = np.int16     # the auction's small integers (seats, ladder indices, masks): a quarter of intp's memory traffic
+
+
 def _w(m, a, b):
     """a where the boolean m holds, else b, for integers: a bit select, several times cheaper
     than np.where on an unpredictable condition."""
-    return b ^ ((a ^ b) & -m.astype(np.intp))
+    return b ^ ((a ^ b) & -m.astype(_I))
 
 
 def _lowest_bit(x):
@@ -75,25 +78,47 @@ def _kth_bit(mask, k):
     return _lowest_bit(m)
 
 
-def run_auction(br, rng: np.random.Generator, dealer, record: bool = False) -> AuctionResult:
-    """Play the auctions of len(dealer) deals with random bidders; ``br`` is the BatchRules."""
+def _random_choice(br, rng, m, lo, excl, cmask, smask, inwin, has_high, nbids, raise_strain, cheap_end, bid_strain):
+    """The random bidder's call for each open auction: (do_double, double bit, do_bid, ladder index)."""
+    L = br.n_bids
+    u = rng.random((2, m))
+    dmask = cmask | (smask << 4)
+    nd = np.bitwise_count(dmask.astype(np.uint8)).astype(_I)
+    do_double = (nd > 0) & (u[0] < COINCHE)
+    do_bid = ~do_double & ~inwin & (nbids > 0) & (u[0] < OPENING_BID + (OVERCALL - OPENING_BID) * has_high)
+    ce = cheap_end[lo]
+    pick = np.minimum(lo + (u[1] * (ce - lo)).astype(_I), L - 1)
+    if raise_strain:
+        bad = bid_strain[pick] == excl
+        pick = _w(bad, _w(pick + 1 < L, pick + 1, pick - 1), pick)
+    dbit = _kth_bit(dmask, _w(do_double, (u[1] * nd).astype(_I), 0))
+    return do_double, dbit, do_bid, pick
+
+
+def run_auction(br, rng: np.random.Generator, dealer, record: bool = False, chooser=None) -> AuctionResult:
+    """Play the auctions of len(dealer) deals; ``br`` is the BatchRules. ``chooser`` picks the calls
+    (batch.simple.SimplePlayers), else the random bidder does."""
     n = len(dealer)
     L = br.n_bids
     step = br.step
-    to_act = ((dealer.astype(np.intp) + step) & 3)          # auction.first_speaker: next to the dealer
-    phase = np.zeros(n, np.intp)
-    state = np.zeros(n, np.intp)
-    high = np.full(n, -1, np.intp)
-    bidder = np.full(n, -1, np.intp)
-    passes = np.zeros(n, np.intp)
-    passed = np.zeros(n, np.intp)
-    mult = np.ones(n, np.intp)
-    coincher = np.full(n, -1, np.intp)
+    to_act = ((dealer.astype(_I) + step) & 3)          # auction.first_speaker: next to the dealer
+    phase = np.zeros(n, _I)
+    state = np.zeros(n, _I)
+    high = np.full(n, -1, _I)
+    bidder = np.full(n, -1, _I)
+    passes = np.zeros(n, _I)
+    passed = np.zeros(n, _I)
+    mult = np.ones(n, _I)
+    coincher = np.full(n, -1, _I)
     surcoinched = np.zeros(n, bool)
-    first_bidder = np.full(n, -1, np.intp)
+    first_bidder = np.full(n, -1, _I)
     window = np.zeros(n, bool)
+    bid_seats = np.zeros(n, _I)                 # the seats that have bid (a bit per seat)
+    # the rule set's ladder tables in the same small integers
+    lowest, bid_kind, bid_strain = br.lowest.astype(_I), br.bid_kind.astype(_I), br.bid_strain.astype(_I)
+    strain_count, cheap_end = br.strain_count.astype(_I), br.cheap_end.astype(_I)
     fields = (to_act, phase, state, high, bidder, passes, passed, mult, coincher, surcoinched,
-              first_bidder, window)
+              first_bidder, window, bid_seats)
     in_turn_coinche = br.coinche_when in ("in_turn", "any_moment")
     out_of_turn = br.coinche_when == "any_moment"
     after_auction = br.coinche_when == "after_auction"
@@ -103,7 +128,7 @@ def run_auction(br, rng: np.random.Generator, dealer, record: bool = False) -> A
     idx = np.arange(n)
     # the deals still in the step, with their state; a deal whose auction is over stays (and does
     # nothing) until fewer than COMPACT of the deals are left, then the rest are copied down
-    ta, ph, st, hi, bd, ps, pd, mu, co, su, fb, wi = (f.copy() for f in fields)
+    ta, ph, st, hi, bd, ps, pd, mu, co, su, fb, wi, bs = (f.copy() for f in fields)
     while idx.size:
         m = idx.size
         seat = np.maximum(ta, 0)
@@ -115,7 +140,7 @@ def run_auction(br, rng: np.random.Generator, dealer, record: bool = False) -> A
         opp = _w(has_high, (1 << ((b + 1) & 3)) | (1 << ((b + 3) & 3)), 0)
         takers = _w(has_high, (1 << b) | (1 << (b ^ 2)), 0)
         seat_bit = 1 << seat
-        kind = br.bid_kind[np.maximum(hi, 0)]
+        kind = bid_kind[np.maximum(hi, 0)]
         coinchable = has_high & ((kind == 0) | br.capot_coinchable)
         # bids: the lowest legal ladder index (L: none) and a strain left out (-1: none)
         may_bid = inbid.copy()
@@ -124,35 +149,31 @@ def run_auction(br, rng: np.random.Generator, dealer, record: bool = False) -> A
         own = bd == seat
         if raise_never:
             may_bid &= ~own
-        lo = _w(may_bid, br.lowest[hi + 1], L)
-        excl = _w(own & may_bid & raise_strain, br.bid_strain[np.maximum(hi, 0)], -1) if raise_strain \
-            else np.full(m, -1, np.intp)
+        lo = _w(may_bid, lowest[hi + 1], L)
+        excl = _w(own & may_bid & raise_strain, bid_strain[np.maximum(hi, 0)], -1) if raise_strain \
+            else np.full(m, -1, _I)
         ex = np.maximum(excl, 0)
-        nbids = (L - lo) - _w(excl >= 0, br.strain_count[ex, L] - br.strain_count[ex, lo], 0)
+        nbids = (L - lo) - _w(excl >= 0, strain_count[ex, L] - strain_count[ex, lo], 0)
         # coinches and surcoinches, as seat masks
-        cmask = np.zeros(m, np.intp)
+        cmask = np.zeros(m, _I)
         if in_turn_coinche:
             who = opp if out_of_turn else (opp & seat_bit)
             cmask = _w(inbid & coinchable, who, 0)
         if after_auction:
             cmask = _w(inwin & (co < 0), opp, cmask)
-        smask = np.zeros(m, np.intp)
+        smask = np.zeros(m, _I)
         if br.sur_allowed:
             smask = _w(indbl & ~su & ((takers & seat_bit) != 0), seat_bit, 0)
             if after_auction:
                 smask = _w(inwin & (co >= 0), takers, smask)
         # the choice
-        u = rng.random((2, m))
-        dmask = cmask | (smask << 4)
-        nd = np.bitwise_count(dmask.astype(np.uint8)).astype(np.intp)
-        do_double = (nd > 0) & (u[0] < COINCHE)
-        do_bid = ~do_double & ~inwin & (nbids > 0) & (u[0] < OPENING_BID + (OVERCALL - OPENING_BID) * has_high)
-        ce = br.cheap_end[lo]
-        pick = np.minimum(lo + (u[1] * (ce - lo)).astype(np.intp), L - 1)
-        if raise_strain:
-            bad = br.bid_strain[pick] == excl
-            pick = _w(bad, _w(pick + 1 < L, pick + 1, pick - 1), pick)
-        dbit = _kth_bit(dmask, _w(do_double, (u[1] * nd).astype(np.intp), 0))
+        if chooser is None:
+            do_double, dbit, do_bid, pick = _random_choice(br, rng, m, lo, excl, cmask, smask, inwin, has_high,
+                                                           nbids, raise_strain, cheap_end, bid_strain)
+        else:
+            do_double, dbit, do_bid, pick = chooser.call(idx, seat, hi, bd, bs, lo, excl, cmask, smask, inwin,
+                                                         has_high, nbids)
+            dbit, pick = dbit.astype(_I), pick.astype(_I)
         actor = _w(do_double, dbit & 3, seat)
         is_coinche = do_double & (dbit < 4)
         is_sur = do_double & (dbit >= 4)
@@ -182,6 +203,7 @@ def run_auction(br, rng: np.random.Generator, dealer, record: bool = False) -> A
         # bid
         hi = _w(do_bid, pick, hi)
         bd = _w(do_bid, seat, bd)
+        bs = _w(do_bid, bs | seat_bit, bs)
         fb = _w(do_bid & (fb < 0), seat, fb)
         if br.capot_ends:
             settle |= do_bid & (br.bid_kind[pick] > 0)
@@ -213,10 +235,10 @@ def run_auction(br, rng: np.random.Generator, dealer, record: bool = False) -> A
         left = int(np.count_nonzero(keep))
         if left < COMPACT * m:
             done = ~keep
-            for f, v in zip(fields, (ta, ph, st, hi, bd, ps, pd, mu, co, su, fb, wi)):
+            for f, v in zip(fields, (ta, ph, st, hi, bd, ps, pd, mu, co, su, fb, wi, bs)):
                 f[idx[done]] = v[done]
-            ta, ph, st, hi, bd, ps, pd, mu, co, su, fb, wi = (v[keep] for v in
-                                                              (ta, ph, st, hi, bd, ps, pd, mu, co, su, fb, wi))
+            ta, ph, st, hi, bd, ps, pd, mu, co, su, fb, wi, bs = (
+                v[keep] for v in (ta, ph, st, hi, bd, ps, pd, mu, co, su, fb, wi, bs))
             idx = idx[keep]
     return AuctionResult(state, high, bidder, mult, first_bidder, steps)
 

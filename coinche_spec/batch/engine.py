@@ -18,6 +18,7 @@ from .melds import belote_points, meld_points
 from .play import play_tricks
 from .rules import batch_rules
 from .scoring import score_deals
+from .simple import SimplePlayers
 
 __all__ = ["Batch", "play_batch"]
 
@@ -39,17 +40,26 @@ class Batch:
         return self.hands.shape[1]
 
 
-def play_batch(rules, n: int, seed=None, record: bool = False) -> Batch:
-    """Play n random legal deals under ``rules`` (a Rules, Variant or compiled rules).
+def play_batch(rules, n: int, seed=None, record: bool = False, players: str = "random", deals=None) -> Batch:
+    """Play n deals under ``rules`` (a Rules, Variant or compiled rules).
 
     ``seed`` seeds numpy's generator (the same seed plays the same batch); ``record`` keeps
     every call (with its legal set) and every card (with its legal set) for a replay.
+    ``players`` is "random" (random legal calls and cards) or "simple" (engine/players.py's
+    simple players, vectorised in batch/simple.py). ``deals`` = (hands (4, n) uint32, dealer (n,))
+    plays those hands instead of dealing at random.
     Raises BatchUnsupported (naming the rule) for a rule the batch engine does not play.
     """
     br = batch_rules(rules)
     rng = np.random.default_rng(seed)
-    hands, dealer = deal_hands(rng, n)
-    a = auction_mod.run_auction(br, rng, dealer, record)
+    hands, dealer = deal_hands(rng, n) if deals is None else deals
+    if hands.shape != (4, n) or dealer.shape != (n,):
+        raise ValueError(f"deals: expected hands of shape (4, {n}) and dealers of shape ({n},), "
+                         f"got {hands.shape} and {dealer.shape}")
+    if players not in ("random", "simple"):
+        raise ValueError(f"players: expected 'random' or 'simple', not {players!r}")
+    chooser = SimplePlayers(br, hands) if players == "simple" else None
+    a = auction_mod.run_auction(br, rng, dealer, record, chooser)
     played = np.flatnonzero(a.state == auction_mod.CONTRACT)
     bid = a.high[played]
     strain = br.bid_strain[bid].astype(np.intp)
@@ -64,10 +74,12 @@ def play_batch(rules, n: int, seed=None, record: bool = False) -> Batch:
         leader = declarer
     melds, run_cards = meld_points(br, ph, strain, leader)
     belote = belote_points(br, ph, strain, run_cards)
-    p = play_tricks(br, rng, ph, strain, leader, record)
+    if chooser is not None:
+        chooser.start_play(strain, declarer)
+    p = play_tricks(br, rng, ph, strain, leader, record, chooser)
     s = score_deals(br, strain, bid, declarer, mult, p, melds, belote)
     won = np.stack([p.won_by_seat[0] + p.won_by_seat[2], p.won_by_seat[1] + p.won_by_seat[3]])
     return Batch(rules=br, hands=hands, dealer=dealer, contract=a.state == auction_mod.CONTRACT,
                  played=played, bid=bid, strain=strain, declarer=declarer, multiplier=mult,
                  tricks_won=won, card_points=s.card_points, melds=melds, belote=belote, made=s.made,
-                 score=s.score, sweeper=s.sweeper, auction=a, play=p)
+                 score=s.score, sweeper=s.sweeper, auction=a, play=p, players=players)

@@ -98,8 +98,10 @@ def _bits_select(m, a, b):
     return b ^ ((a ^ b) & m)
 
 
-def play_tricks(br, rng: np.random.Generator, hands, strain, leader, record: bool = False) -> PlayResult:
-    """Play the 32 cards of every deal (hands (4, n) uint32, strain and leader (n,)) at random.
+def play_tricks(br, rng: np.random.Generator, hands, strain, leader, record: bool = False,
+                chooser=None) -> PlayResult:
+    """Play the 32 cards of every deal (hands (4, n) uint32, strain and leader (n,)) at random, or as
+    ``chooser`` (batch.simple.SimplePlayers, its play started) chooses.
 
     Inside, the hands are kept in play order within the trick (row p is the p-th player of the
     current trick), so the player to act is a row, not a gather, and his partner's card is the
@@ -129,7 +131,8 @@ def play_tricks(br, rng: np.random.Generator, hands, strain, leader, record: boo
     winners = np.empty((8, n), np.int8) if record else None
     # one random 32-bit number per card: k = r * (legal cards) >> 32 is uniform below the count
     # (to within 2^-32)
-    rand = rng.integers(0, 1 << 32, size=(32, n), dtype=np.uint64)
+    rand = rng.integers(0, 1 << 32, size=(32, n), dtype=np.uint64) if chooser is None else None
+    led = led_mask = win = beatw = win_pos = None
     value = br.value
     beat = br.beat
     for t in range(8):
@@ -147,12 +150,15 @@ def play_tricks(br, rng: np.random.Generator, hands, strain, leader, record: boo
                 go_up = _sel(trump_led, tl_all | (tl_opp & ~pw), go_up_strain)
                 wt = _U32(0) - ((win >> 3) == trump_suit).astype(np.uint32)
                 legal = _legal(br, hand, led_mask, tmask, beatw, pw, go_up, wt)
-            # the k-th lowest legal card, k uniform below the number of legal cards (at most 8 - t)
-            k = ((rand[4 * t + pos] * np.bitwise_count(legal)) >> 32).astype(np.uint32)
-            x = legal
-            for j in range(7 - t):
-                x = x & (x - (k > j).astype(np.uint32))
-            low = x & (~x + _ONE)
+            if chooser is None:
+                # the k-th lowest legal card, k uniform below the number of legal cards (at most 8 - t)
+                k = ((rand[4 * t + pos] * np.bitwise_count(legal)) >> 32).astype(np.uint32)
+                x = legal
+                for j in range(7 - t):
+                    x = x & (x - (k > j).astype(np.uint32))
+                low = x & (~x + _ONE)
+            else:
+                low = chooser.card(t, pos, lead, hand, legal, led, led_mask, win, beatw, win_pos)
             card = np.bitwise_count(low - _ONE).astype(np.intp)
             if record:
                 cards_rec[4 * t + pos] = card
@@ -181,6 +187,8 @@ def play_tricks(br, rng: np.random.Generator, hands, strain, leader, record: boo
         if t < 7:
             turn = (win_pos[None, :] + np.arange(4)[:, None]) & 3
             R = np.take_along_axis(R, turn, axis=0)
+            if chooser is not None:
+                chooser.rotate(turn)
         lead = win_seat
     points = np.stack([ns_points, ew_points])
     return PlayResult(points, won, lead, leader0, cards_rec, legal_rec, leaders, winners)

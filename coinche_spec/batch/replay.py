@@ -4,7 +4,8 @@
 ``play_batch(..., record=True)`` through ``coinche_spec.engine.Deal``: each
 call and each card the batch chose is applied by the per-deal engine (which
 checks it), and at every step the seat to act and the whole legal set are
-compared; at the end every field of the per-deal result (contract, tricks,
+compared (and, for a batch of simple players, the call and card the per-deal simple
+players choose, engine/players.py); at the end every field of the per-deal result (contract, tricks,
 tricks won, card points, melds, belote, made, score). It returns the first
 disagreement of each deal that has one, as text. The test and the benchmark
 run share it.
@@ -12,6 +13,7 @@ run share it.
 
 from __future__ import annotations
 
+from ..engine import players
 from ..engine.game import Deal
 from ..engine.random_play import _belote_suits, declarable_melds
 from ..notation import SEATS, Call, card_name
@@ -82,6 +84,7 @@ def replay_deal(batch, i: int, steps: list, played_pos: dict) -> str | None:
     """The first disagreement between the batch and the per-deal engine on deal i, or None."""
     br = batch.rules
     rules = br.rules
+    simple = getattr(batch, "players", "random") == "simple"
     hands = {SEATS[s]: int(batch.hands[s, i]) for s in range(4)}
     deal = Deal.start(rules, SEATS[int(batch.dealer[i])], hands)
     for n, step in enumerate(steps):
@@ -95,6 +98,8 @@ def replay_deal(batch, i: int, steps: list, played_pos: dict) -> str | None:
                     f"from {engine[1][:1]}, batch {sorted(mine[0])} and {len(mine[1])} bids from {mine[1][:1]}")
 
         choice = _call_of(br, step)
+        if simple and players.choose_call(deal) != choice:
+            return f"call {n}: the simple players call {players.choose_call(deal)}, batch {choice}"
         if choice is None:
             break
         deal = deal.apply_call(*choice)
@@ -124,6 +129,8 @@ def replay_deal(batch, i: int, steps: list, played_pos: dict) -> str | None:
             pair = 0x60 << (card & ~7)
             if hands[seat] & pair == pair:
                 say = "belote" if deal.play.hand(seat) & pair == pair else "rebelote"
+        if simple and players.choose_card(deal) != (card, melds, say):
+            return f"card {j}: the simple player plays {players.choose_card(deal)}, batch {(card, melds, say)}"
         deal = deal.apply_card(seat, card, melds, say)
     r = deal.result()
     call = br.ladder[int(batch.bid[p])]

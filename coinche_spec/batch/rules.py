@@ -46,7 +46,7 @@ BATCH_OPTIONS: dict = {
     "belote.tout_atout": _ALL, "belote.claim": _ALL, "belote.in_run": _ALL,
     "belote.on_failure": _ALL, "belote.multiplied": _ALL,
     "contract.versus_defenders": _ALL,
-    "scoring.sweep_takes_melds": _ALL, "scoring.rounding": _ALL,
+    "scoring.sweep_takes_melds": _ALL, "scoring.rounding": _ALL, "scoring.rounding_stage": _ALL, "scoring.litige": _ALL,
     "award.terms[]": _ALL, "award.multiplied": _ALL,
     "match.reach": _ALL, "match.both_cross": _ALL, "match.tie": _ALL,
 }
@@ -55,7 +55,9 @@ BATCH_OPTIONS: dict = {
 # Options the per-deal engine plays and the batch engine does not yet (added after it was written).
 BATCH_NOT_YET: dict = {
     "contract.versus_defenders": {"at_least_level"}, "scoring.rounding": {"nearest_5"},
-    "match.tie": {"north_south"},
+    "scoring.rounding_stage": {"before_multiplier", "card_points", "card_points_complement"},
+    "scoring.litige": {"takers_points_held"},
+    "match.tie": {"north_south"}, "award.multiplied": {"base"},
 }
 
 
@@ -65,6 +67,9 @@ def check_batch_options(c) -> None:
     if c.scoring.get("capot_failed") is not None:
         raise BatchUnsupported("rules.scoring.capot_failed: the batch engine does not play a separate "
                                "award for a failed capot yet (play the deals one by one with coinche_spec.engine)")
+    if c.scoring.get("rounding_up_from") is not None:
+        raise BatchUnsupported("rules.scoring.rounding_up_from: the batch engine does not round up from "
+                               "another digit per contract yet (play the deals one by one with coinche_spec.engine)")
     for path, table, option in rule_options(c):
         table[option]                            # the per-deal engine's own refusal comes first
         if path not in BATCH_OPTIONS:

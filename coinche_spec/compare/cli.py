@@ -30,25 +30,30 @@ def _error(message: str):
     return UserError(message)
 
 
-def build(refs: list, deals: int, seed: int, jobs: int = 1, progress=None):
-    """The whole comparison of the rule sets named by ``refs``."""
+def _note(message: str) -> None:
+    sys.stderr.write(message + "\n")
+
+
+def build(refs: list, deals: int, seed: int, jobs: int = 1, progress=None, note=_note):
+    """The whole comparison of the rule sets named by ``refs`` (``note``: told when the deals are
+    played one by one because the batch engine cannot play a rule set)."""
     from ..conformance.fixtures import CorpusError
     from ..docsgen.cli import load
     from .outcomes import differing
     from .render import Comparison
-    from .rules import differences
+    from ..docsgen.differences import worded_differences
     from .simulate import simulate
 
     variants = [load(r) for r in refs]
     ids = [v.id for v in variants]
     if len(set(ids)) < len(ids):
         raise _error(f"compare: a rule set is named twice ({', '.join(ids)})")
-    changes, left_out = differences(variants)
+    changes, left_out = worded_differences(variants)
     try:
         scenarios, seen, without = differing(variants)
     except CorpusError as exc:
         raise _error(f"compare: the corpus does not load: {exc.problems[0]}") from None
-    sim = simulate(variants, deals, seed, jobs, progress) if deals else None
+    sim = simulate(variants, deals, seed, jobs, progress, note=note) if deals else None
     return Comparison(ids, changes, left_out, scenarios, seen, without, sim)
 
 

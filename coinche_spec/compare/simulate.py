@@ -1,9 +1,14 @@
 """The same deals played by the simple players under each rule set, and what came of them.
 
-Every deal comes from ``deals.deal_hands`` (same hands, same dealer for all
-rule sets) and is played by ``engine.players.play_hands``. Deals are played
-in chunks, in local processes when ``jobs`` > 1; chunks are put back in
-order, so the figures depend on the seed and the number of deals only.
+Every deal comes from ``deals`` (same hands, same dealer for all rule sets).
+When the batch engine plays every rule set compared (numpy installed, no
+rule it refuses), the deals are played by its vectorised simple players
+(batch/simple.py) in blocks of BATCH_CHUNK; otherwise one by one by
+``engine.players.play_hands``, and ``note`` says why. Both make the same
+calls and cards on the same hands (tests/test_batch_simple.py), so both give
+the same records and the same figures (tests/test_compare_batch.py). Deals
+are played in chunks, in local processes when ``jobs`` > 1; chunks are put
+back in order, so the figures depend on the seed and the number of deals only.
 
 A deal in which all four pass is thrown in: it scores nothing and counts in
 "how often the score differs" and in the swings (as 0 to 0), not in the
@@ -19,27 +24,30 @@ import multiprocessing
 import sys
 from dataclasses import dataclass, field
 
-from ..engine.match import run_match
+from ..engine.match import Match
 from ..engine.players import play_hands
 from .deals import deal_hands
-from .stats import Estimate, largest, mean, rate
+from .stats import Estimate, largest, mean, mean_of, rate
 
 CHUNK = 200          # deals per task: small enough for a live progress bar, large enough to be cheap
+BATCH_CHUNK = 25_000  # deals per batch-engine task: past the per-call overhead, a few MB of arrays
+_THROWN = (None, None, 1, False, 0, 0, 0, 0, None, None)
 
 # one deal under one rule set: (takers or None when thrown in, made, multiplier, swept, NS, EW,
-#                              NS tricks, EW tricks, belote side)
+#                              NS tricks, EW tricks, belote side, points a litige held back or None)
 Record = tuple
 
 
 def play_one(rules, dealer: str, hands: dict) -> Record:
     deal = play_hands(rules, dealer, hands)
     if deal.phase != "done":
-        return (None, None, 1, False, 0, 0, 0, 0, None)
+        return _THROWN
     o = deal.outcome()
     c = deal.contract
     won = o.tricks_won
     return (c.takers, o.made, c.multiplier, won["NS"] == 8 or won["EW"] == 8,
-            o.score["NS"], o.score["EW"], won["NS"], won["EW"], o.belote)
+            o.score["NS"], o.score["EW"], won["NS"], won["EW"], o.belote,
+            o.score_result.held if o.score_result is not None else None)
 
 
 _WORKER_RULES: list = []
@@ -59,47 +67,187 @@ def _play_chunk(task: tuple) -> list:
     return out
 
 
-def play_deals(refs: list, deals: int, seed: int, jobs: int = 1, progress=None) -> list:
-    """Per deal, one record per rule set (in the order of ``refs``), deal 0 first."""
-    tasks = [(seed, s, min(deals, s + CHUNK)) for s in range(0, deals, CHUNK)]
+def batch_refusal(rules_list: list) -> str | None:
+    """None when the batch engine plays every one of these rule sets, else why not (for ``note``)."""
+    try:
+        import numpy  # noqa: F401
+    except ImportError:
+        return "numpy is not installed (pip install coinche-spec[batch])"
+    from ..batch import BatchUnsupported, batch_rules
+    for r in rules_list:
+        try:
+            batch_rules(r)
+        except BatchUnsupported as exc:
+            return str(exc)
+    return None
+
+
+COLUMNS = ("takers", "made", "multiplier", "swept", "NS", "EW", "NS_tricks", "EW_tricks", "belote")
+
+
+def batch_columns(rules, hands, dealer) -> tuple:
+    """These deals (hands (4, n), dealer (n,)) played by the batch simple players, as the records'
+    nine fields in columns (numpy arrays over the deals): takers 0 NS, 1 EW, -1 thrown in; belote
+    0 none, 1 NS, 2 EW; a thrown-in deal scores 0 to 0 with multiplier 1."""
+    import numpy as np
+
+    from ..batch import play_batch
+    b = play_batch(rules, dealer.size, players="simple", deals=(hands, dealer))
+    p = b.played
+    n = dealer.size
+    cols = [np.full(n, -1, np.int8), np.zeros(n, bool), np.ones(n, np.int16), np.zeros(n, bool),
+            np.zeros(n, np.int32), np.zeros(n, np.int32), np.zeros(n, np.int8), np.zeros(n, np.int8),
+            np.zeros(n, np.int8)]
+    ns_belote, ew_belote = b.belote[0] > 0, b.belote[1] > 0
+    for col, values in zip(cols, (b.declarer & 1, b.made, b.multiplier, b.sweeper >= 0, b.score[0], b.score[1],
+                                  b.tricks_won[0], b.tricks_won[1],
+                                  (ns_belote & ~ew_belote) * 1 + (ew_belote & ~ns_belote) * 2)):
+        col[p] = values
+    return tuple(cols)
+
+
+def records_of(cols) -> list:
+    """The records (as ``play_one`` makes them) of one rule set's columns."""
+    takers = [(None, "NS", "EW")[t + 1] for t in cols[0].tolist()]
+    made = [m if t is not None else None for t, m in zip(takers, cols[1].tolist())]
+    belote = [(None, "NS", "EW")[x] for x in cols[8].tolist()]
+    # the batch engine refuses scoring.litige, so no deal of it holds points back
+    return list(zip(takers, made, *(c.tolist() for c in cols[2:8]), belote, [None] * len(belote)))
+
+
+def _play_batch_chunk(task: tuple) -> list:
+    from .deals import deal_block
+    seed, start, stop = task
+    hands, dealer = deal_block(seed, start, stop)
+    return [batch_columns(r, hands, dealer) for r in _WORKER_RULES]
+
+
+def play_deals(refs: list, deals: int, seed: int, jobs: int = 1, progress=None, engine: str = "auto",
+               note=None) -> list:
+    """Per deal, one record per rule set (in the order of ``refs``), deal 0 first.
+
+    ``engine``: "batch", "deal" (one by one) or "auto" (the batch engine when it plays every rule
+    set, else one by one, saying why through ``note``)."""
+    out = _play(refs, deals, seed, jobs, progress, engine, note)
+    if isinstance(out, Columns):
+        return list(zip(*(records_of(c) for c in out.per_rule_set)))
+    return out
+
+
+class Columns:
+    """The batch engine's records: per rule set, the nine fields as numpy arrays over the deals."""
+
+    def __init__(self, chunks: list):
+        import numpy as np
+        k = len(chunks[0]) if chunks else 0
+        self.per_rule_set = [tuple(np.concatenate([c[r][f] for c in chunks]) for f in range(len(COLUMNS)))
+                             for r in range(k)]
+
+
+def _play(refs: list, deals: int, seed: int, jobs: int, progress, engine: str, note):
+    """The records of the deals: a list (one by one) or Columns (batch engine)."""
+    if engine not in ("auto", "batch", "deal"):
+        raise ValueError(f"engine: expected auto, batch or deal, not {engine!r}")
+    if engine != "deal":
+        from ..variants import load_variant
+        why = batch_refusal([load_variant(r).rules for r in refs])
+        if why is not None and engine == "batch":
+            raise ValueError(f"the batch engine cannot play these rule sets: {why}")
+        if why is not None:
+            if note is not None:
+                note(f"compare: playing the deals one by one (slower): {why}")
+            engine = "deal"
+    batch = engine != "deal"
+    size, work = (BATCH_CHUNK, _play_batch_chunk) if batch else (CHUNK, _play_chunk)
+    tasks = [(seed, s, min(deals, s + size)) for s in range(0, deals, size)]
     done, out = 0, []
 
-    def step(chunk):
+    def step(chunk, task):
         nonlocal done
-        out.extend(chunk)
-        done += len(chunk)
+        if batch:
+            out.append(chunk)
+        else:
+            out.extend(chunk)
+        done += task[2] - task[1]
         if progress is not None:
             progress(done, deals)
 
     if jobs <= 1 or len(tasks) <= 1:
         _init_worker(refs)
         for t in tasks:
-            step(_play_chunk(t))
-        return out
-    method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
-    with multiprocessing.get_context(method).Pool(jobs, _init_worker, (list(refs),)) as pool:
-        for chunk in pool.imap(_play_chunk, tasks):      # imap keeps the order of the tasks
-            step(chunk)
-    return out
+            step(work(t), t)
+    else:
+        method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
+        with multiprocessing.get_context(method).Pool(jobs, _init_worker, (list(refs),)) as pool:
+            for chunk, t in zip(pool.imap(work, tasks), tasks):      # imap keeps the order of the tasks
+                step(chunk, t)
+    return Columns(out) if batch else out
 
 
 def match_lengths(rules, records: list) -> list[int]:
-    """The number of played deals in each finished match, taking the deals in order."""
-    played = [{"score": {"NS": r[4], "EW": r[5]}, "takers": r[0], "made": r[1], "belote": r[8],
-               "tricks_won": {"NS": r[6], "EW": r[7]}} for r in records if r[0] is not None]
-    out, start, window = [], 0, 64
-    while start < len(played):
-        part = played[start:start + window]
-        result = run_match(rules, part)
-        if result.state == "over":
-            out.append(result.deals_counted)
-            start += result.deals_counted
-            window = 64
-        elif start + window >= len(played):
-            break                                   # the last match is unfinished
-        else:
-            window *= 4
+    """The number of played deals in each finished match, taking the deals in order.
+
+    Every deal goes through ``engine.match.Match`` except the usual ones: where no belote must be
+    validated, a deal after which neither side has reached the target, or exactly one has, is
+    decided by the totals alone (Match.add's own first test), so only deals where both sides
+    reach it are handed to Match (with the whole match so far)."""
+    played = [r for r in records if r[0] is not None]
+    probe = Match(rules, lines=False)
+    if probe.g.belote_validation or any(_held(r) for r in played):     # held points change the totals
+        return _match_lengths_slow(rules, played)
+    reached = probe.reached
+    out = []
+    start, ns, ew, slow = 0, 0, 0, None
+    for i, r in enumerate(played):
+        if slow is not None:
+            if slow.add(_Record(r)) is not None:
+                out.append(slow.count)
+                start, ns, ew, slow = i + 1, 0, 0, None
+            continue
+        ns += r[4]
+        ew += r[5]
+        a, b = reached(ns), reached(ew)
+        if not (a or b):
+            continue
+        if a != b:
+            out.append(i + 1 - start)
+            start, ns, ew = i + 1, 0, 0
+            continue
+        slow = Match(rules, lines=False)          # both reached: the match rules decide (or play on)
+        for q in played[start:i + 1]:
+            winner = slow.add(_Record(q))
+        if winner is not None:
+            out.append(slow.count)
+            start, ns, ew, slow = i + 1, 0, 0, None
+    return out                                      # the last match, unfinished, is left out
+
+
+def _match_lengths_slow(rules, played: list) -> list[int]:
+    out = []
+    m = Match(rules, lines=False)
+    for r in played:
+        if m.add(_Record(r)) is not None:
+            out.append(m.count)
+            m = Match(rules, lines=False)
     return out
+
+
+def _held(r: Record):
+    """The points a litige held back in this deal (a record of nine fields holds none)."""
+    return r[9] if len(r) > 9 else None
+
+
+class _Record:
+    """A record read as a match deal (engine.match._Deal's fields), built without checks: it is ours."""
+
+    __slots__ = ("score", "takers", "made", "belote", "tricks_won", "belotes", "held")
+
+    def __init__(self, r):
+        self.score = {"NS": r[4], "EW": r[5]}
+        self.takers, self.made, self.belote = r[0], r[1], r[8]
+        self.tricks_won = {"NS": r[6], "EW": r[7]}
+        self.belotes = None
+        self.held = _held(r)
 
 
 @dataclass
@@ -159,6 +307,35 @@ def summarise(variants: list, per_deal: list, seed: int) -> Simulation:
     return Simulation(n, seed, sets, pairs)
 
 
+def summarise_columns(variants: list, cols: Columns, seed: int) -> Simulation:
+    """``summarise`` on the batch engine's columns, with numpy: the same figures from the same deals."""
+    import numpy as np
+    per = cols.per_rule_set
+    n = int(per[0][0].size) if per else 0
+    sets = []
+    for k, v in enumerate(variants):
+        takers, made, mult, swept, ns, ew = per[k][:6]
+        played = takers >= 0
+        m = int(played.sum())
+        points = (ns + ew)[played].astype(np.int64)
+        recs = records_of(tuple(c[played] for c in per[k]))
+        lengths = match_lengths(v.rules, recs)
+        sets.append(RuleSetFigures(
+            v.id, rate(n - m, n), rate(int((played & ~made).sum()), m), rate(int((played & (mult > 1)).sum()), m),
+            rate(int((played & swept).sum()), m), mean_of(m, int(points.sum()), int((points * points).sum())),
+            mean(lengths), lengths))
+    pairs = []
+    margin0 = per[0][4].astype(np.int64) - per[0][5]
+    for k in range(1, len(variants)):
+        swings = np.abs(margin0 - (per[k][4].astype(np.int64) - per[k][5]))
+        differ = int(((per[0][4] != per[k][4]) | (per[0][5] != per[k][5])).sum())
+        values = swings.tolist()
+        pairs.append(PairFigures(variants[0].id, variants[k].id, rate(differ, n),
+                                 mean_of(n, int(swings.sum()), int((swings * swings).sum())),
+                                 largest(values), values))
+    return Simulation(n, seed, sets, pairs)
+
+
 def progress_bar(stream=None):
     """A progress callback drawing a bar on a terminal (stderr), or None when stderr is not one."""
     stream = stream or sys.stderr
@@ -175,6 +352,10 @@ def progress_bar(stream=None):
     return show
 
 
-def simulate(variants: list, deals: int, seed: int, jobs: int = 1, progress=None) -> Simulation:
+def simulate(variants: list, deals: int, seed: int, jobs: int = 1, progress=None, engine: str = "auto",
+             note=None) -> Simulation:
     refs = [str(v.path) if v.path is not None else v.id for v in variants]
-    return summarise(variants, play_deals(refs, deals, seed, jobs, progress), seed)
+    out = _play(refs, deals, seed, jobs, progress, engine, note)
+    if isinstance(out, Columns):
+        return summarise_columns(variants, out, seed)
+    return summarise(variants, out, seed)

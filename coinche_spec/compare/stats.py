@@ -39,8 +39,13 @@ def rate(hits: int, n: int) -> Estimate:
 
 
 def mean(values) -> Estimate:
-    """A mean with its normal-approximation interval (sample standard deviation)."""
+    """A mean with its normal-approximation interval (sample standard deviation).
+
+    Whole numbers (scores, swings, match lengths) are summed exactly, so the figure does not
+    depend on the order of the values or on who adds them up (Python or numpy, ``mean_of``)."""
     values = list(values)
+    if all(type(v) is int for v in values):
+        return mean_of(len(values), sum(values), sum(v * v for v in values))
     n = len(values)
     if n == 0:
         return Estimate(None, None, None, 0, "normal")
@@ -48,6 +53,19 @@ def mean(values) -> Estimate:
     if n == 1:
         return Estimate(m, None, None, 1, "normal")
     var = sum((v - m) ** 2 for v in values) / (n - 1)
+    half = Z95 * math.sqrt(var / n)
+    return Estimate(m, m - half, m + half, n, "normal")
+
+
+def mean_of(n: int, total: int, squares: int) -> Estimate:
+    """``mean`` of n whole numbers given their sum and the sum of their squares (exact until the
+    last division: s^2 = (n * squares - total^2) / (n (n - 1)))."""
+    if n == 0:
+        return Estimate(None, None, None, 0, "normal")
+    m = total / n
+    if n == 1:
+        return Estimate(m, None, None, 1, "normal")
+    var = (n * squares - total * total) / (n * (n - 1))
     half = Z95 * math.sqrt(var / n)
     return Estimate(m, m - half, m + half, n, "normal")
 

@@ -39,7 +39,8 @@ def register(subparsers) -> None:
 
 
 def _usage(text: str) -> int:
-    print(f"coinche-spec: {text}", file=sys.stderr, flush=True)
+    for line in text.splitlines():
+        print(f"coinche-spec: {line}", file=sys.stderr, flush=True)
     return 2
 
 
@@ -60,7 +61,7 @@ def main(args) -> int:
     try:
         base = variant_for(args.base)
     except VariantError as exc:
-        return _usage(f"--base {args.base}: {exc.lines[0] if exc.lines else exc}")
+        return _usage("\n".join(f"--base {args.base}: {line}" for line in exc.lines) or f"--base {args.base}: {exc}")
     except UserError as exc:
         return _usage(f"--base {args.base}: {exc}")
     output = Path(args.output) if args.output else None

@@ -162,7 +162,7 @@ EXPECT_FIELDS: dict[str, dict] = {
              "tricks_won": _teams, "card_points": _null_or(_teams), "melds": _null_or(_teams),
              "belote": _null_or(_team), "made": _null_or(_bool), "score": _null_or(_teams),
              "legal_next": _card_list},
-    "score": {"made": _bool, "card_points": _teams, "score": _teams},
+    "score": {"made": _bool, "card_points": _teams, "score": _teams, "held": _teams},
     "melds": {"winner": _null_or(_team), "points": _teams, "invalid": _invalid},
     "match": {"state": _enum("open", "over"), "winner": _null_or(_team), "totals": _teams},
     "dealing": {"hands": _hands, "rejected": _rejected},

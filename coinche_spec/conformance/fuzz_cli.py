@@ -45,7 +45,7 @@ def register(subparsers) -> None:
 
 
 class OptionError(Exception):
-    """A bad option: one line."""
+    """A bad option: one line (a rule set's problems: one line each)."""
 
 
 def _whole(name: str, text, minimum: int) -> int:
@@ -102,8 +102,8 @@ def _variant(ref: str | None):
     try:
         variant = variant_for(ref)
     except (UserError, VariantError) as exc:
-        line = exc.lines[0] if isinstance(exc, VariantError) and exc.lines else str(exc)
-        raise OptionError(f"--variant {ref}: {line}") from None
+        lines = exc.lines if isinstance(exc, VariantError) and exc.lines else [str(exc)]
+        raise OptionError("\n".join(f"--variant {ref}: {line}" for line in lines)) from None  # every problem
     if ref.endswith(SUFFIXES) or "/" in ref or Path(ref).is_file():
         path = Path(ref).resolve()
         return variant, str(path), path
@@ -147,7 +147,8 @@ def main(args) -> int:
     try:
         return _main(args)
     except OptionError as exc:
-        _say(f"coinche-spec: {exc}")
+        for line in str(exc).splitlines():
+            _say(f"coinche-spec: {line}")
         return 2
     except FuzzAbort as exc:
         _say(f"coinche-spec: fuzz: {exc}")

@@ -62,9 +62,8 @@ def _user_error(message: str):
 
 
 def _variant_error(where: str, lines: list[str]):
-    """The first located problem (it names the file and line), and how many more there are."""
-    more = f" (and {len(lines) - 1} more problems; see `coinche-spec variants check`)" if len(lines) > 1 else ""
-    return _user_error(f"{lines[0] if lines else where + ': invalid variant'}{more}")
+    """Every located problem of the rule set (each names the file and line), one line each."""
+    return _user_error("\n".join(lines) if lines else where + ": invalid variant")
 
 
 def load(ref: str):

@@ -84,6 +84,10 @@ ENUM_WORDS: dict[str, dict] = {
                                   "any_sweep": "to any side that sweeps"},
     "scoring.rounding": {"none": "none", "nearest_10_half_up": "nearest 10, 5 up",
                          "nearest_10_half_down": "nearest 10, 5 down", "nearest_5": "nearest 5"},
+    "scoring.litige": {"none": "none", "takers_points_held": "the takers' points held for the next deal"},
+    "scoring.rounding_stage": {"award": "the final award", "before_multiplier": "the award before the multiplier",
+                               "card_points": "the card points", "card_points_complement":
+                               "the takers' card points; the defenders take the rest"},
     "match.reach": {"reach": "reaching it wins", "exceed": "only going over it wins"},
     "match.both_cross": {"higher_total": "the higher total", "deal_winner": "the deal's winners"},
     "match.tie": {"play_on": "play on", "deal_winner": "the deal's winners", "north_south": "North-South"},
@@ -210,7 +214,7 @@ def award_short(c: Ctx, award: dict, coinched: bool) -> str:
     text = " + ".join(words)
     if coinched:
         how = award["multiplied"]
-        text += {"all": ", all × M", "bid": ", × bid only", "none": ", not multiplied"}.get(how, f", {how}")
+        text += {"all": ", all × M", "bid": ", × bid only", "base": ", × base only", "none": ", not multiplied"}.get(how, f", {how}")
     return text
 
 
@@ -280,7 +284,7 @@ def short_value(template: Template, c: Ctx) -> str:
 def seed_order(variants: list[Variant]) -> list[Variant]:
     """Rule sets in the order of the seed documents they quote (000 first); those quoting none last."""
     def key(v: Variant):
-        seeds = sorted(s["seed"] for s in v.document.get("sources", []))
+        seeds = sorted(s["seed"] for s in v.document.get("sources", []) if "seed" in s)
         return (0, seeds[0], v.id) if seeds else (1, "", v.id)
     return sorted(variants, key=key)
 
@@ -368,7 +372,7 @@ def _intro(variants: list[Variant]) -> list[str]:
            "seed is silent or can be read two ways it records the reading it takes and the alternative.", "",
            "| seed document | rule set | name |", "|---|---|---|"]
     for v in variants:
-        seeds = sorted({s["seed"] for s in v.document.get("sources", [])})
+        seeds = sorted({s["seed"] for s in v.document.get("sources", []) if "seed" in s})
         where = ", ".join(f"{source_title(s)}, file `{s}`" for s in seeds) or "none"
         out.append(f"| {where} | [`{v.id}`]({RULES_FOLDER}/{v.id}.md) | {_escape(v.document['name'])} |")
     out += ["",

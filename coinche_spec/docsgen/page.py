@@ -11,7 +11,7 @@ takes. A house rule set names the rule set it extends and what it changes.
 from __future__ import annotations
 
 from ..variants.diff import show_value
-from .sheet import Basis, Sheet, build_sheet, parent_of
+from .sheet import Basis, Sheet, all_documents, build_sheet, parent_of
 from .templates import Ctx, Template
 
 STATUS_WORDS = {
@@ -30,6 +30,8 @@ def _short(quote: str, words: int = 8) -> str:
 def basis_lines(b: Basis) -> list[str]:
     """One thing a rule rests on, as list items under the rule."""
     if b.kind == "source":
+        if not b.text:   # a program or a house decision cited without words
+            return [f"  - Source: {b.where}" + (" (cited above)" if b.repeat else "")]
         if b.repeat:
             return [f"  - Source: “{_short(b.text)}” ({b.where}, quoted above)"]
         if "\n" in b.text:
@@ -101,11 +103,19 @@ def _origin_section(sheet: Sheet) -> list[str]:
                    f"{len(sheet.changes)} of its rules (see “{heading}” above); everything else is "
                    f"played as in `{parent.id}`, whose sources are quoted below each rule.")
         out.append("")
-    if sheet.sources:
+    if sheet.sources and all_documents(sheet.doc):
         out.append("The rules quote, word for word, these source documents:")
         out.append("")
         for title, n, sections in sheet.sources:
             out.append(f"- {title}: {n} sentence{'s' if n != 1 else ''}, from " + "; ".join(sections) + ".")
+        out.append("")
+    elif sheet.sources:
+        out.append("The rules rest on these sources (documents quoted word for word, programs read at a "
+                   "given commit or version, decisions taken at the table):")
+        out.append("")
+        for title, n, parts in sheet.sources:
+            out.append(f"- {title[0].upper() + title[1:]}: {n} entr{'ies' if n != 1 else 'y'}"
+                       + (", " + "; ".join(parts) if parts else "") + ".")
         out.append("")
     n = len(sheet.readings)
     if n:
@@ -188,7 +198,8 @@ def _interpretations_section(sheet: Sheet) -> list[str]:
         out.append(f"*Reading `{item['id']}`, for {paths}.*{whose}")
         out.append("")
         out.append(f"- **Reading taken:** {' '.join(item['reading'].split())}")
-        out.append(f"- **Alternative:** {' '.join(item['alternative'].split())}")
+        if item.get("alternative"):
+            out.append(f"- **Alternative:** {' '.join(item['alternative'].split())}")
         quote = (item.get("quote") or "").strip()
         label = words_label(reading)
         if not quote:

@@ -14,11 +14,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..resources import variants_dir
-from ..sources import source_title
+from ..sources import source_kind, source_origin, source_part, source_where
 from ..variants import load_variant_file
 from ..variants.loader import Variant, house_dir
 from . import examples as ex_mod
-from .differences import RuleChange, house_changes
+from .differences import RuleChange, cannot_matter, house_changes
 from .templates import SECTIONS, TEMPLATES, Ctx, Template, covers, intro
 
 # The rules a table looks up during play, in the order of a deal: the "at a glance" summary.
@@ -116,7 +116,8 @@ def shown_path(path: Path | None) -> str:
 
 
 def where(item: dict) -> str:
-    return f"{source_title(item['seed'])}, {item['section']}"
+    """A source's document and section, program and file, or house decision (sources.py says each)."""
+    return source_where(item)
 
 
 # --- the basis of each rule ------------------------------------------------------------
@@ -155,8 +156,8 @@ class _Basis:
         out = []
         for item in src.get("sources", []):
             if covers(item.get("rules", []), t):
-                quote = item["quote"].strip()
-                key = ("q", quote)
+                quote = (item.get("quote") or "").strip()
+                key = ("q", quote or where(item))
                 out.append(Basis("source", quote, where(item), key in self.seen))
                 self.seen.add(key)
         for item in src.get("interpretations", []):
@@ -177,7 +178,7 @@ class _Basis:
                            if any(covers(item.get("rules", []), tt) for tt in TEMPLATES if tt.key == key)})
             if not also:
                 continue
-            origin = where(item) if "seed" in item else f"{self.parent.id}'s reading {item['id']}"
+            origin = where(item) if "id" not in item else f"{self.parent.id}'s reading {item['id']}"
             text = (f"Played as in {self.parent.id} ({origin}); its words are not quoted here, as they also "
                     f"state the {' and the '.join(also)} that these house rules change.")
             out.append(Basis("as-parent", text, repeat=("p", text) in self.seen))
@@ -188,14 +189,19 @@ class _Basis:
 # --- the sheet ----------------------------------------------------------------------------
 
 def _sources(doc: dict) -> list[tuple[str, int, list[str]]]:
+    """(source, entries, their sections / files / dates) per document, program or house decision."""
     order: dict[str, list] = {}
     for s in doc.get("sources", []):
-        title = source_title(s["seed"])
-        entry = order.setdefault(title, [0, []])
+        entry = order.setdefault(source_origin(s), [0, []])
         entry[0] += 1
-        if s["section"] not in entry[1]:
-            entry[1].append(s["section"])
+        if source_part(s) and source_part(s) not in entry[1]:
+            entry[1].append(source_part(s))
     return [(title, n, sections) for title, (n, sections) in order.items()]
+
+
+def all_documents(doc: dict) -> bool:
+    """Whether every source is a document (the page then says "these source documents")."""
+    return all(source_kind(s) == "document" for s in doc.get("sources", []))
 
 
 def build_sheet(variant: Variant) -> Sheet:
@@ -208,8 +214,9 @@ def build_sheet(variant: Variant) -> Sheet:
     sections = []
     for key, heading in SECTIONS:
         basis.new_section()
-        rules = [Rule(t, t.say(ctx), t.unused(ctx), basis.for_rule(t), t.key in changed)
-                 for t in TEMPLATES if t.section == key]
+        rules = [Rule(t, t.say(ctx), cannot_matter(ctx, t.paths[0]), basis.for_rule(t), t.key in changed)
+                 for t in TEMPLATES if t.section == key
+                 and not (ctx.left_out(t.paths) and cannot_matter(ctx, t.paths[0]))]
         sections.append(Section(key, heading, intro(key, ctx), rules))
     by_key = {r.template.key: r for s in sections for r in s.rules}
     glance = [by_key[k] for k in GLANCE_KEYS if not by_key[k].unused]
@@ -222,4 +229,4 @@ def build_sheet(variant: Variant) -> Sheet:
                  examples, melds, readings, shown_path(variant.path))
 
 
-__all__ = ["Sheet", "Section", "Rule", "Basis", "Reading", "build_sheet", "parent_of", "shown_path"]
+__all__ = ["Sheet", "Section", "Rule", "Basis", "Reading", "build_sheet", "parent_of", "shown_path", "all_documents"]

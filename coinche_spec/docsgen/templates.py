@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from ..resources import variant_schema_path
-from ..variants.compiled import compiled_rules
+from ..variants.compiled import compiled_rules, unused_left_out, with_unused_filled
 
 RANK_KEYS = ("J", "9", "A", "T", "K", "Q", "8", "7")          # as the schema lists them
 TRUMP_ORDER = ("J", "9", "A", "T", "K", "Q", "8", "7")        # strongest first
@@ -79,7 +79,10 @@ class Ctx:
     the protocol's checks read too: a page never decides alone what can happen."""
 
     def __init__(self, rules: dict):
-        self.r = rules
+        # a rule the file left out because no deal can use it reads as its neutral value here, so
+        # that no sentence trips on it; ``given`` is what the file gives (left_out says which are not)
+        self.given = rules
+        self.r = with_unused_filled(rules)
         self.rules = cr = compiled_rules(rules)
         a = cr.auction
         self.anticlockwise = cr.table.direction == "anticlockwise"
@@ -105,6 +108,24 @@ class Ctx:
                 return None
             node = node.get(key)
         return node
+
+    def left_out(self, paths) -> bool:
+        """Whether the rule set left out every one of ``paths`` as a rule it cannot use
+        (variants.compiled.unused_left_out: a sans atout table where sans atout cannot be bid)."""
+        unused = unused_left_out(self.given)
+
+        def absent_and_unused(path: str) -> bool:
+            node, fill = self.given, unused
+            for key in path.split("."):
+                if not isinstance(fill, dict) or key not in fill:
+                    return False
+                if isinstance(node, dict) and key in node:
+                    node = node[key]
+                else:
+                    node = None
+                fill = fill[key]
+            return node is None
+        return all(absent_and_unused(p) for p in paths)
 
     def neighbour(self, side: str) -> str:
         """'the dealer's right-hand neighbour', with who that is in the order of play."""
@@ -205,6 +226,7 @@ MULTIPLIED_WORDS = {
     "none": lambda pairs, words: " + ".join(words) + " (not multiplied)",
     "all": lambda pairs, words: f"({' + '.join(words)}) × M" if len(words) > 1 else f"{words[0]} × M",
     "bid": lambda pairs, words: " + ".join(f"{w} × M" if t == "bid" else w for t, w in pairs),
+    "base": lambda pairs, words: " + ".join(f"{w} × M" if t == "base" else w for t, w in pairs),
 }
 
 
@@ -435,6 +457,21 @@ def _no_melds(c):
     return None if c.melds else "melds are not played"
 
 
+def _sweep_melds_unused(c):
+    """scoring.sweep_takes_melds moves melds between the sides: it changes a score only where an
+    award counts a side's own melds (all_melds counts both sides' whoever holds them)."""
+    if not c.melds:
+        return "melds are not played"
+    scoring = c.r["scoring"]
+    awards = [block.get(side) for block in (scoring.get(o) for o in (
+        "made", "failed", "coinched_made", "coinched_failed", "capot_made", "capot_failed"))
+        if isinstance(block, dict) for side in ("takers", "defenders")]
+    if not any(isinstance(a, dict) and "own_melds" in a.get("terms", []) for a in awards):
+        return ("no award counts a side's own melds (all_melds counts both sides' whoever holds them), "
+                "so whose melds they are changes no score")
+    return None
+
+
 def _no_belote(c):
     return None if c.belote else "belote is not played"
 
@@ -636,15 +673,81 @@ def _minimum_total(c: Ctx) -> str:
     return f"The takers' total must also be at least {n}, so a bid of {low} needs {n}."
 
 
+def _tens(c: Ctx, usual: str) -> str:
+    """How a rounding to tens treats the halfway digit, unless scoring.rounding_up_from says it per contract."""
+    if c.r["scoring"].get("rounding_up_from") is not None:
+        return "rounded to the nearest 10 (from which digit it goes up: see below)"
+    return usual
+
+
+def _rounded(c: Ctx) -> str:
+    """What scoring.rounding_stage rounds, as the subject of the rounding sentence."""
+    return {"award": "Each side's award is", "before_multiplier": "Each side's award before the multiplier is",
+            "card_points": "Each side's card points are", "card_points_complement": "The takers' card points are",
+            }[c.r["scoring"].get("rounding_stage", "award")]
+
+
 _ROUNDING = {
     "none": "Scores are not rounded.",
-    "nearest_10_half_up": ("Each side's award is rounded to the nearest 10, a 5 going up (85 becomes 90, "
-                           "84 becomes 80), only after the contract has been judged on the exact points."),
-    "nearest_10_half_down": ("Each side's award is rounded to the nearest 10, a 5 going down (85 becomes 80, "
-                             "86 becomes 90), only after the contract has been judged on the exact points."),
-    "nearest_5": ("Each side's award is rounded to the nearest 5 (97 becomes 95, 98 becomes 100), only after "
-                  "the contract has been judged on the exact points."),
+    "nearest_10_half_up": lambda c: (f"{_rounded(c)} "
+                                     + _tens(c, "rounded to the nearest 10, a 5 going up (85 becomes 90, 84 becomes 80)")
+                                     + ", only after the contract has been judged on the exact points."),
+    "nearest_10_half_down": lambda c: (f"{_rounded(c)} "
+                                       + _tens(c, "rounded to the nearest 10, a 5 going down (85 becomes 80, 86 "
+                                                  "becomes 90)")
+                                       + ", only after the contract has been judged on the exact points."),
+    "nearest_5": lambda c: (f"{_rounded(c)} rounded to the nearest 5 (97 becomes 95, 98 becomes 100), only after "
+                            "the contract has been judged on the exact points."),
 }
+
+# scoring.rounding_stage (optional; left out: award)
+_ROUNDING_STAGE = {
+    "award": "The rounding applies to each side's whole award, after the multiplier and the belote.",
+    "before_multiplier": ("The rounding applies to the sum of each award's terms; then the multiplier applies "
+                          "(to the rounded sum where it multiplies the whole award), and the belote is added "
+                          "unrounded."),
+    "card_points": ("Only the card points an award counts are rounded; the bid, the fixed amounts, melds, "
+                    "belote and the multiplier apply to them as they are, and nothing is rounded after."),
+    "card_points_complement": ("Only the takers' card points are rounded; the defenders' are the rounded total "
+                               "of both sides' card points less the takers' rounded points (160 - 90 = 70 when "
+                               "the cards make 162). The bid, the fixed amounts, melds, belote and the multiplier "
+                               "apply to them as they are, and nothing is rounded after."),
+}
+
+
+# scoring.litige (optional; left out: none)
+_LITIGE = {
+    "none": "A level total is judged like any other, as said above.",
+    "takers_points_held": ("If the takers reach the bid with a total level with the defenders', there is a "
+                           "litige: the contract is not made, the defenders score as if it had been, the takers "
+                           "score only their belote, and the takers' card points are held back: they go to the "
+                           "side that wins the next deal (the takers if they make it, else the defenders), "
+                           "together with the points of any litige in between."),
+}
+
+
+def _litige(c: Ctx) -> str:
+    return sentence_for("scoring.litige", _LITIGE, c.r["scoring"].get("litige", "none"))
+
+
+_UP_FROM_PATHS = tuple(f"scoring.rounding_up_from.{k}" for k in ("suit", "sans_atout", "tout_atout"))
+
+
+def _rounding_up_from(c: Ctx) -> str:
+    up = c.r["scoring"].get("rounding_up_from")
+    if up is None:
+        return "Rounding to tens goes up from the same digit in every contract."
+    kinds = [("in a suit contract", up["suit"])]
+    if c.sa:
+        kinds.append(("at sans atout", up["sans_atout"]))
+    if c.ta:
+        kinds.append(("at tout atout", up["tout_atout"]))
+    said = "; ".join(f"{words}, from {n} ({10 + n} becomes 20, {9 + n} becomes 10)" for words, n in kinds)
+    return f"Rounding to the nearest 10 goes up from a last digit that depends on the contract: {said}."
+
+
+def _rounding_stage(c: Ctx) -> str:
+    return sentence_for("scoring.rounding_stage", _ROUNDING_STAGE, c.r["scoring"].get("rounding_stage", "award"))
 
 
 def _target(c: Ctx) -> str:
@@ -751,7 +854,9 @@ TEMPLATES: tuple[Template, ...] = (
     }),
     one("raise-own-bid", "auction", "Bidding over one's own bid", "auction.raise_own_bid", {
         "never_without_intervening_bid": "A player may not bid over his own bid unless another bid came in between.",
-        "when_changing_strain": "A player may bid over his own bid only in another strain.",
+        "when_changing_strain": ("A player may bid over his own bid only in another strain; a capot or a "
+                                 "générale names a strain too, so capot hearts over his own 80 hearts is refused "
+                                 "and capot spades allowed."),
         "always": "A player may bid over his own bid.",
     }, _raise_unused),
 
@@ -968,9 +1073,17 @@ TEMPLATES: tuple[Template, ...] = (
         "never": "A side that takes every trick does not receive the other side's melds.",
         "taker_sweep": "When the takers take every trick, the defenders' melds go to the takers.",
         "any_sweep": "When one side takes every trick, the other side's melds go to it.",
-    }, _no_melds),
+    }, _sweep_melds_unused),
+    Template("litige", "contract", "Level totals: litige", ("scoring.litige",), _litige,
+             lambda c: None, {"scoring.litige": _LITIGE}),
     one("rounding", "scoring", "Rounding", "scoring.rounding",
         _ROUNDING),
+    Template("rounding-up-from", "scoring", "Rounding up from another digit", _UP_FROM_PATHS, _rounding_up_from,
+             lambda c: (None if c.r["scoring"]["rounding"] in ("nearest_10_half_up", "nearest_10_half_down")
+                        else "scores are not rounded to tens")),
+    Template("rounding-stage", "scoring", "What is rounded", ("scoring.rounding_stage",), _rounding_stage,
+             lambda c: "scores are not rounded" if c.r["scoring"]["rounding"] == "none" else None,
+             {"scoring.rounding_stage": _ROUNDING_STAGE}),
 
     # --- match
     Template("target", "match", "Target", ("match.target",), _target),

@@ -341,6 +341,8 @@ class Deal:
         if (ns and ew) or (each and max(ns, ew) > each):
             # protocol extension: `belote` (one side or null) cannot say both sides, or two belotes
             out["belotes"] = {"NS": ns // each, "EW": ew // each}
+        if o.score_result is not None and o.score_result.held is not None:
+            out["held"] = dict(o.score_result.held)      # a litige (scoring.litige)
         if o.invalid_melds:
             out["invalid_melds"] = [[card_name(c) for c in m] for m in o.invalid_melds]
         return out

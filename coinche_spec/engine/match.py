@@ -48,10 +48,14 @@ class MatchResult:
     deals_counted: int = 0      # deals added (later deals after the deciding one are ignored)
     waiting: dict = field(default_factory=dict)   # team -> True while it must still win a trick
     lines: list = field(default_factory=list)
+    held: int = 0               # litige points still waiting for a deal's winners (scoring.litige)
 
     def to_json(self) -> dict:
-        """The protocol's ``match`` result."""
-        return {"state": self.state, "winner": self.winner, "totals": dict(self.totals)}
+        """The protocol's ``match`` result (``held`` only while a litige's points wait)."""
+        out = {"state": self.state, "winner": self.winner, "totals": dict(self.totals)}
+        if self.held:
+            out["held"] = self.held
+        return out
 
 
 @dataclass(frozen=True)
@@ -62,6 +66,7 @@ class _Deal:
     belote: str | None
     tricks_won: dict | None
     belotes: dict | None = None     # protocol extension: belotes per side, when a side may have two
+    held: dict | None = None        # protocol extension: the points a litige held back in this deal
 
 
 def _team_or_none(value, where: str) -> str | None:
@@ -105,8 +110,11 @@ def _parse_deal(i: int, raw) -> _Deal:
     belotes = raw.get("belotes")
     if belotes is not None:
         belotes = _numbers(belotes, f"{where}: belotes", minimum=0)
+    held = raw.get("held")
+    if held is not None:
+        held = _numbers(held, f"{where}: held", minimum=0)
     return _Deal(score, _team_or_none(raw.get("takers"), f"{where}: takers"), made,
-                 _team_or_none(raw.get("belote"), f"{where}: belote"), tricks, belotes)
+                 _team_or_none(raw.get("belote"), f"{where}: belote"), tricks, belotes, held)
 
 
 def _deal_winner(i: int, deal: _Deal, why: str) -> str:
@@ -116,30 +124,47 @@ def _deal_winner(i: int, deal: _Deal, why: str) -> str:
     return deal.takers if deal.made else ("EW" if deal.takers == "NS" else "NS")
 
 
-def run_match(rules, deals) -> MatchResult:
-    """Add the deals in order and stop at the first one that decides the match."""
-    if not isinstance(deals, (list, tuple)):
-        raise MatchInputError(f"bad match: 'deals' must be a list, got {type(deals).__name__}")
-    c = compiled_rules(rules)
-    g = c.match
-    target = g.target
-    reach = choose(REACH, g.reach)
-    both_cross_to_deal_winner = choose(BOTH_CROSS, g.both_cross)
-    tie_winner = choose(TIE, g.tie)
+class Match:
+    """One match being played: ``add`` each deal in order until it names the winner.
 
-    def reached(total: int) -> bool:
-        return reach(total, target)
+    ``run_match`` checks the deals it is given and adds them; a caller that builds its own
+    deals (``_Deal``, e.g. a simulation) adds them directly, with ``lines`` off to go faster."""
 
-    totals = {"NS": 0, "EW": 0}
-    waiting = {"NS": False, "EW": False}
-    lines: list[str] = []
-    for i, raw in enumerate(deals, start=1):
-        deal = _parse_deal(i, raw)
-        before = dict(totals)
-        for t in TEAMS:
-            totals[t] += deal.score[t]
-        lines.append(f"deal {i}: NS {before['NS']} + {deal.score['NS']} = {totals['NS']}, "
-                     f"EW {before['EW']} + {deal.score['EW']} = {totals['EW']}")
+    def __init__(self, rules, lines: bool = True):
+        c = self.c = compiled_rules(rules)
+        g = self.g = c.match
+        target = g.target
+        reach = choose(REACH, g.reach)
+        self.reached = lambda total: reach(total, target)
+        self.both_cross_to_deal_winner = choose(BOTH_CROSS, g.both_cross)
+        self.tie_winner = choose(TIE, g.tie)
+        self.totals = {"NS": 0, "EW": 0}
+        self.waiting = {"NS": False, "EW": False}
+        self.lines = [] if lines else None
+        self.count = 0
+        self.held = 0       # points held back by litiges (scoring.litige), waiting for a deal's winners
+
+    def add(self, deal: _Deal) -> str | None:
+        """Add the next deal; the match's winner if this deal decides it, else None."""
+        self.count = i = self.count + 1
+        totals, waiting, lines, reached, g = self.totals, self.waiting, self.lines, self.reached, self.g
+        score = deal.score
+        before = {"NS": totals["NS"], "EW": totals["EW"]}
+        totals["NS"] += score["NS"]
+        totals["EW"] += score["EW"]
+        if lines is not None:
+            lines.append(f"deal {i}: NS {before['NS']} + {score['NS']} = {totals['NS']}, "
+                         f"EW {before['EW']} + {score['EW']} = {totals['EW']}")
+        if self.held or deal.held is not None:
+            self.held = _carry_litige(i, deal, self.held, totals, lines)
+        if not (g.belote_validation or waiting["NS"] or waiting["EW"]):
+            ns, ew = reached(totals["NS"]), reached(totals["EW"])
+            if not (ns or ew):
+                return None                  # the usual deal: nobody has reached the target yet
+            if ns != ew:
+                if lines is not None:
+                    lines.append(f"{'NS' if ns else 'EW'} win the match")
+                return "NS" if ns else "EW"
 
         # A side waiting for a trick is freed by a later deal in which it won one.
         for t in TEAMS:
@@ -149,7 +174,8 @@ def run_match(rules, deals) -> MatchResult:
                                           "to validate its total (match.belote_validation)")
                 if deal.tricks_won[t] >= 1:
                     waiting[t] = False
-                    lines.append(f"{t} won a trick: its total now counts")
+                    if lines is not None:
+                        lines.append(f"{t} won a trick: its total now counts")
 
         # Crossing the target only through belote, in a failed contract or a deal without a trick.
         if g.belote_validation:
@@ -163,26 +189,54 @@ def run_match(rules, deals) -> MatchResult:
                 if not (failed_takers or deal.tricks_won[t] == 0):
                     continue
                 count = deal.belotes[t] if deal.belotes is not None else int(deal.belote == t)
-                b = c.belote.points * count
+                b = self.c.belote.points * count
                 if b and not reached(totals[t] - b):
                     waiting[t] = True
-                    lines.append(f"{t} reached the target only through its belote "
-                                 f"({totals[t]} - {b} = {totals[t] - b}): it must win a trick in a later deal")
+                    if lines is not None:
+                        lines.append(f"{t} reached the target only through its belote ({totals[t]} - {b} = "
+                                     f"{totals[t] - b}): it must win a trick in a later deal")
 
         eligible = [t for t in TEAMS if reached(totals[t]) and not waiting[t]]
         winner = None
         if len(eligible) == 1:
             winner = eligible[0]
         elif len(eligible) == 2:
-            if both_cross_to_deal_winner:
+            if self.both_cross_to_deal_winner:
                 winner = _deal_winner(i, deal, "match.both_cross")
             elif totals["NS"] != totals["EW"]:
                 winner = "NS" if totals["NS"] > totals["EW"] else "EW"
             else:
-                winner = tie_winner(i, deal)
-                if winner is None:
+                winner = self.tie_winner(i, deal)
+                if winner is None and lines is not None:
                     lines.append(f"both sides reach the target level at {totals['NS']}: play on")
-        if winner is not None:
+        if winner is not None and lines is not None:
             lines.append(f"{winner} win the match")
-            return MatchResult("over", winner, dict(totals), i, dict(waiting), lines)
-    return MatchResult("open", None, dict(totals), len(deals), dict(waiting), lines)
+        return winner
+
+
+def run_match(rules, deals) -> MatchResult:
+    """Add the deals in order and stop at the first one that decides the match."""
+    if not isinstance(deals, (list, tuple)):
+        raise MatchInputError(f"bad match: 'deals' must be a list, got {type(deals).__name__}")
+    m = Match(rules)
+    for i, raw in enumerate(deals, start=1):
+        winner = m.add(_parse_deal(i, raw))
+        if winner is not None:
+            return MatchResult("over", winner, dict(m.totals), i, dict(m.waiting), m.lines, m.held)
+    return MatchResult("open", None, dict(m.totals), len(deals), dict(m.waiting), m.lines, m.held)
+
+
+def _carry_litige(i: int, deal: _Deal, held: int, totals: dict, lines: list) -> int:
+    """scoring.litige: a deal's held-back points wait; the next deal that is not a litige gives all
+    that waits to its winners (the takers if made, else the defenders). Returns what still waits."""
+    now = sum(deal.held.values()) if deal.held is not None else 0
+    if now:
+        if lines is not None:
+            lines.append(f"deal {i} is a litige: {now} held back" + (f", {held + now} in all" if held else ""))
+        return held + now
+    if held:
+        winner = _deal_winner(i, deal, "scoring.litige")
+        totals[winner] += held
+        if lines is not None:
+            lines.append(f"{winner} won deal {i}: the {held} held back go to them, {totals[winner]}")
+    return 0

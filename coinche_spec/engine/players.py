@@ -28,7 +28,9 @@ roughly the way people play them (the comparison of rule sets), and so that
 Nothing is random: the same hands give the same deal, so a seed (which
 deals the hands) names a deal. Every call and card comes from what the
 engine lists as legal (``Deal.legal_calls``, ``Deal.legal_mask``) and goes
-back through the engine, which checks it again.
+back through the engine, which checks it again. The batch engine plays the
+same players on many deals at once (``batch/simple.py``), call for call and
+card for card (tests/test_batch_simple.py): a change here is a change there.
 """
 
 from __future__ import annotations

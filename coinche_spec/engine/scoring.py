@@ -7,7 +7,9 @@ belote), so the same code answers a ``score`` case and ends a ``deal`` case.
 Order matters and follows the rules model: card points (with the last trick
 or the sweep), then the made/failed judgement on unrounded totals, then the
 sweep's transfer of melds, the awards from the variant's terms and
-multiplier, the belote, and only then the rounding. ``ScoreResult.lines``
+multiplier, the belote, and only then the rounding (or earlier, where
+``scoring.rounding_stage`` rounds the card points or each award before its
+multiplier). ``ScoreResult.lines``
 says the same arithmetic in words for a person reading a deal.
 
 A générale is judged on who took the tricks, not only which side: it is made
@@ -45,13 +47,14 @@ class ScoreResult:
     deal was scored with ``explain=False``.
     """
 
-    __slots__ = ("made", "card_points", "score", "outcome", "totals", "_lines", "_explain")
+    __slots__ = ("made", "card_points", "score", "outcome", "totals", "held", "_lines", "_explain")
 
     def __init__(self, made: bool, card_points: dict, score: dict, lines: list | None = None,
-                 outcome: str = "", totals: dict | None = None):
+                 outcome: str = "", totals: dict | None = None, held: dict | None = None):
         self.made = made
         self.card_points = card_points
         self.score = score
+        self.held = held                                    # a litige: the takers' points held back
         self.outcome = outcome                              # made, failed, coinched_made, ...
         self.totals = {} if totals is None else totals      # what each side counted when judged
         self._lines = lines
@@ -72,14 +75,18 @@ class ScoreResult:
         self._explain = None
 
     def to_json(self) -> dict:
-        """The protocol's ``score`` result."""
-        return {"made": self.made, "card_points": dict(self.card_points), "score": dict(self.score)}
+        """The protocol's ``score`` result (``held`` only after a litige)."""
+        out = {"made": self.made, "card_points": dict(self.card_points), "score": dict(self.score)}
+        if self.held is not None:
+            out["held"] = dict(self.held)
+        return out
 
     def __eq__(self, other) -> bool:
         if not isinstance(other, ScoreResult):
             return NotImplemented
-        return ((self.made, self.card_points, self.score, self.lines, self.outcome, self.totals)
-                == (other.made, other.card_points, other.score, other.lines, other.outcome, other.totals))
+        return ((self.made, self.card_points, self.score, self.lines, self.outcome, self.totals, self.held)
+                == (other.made, other.card_points, other.score, other.lines, other.outcome, other.totals,
+                    other.held))
 
     __hash__ = None
 
@@ -124,12 +131,58 @@ SWEEP_TAKES_MELDS = option_table("scoring.sweep_takes_melds", {
     "taker_sweep": lambda sweeper, takers: sweeper == takers,
     "any_sweep": lambda sweeper, takers: True,
 })
+
+
+def _to_tens(up_from: int):
+    """Rounding to the nearest 10, a last digit of ``up_from`` or more going up (5: 85 -> 90, 84 -> 80)."""
+    def rounded(award: int) -> int:
+        return (award + 10 - up_from) // 10 * 10
+    rounded.tens = True          # scoring.rounding_up_from may change its threshold
+    return rounded
+
+
+def _exact(award: int) -> int:
+    return award
+
+
 # scoring.rounding: each side's final award, rounded
 ROUNDING = option_table("scoring.rounding", {
-    "none": lambda award: award,
-    "nearest_10_half_up": lambda award: (award + 5) // 10 * 10,      # 85 -> 90, 84 -> 80
-    "nearest_10_half_down": lambda award: (award + 4) // 10 * 10,    # 85 -> 80, 86 -> 90
+    "none": _exact,
+    "nearest_10_half_up": _to_tens(5),                               # 85 -> 90, 84 -> 80
+    "nearest_10_half_down": _to_tens(6),                             # 85 -> 80, 86 -> 90
     "nearest_5": lambda award: (award + 2) // 5 * 5,                  # 97 -> 95, 98 -> 100
+})
+
+
+def _each_side_rounded(rounding, cp: dict, takers: str) -> dict:
+    return {t: rounding(cp[t]) for t in TEAMS}
+
+
+def _complement_rounded(rounding, cp: dict, takers: str) -> dict:
+    """The takers' card points rounded; the defenders' are the rounded total less them (162 -> 160 - 90 = 70)."""
+    defenders = "EW" if takers == "NS" else "NS"
+    mine = rounding(cp[takers])
+    return {takers: mine, defenders: rounding(cp["NS"] + cp["EW"]) - mine}
+
+
+class RoundingStage:
+    """Where scoring.rounding applies: to the card points an award counts (``card_points``: how, or
+    None), to each award before its multiplier (``before_multiplier``), or to the final award (``award``)."""
+
+    __slots__ = ("card_points", "before_multiplier", "award")
+
+    def __init__(self, card_points=None, before_multiplier: bool = False, award: bool = False):
+        self.card_points, self.before_multiplier, self.award = card_points, before_multiplier, award
+
+
+# scoring.litige (optional; left out: none): is a level total that reaches the bid a litige (True)?
+LITIGE = option_table("scoring.litige", {"none": False, "takers_points_held": True})
+# scoring.rounding_stage (optional; left out: award): what scoring.rounding rounds
+ROUNDING_STAGE = option_table("scoring.rounding_stage", {
+    "award": RoundingStage(award=True),
+    "before_multiplier": RoundingStage(before_multiplier=True),
+    "card_points": RoundingStage(card_points=_each_side_rounded),
+    "card_points_complement": RoundingStage(card_points=_complement_rounded),
 })
 # belote.on_failure: where the failing takers' belote goes, from (takers, defenders); None: lost
 BELOTE_ON_FAILURE = option_table("belote.on_failure", {
@@ -159,7 +212,8 @@ class ScoreRules:
 
     __slots__ = ("rules", "last_trick", "sweep_kind", "sweep_value", "melds_count_towards_contract",
                  "belote_counts_towards_contract", "minimum_total", "versus_defenders", "capot_made", "capot_failed",
-                 "capot_value", "generale_value", "sweep_takes_melds", "sweep_bonus", "rounding",
+                 "capot_value", "generale_value", "sweep_takes_melds", "sweep_bonus", "rounding", "rounding_stage",
+                 "rounding_by_strain", "litige",
                  "belote_enabled", "belote_points", "belote_strains", "belote_on_failure",
                  "belote_multiplied", "belote_placement", "awards", "scale", "scale_on_tricks",
                  "scale_round", "scale_complement")
@@ -193,6 +247,13 @@ class ScoreRules:
         self.sweep_takes_melds = choose(SWEEP_TAKES_MELDS, sc.sweep_takes_melds)
         self.sweep_bonus = sc.sweep_bonus
         self.rounding = choose(ROUNDING, sc.rounding)
+        self.rounding_stage = choose(ROUNDING_STAGE, sc.get("rounding_stage", "award"))   # optional rule
+        self.litige = choose(LITIGE, sc.get("litige", "none"))                            # optional rule
+        # scoring.rounding_up_from (optional): rounding to tens goes up from another digit per kind of contract
+        up_from = sc.get("rounding_up_from")
+        self.rounding_by_strain = None
+        if up_from is not None and getattr(self.rounding, "tens", False):
+            self.rounding_by_strain = {s: _to_tens(up_from[_KIND.get(s, "suit")]) for s in STRAINS}
         b = c.belote
         self.belote_enabled = b.enabled
         self.belote_points = b.points
@@ -473,9 +534,31 @@ def _award(sr: ScoreRules, spec: tuple, where: tuple, side: str, strain: str, bi
             parts.append((term,) + part)
     plain = sum(amount for _, _, amount in parts)
     words = [f"{label} {amount}" for _, label, amount in parts] if explain else None
+    if sr.rounding_stage.before_multiplier and parts:
+        return _rounded_then_multiplied(sr, strain, parts, plain, words, multiplied, m, explain)
     if m == 1 or not parts:
         return plain, (" + ".join(words) if explain else None)
     return multiplied(parts, plain, words, m, explain)
+
+
+def _rounding(sr: ScoreRules, strain: str):
+    """scoring.rounding, with scoring.rounding_up_from's threshold for this kind of contract."""
+    return sr.rounding_by_strain[strain] if sr.rounding_by_strain is not None else sr.rounding
+
+
+def _rounded_then_multiplied(sr, strain, parts, plain, words, multiplied, m, explain):
+    """scoring.rounding_stage before_multiplier: the sum of the terms is rounded, then the multiplier
+    applies; the rounding's difference is multiplied where the whole award is, else added once."""
+    rounded = _rounding(sr, strain)(plain)
+    delta = rounded - plain
+    if m == 1:
+        value, text = rounded, (" + ".join(words) if explain else None)
+    else:
+        value, text = multiplied(parts, plain, words, m, explain)
+        value += delta * m if multiplied is _times_all else delta
+    if explain and delta:
+        text = f"{text} (the terms' {plain} rounded to {rounded} before the multiplier)"
+    return value, text
 
 
 def _base(ctx):
@@ -508,24 +591,25 @@ def _times_all(parts, plain, words, m, explain):
     return plain * m, (f"({text}) × {m}" if len(words) > 1 else f"{text} × {m}")
 
 
-def _times_bid(parts, plain, words, m, explain):
-    value, out = 0, []
-    for i, (term, label, amount) in enumerate(parts):
-        if term == "bid":
-            value += amount * m
+def _times_term(which: str):
+    """The multiplier on one term only (``bid``, ``base``), the rest of the award unmultiplied."""
+    def times(parts, plain, words, m, explain):
+        value, out = 0, []
+        for i, (term, label, amount) in enumerate(parts):
+            value += amount * m if term == which else amount
             if explain:
-                out.append(f"{words[i]} × {m}")
-        else:
-            value += amount
-            if explain:
-                out.append(words[i])
-    return value, (" + ".join(out) if explain else None)
+                out.append(f"{words[i]} × {m}" if term == which else words[i])
+        return value, (" + ".join(out) if explain else None)
+    return times
 
+
+_times_bid = _times_term("bid")
 
 # award.multiplied: what the multiplier M > 1 applies to, from (parts, their sum, their words, M, explain)
 MULTIPLIED = option_table("award.multiplied", {
     "all": _times_all,
     "bid": _times_bid,
+    "base": _times_term("base"),        # 160 x M + the bid (Essarts, table-coinche)
     "none": lambda parts, plain, words, m, explain: (plain, " + ".join(words) if explain else None),
 })
 
@@ -586,8 +670,16 @@ def _score(sr: ScoreRules, contract: Contract, tp: dict, won: dict, last: str, m
                      + (f" × {m}" if m > 1 else "")
                      + f": takers {takers} count {total_words[takers]}, "
                        f"defenders {defenders} count {total_words[defenders]}")
+    litige = (sr.litige and contract.value not in ("capot", "generale")
+              and totals[takers] == totals[defenders] and totals[takers] >= max(contract.value, sr.minimum_total))
+    if litige:
+        # scoring.litige: neither made nor failed; the defenders score as on a made contract
+        made = False
+        why = (f"litige: the takers' {totals[takers]} reaches the bid and is level with the defenders': "
+               "their points are held back for the next deal's winners")
+    if explain:
         lines.append(why)
-    outcome = _outcome(sr, contract, made)
+    outcome = _outcome(sr, contract, True) if litige else _outcome(sr, contract, made)
 
     # A sweep may carry the swept side's melds over to the side that took every trick.
     eff = melds
@@ -607,17 +699,30 @@ def _score(sr: ScoreRules, contract: Contract, tp: dict, won: dict, last: str, m
         bid, bid_label = sr.generale_value, "générale bid"
     else:
         bid, bid_label = contract.value, "bid"
+    # scoring.rounding_stage may round the card points the awards count (not those reported)
+    counted = cp
+    how = sr.rounding_stage.card_points
+    if how is not None:
+        counted = how(_rounding(sr, strain), cp, takers)
+        if explain and counted != cp:
+            said = {t: f"{t} {cp[t]} → {counted[t]}" for t in TEAMS}
+            if how is _complement_rounded:
+                said[defenders] += (f" (both sides' {cp['NS'] + cp['EW']} rounded to "
+                                    f"{counted['NS'] + counted['EW']}, less the takers' {counted[takers]})")
+            lines.append("card points rounded for the awards: " + "; ".join(said[t] for t in TEAMS))
     taker_spec, defender_spec = sr.awards[outcome]
+    if litige:
+        taker_spec = ((), taker_spec[1], None, None)       # the takers' award is held, not scored
     specs = {takers: taker_spec, defenders: defender_spec}
     roles = {takers: "takers", defenders: "defenders"}
     awards, words = {}, {}
     for side in TEAMS:
         awards[side], words[side] = _award(sr, specs[side], (outcome, roles[side]), side,
-                                           strain, bid, bid_label, cp, won, eff, m, explain)
+                                           strain, bid, bid_label, counted, won, eff, m, explain)
 
     # The belote joins its holder's award, unless belote.placement moves it for this outcome (or
     # belote.on_failure a failing takers' belote).
-    placed = ("coinched_" if m > 1 else "") + ("made" if made else "failed")
+    placed = ("coinched_" if m > 1 else "") + ("made" if made or litige else "failed")
     for holder in TEAMS:
         amount = belote[holder]
         if not amount:
@@ -630,7 +735,7 @@ def _score(sr: ScoreRules, contract: Contract, tp: dict, won: dict, last: str, m
                 if explain:
                     lines.append(f"{roles[holder]} {holder}'s belote {amount} is lost ({placed})")
                 continue
-        elif holder == takers and not made:
+        elif holder == takers and not made and not litige:
             dest = sr.belote_on_failure(takers, defenders)
             if dest is None:
                 if explain:
@@ -643,7 +748,7 @@ def _score(sr: ScoreRules, contract: Contract, tp: dict, won: dict, last: str, m
             text = f"{label} {amount} × {m}" if times > 1 else f"{label} {amount}"
             words[dest] = f"{words[dest]} + {text}" if words[dest] else text
 
-    rounding = sr.rounding
+    rounding = _rounding(sr, strain) if sr.rounding_stage.award else _exact
     score = {"NS": rounding(awards["NS"]), "EW": rounding(awards["EW"])}
     if explain:
         for side in TEAMS:
@@ -654,7 +759,13 @@ def _score(sr: ScoreRules, contract: Contract, tp: dict, won: dict, last: str, m
         # takers first, as a person tells it
         if takers == "EW":
             lines[-2], lines[-1] = lines[-1], lines[-2]
-    result = ScoreResult(made, cp, score, lines, outcome, totals)
+    held = None
+    if litige:
+        held = {takers: _rounding(sr, strain)(cp[takers]), defenders: 0}
+        if explain:
+            lines.append(f"held back for the next deal's winners: the takers' card points {cp[takers]}"
+                         + (f", rounded to {held[takers]}" if held[takers] != cp[takers] else ""))
+    result = ScoreResult(made, cp, score, lines, "litige" if litige else outcome, totals, held)
     if not explain:
         result._explain = (sr, contract, tp, won, last, melds, belote, True, None, None, by_seat)
     return result

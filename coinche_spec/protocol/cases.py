@@ -382,7 +382,7 @@ def _match(case: dict, path: tuple) -> dict:
     deals = []
     for i, d in enumerate(_list(case["deals"], dpath, 1, 1000, "deals")):
         p = dpath + (i,)
-        _object(d, p, ("score", "takers", "made", "belote", "tricks_won"), ("belotes",))
+        _object(d, p, ("score", "takers", "made", "belote", "tricks_won"), ("belotes", "held"))
         deal = {
             "score": _team_ints(d["score"], p + ("score",), 0, 100000),
             "takers": _team(d["takers"], p + ("takers",)),
@@ -392,8 +392,22 @@ def _match(case: dict, path: tuple) -> dict:
         }
         if d.get("belotes") is not None:
             deal["belotes"] = _belotes(d["belotes"], deal["belote"], p)
+        if d.get("held") is not None:   # extension: a litige's points held back (scoring.litige)
+            deal["held"] = _held(d["held"], deal, p + ("held",))
         deals.append(deal)
     return {"kind": "match", "deals": deals}
+
+
+def _held(value: Any, deal: dict, path: tuple) -> dict:
+    """The points a litige held back in this deal: the takers' only, in a deal not made."""
+    held = _team_ints(value, path, 0, 100000)
+    other = "EW" if deal["takers"] == "NS" else "NS"
+    if held[other]:
+        raise CaseError(path + (other,), f"{held[other]}: only the takers' points are held back in a litige, "
+                                         f"and {other} defended")
+    if held[deal["takers"]] and deal["made"]:
+        raise CaseError(path, "a deal whose points are held back (a litige) is not made: made must be false")
+    return held
 
 
 def _dealing(case: dict, path: tuple) -> dict:
@@ -510,7 +524,7 @@ def _run_score(rules, case: dict) -> dict:
                         tricks_by_seat=dict(by_seat) if by_seat is not None else None)
     # scoring.belote_dict turns the team into points, and gives none where the rule set has no
     # belote for this contract (belote not played, sans atout, tout atout without each_suit)
-    return {"made": result.made, "card_points": dict(result.card_points), "score": dict(result.score)}
+    return result.to_json()
 
 
 def _run_melds(rules, case: dict) -> dict:
@@ -526,7 +540,7 @@ def _run_melds(rules, case: dict) -> dict:
 def _run_match(rules, case: dict) -> dict:
     from ..engine.match import run_match
     result = run_match(rules, [dict(d) for d in case["deals"]])
-    return {"state": result.state, "winner": result.winner, "totals": dict(result.totals)}
+    return result.to_json()
 
 
 def _run_dealing(rules, case: dict) -> dict:
@@ -657,3 +671,8 @@ def check_for_rules(rules, case: dict, path: tuple = ("case",)) -> None:
         _check_score_for_rules(rules, case, path)
     elif kind == "deal" and "contract" in case:
         _check_contract_for_rules(rules, case["contract"], path + ("contract",))
+    elif kind == "match":
+        for i, deal in enumerate(case["deals"]):
+            if any(deal.get("held", {}).values()) and compiled_rules(rules).scoring.get("litige", "none") == "none":
+                raise CaseError(path + ("deals", i, "held"), "this rule set has no litige (scoring.litige is "
+                                                             "none): no deal's points are held back")

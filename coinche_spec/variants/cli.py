@@ -53,6 +53,9 @@ def register(subparsers) -> None:
     p.add_argument("--format", choices=("text", "markdown", "json"), default="text",
                    help="output format (default: text; markdown: a table with the words behind each value)")
     p.add_argument("--brief", action="store_true", help="values only, without the quotes and readings")
+    p.add_argument("--all", action="store_true",
+                   help="also the rules that cannot matter under the other rules (left out by default, as on "
+                        "the rules pages: tout atout values where tout atout cannot be bid)")
     p.set_defaults(func=cmd_diff)
 
     p = actions.add_parser("check", help="validate variant files; one line per problem",
@@ -62,6 +65,8 @@ def register(subparsers) -> None:
                                        "to check.")
     p.add_argument("files", nargs="+", metavar="FILE",
                    help="variant files (a folder stands for its .yaml files)")
+    p.add_argument("--strict", action="store_true",
+                   help="treat warnings (a card table that does not add up) as problems: exit 1")
     p.set_defaults(func=cmd_check)
 
 
@@ -171,16 +176,20 @@ def _expand(files: list[str]) -> list[str]:
 
 
 def cmd_check(args) -> int:
-    """Exit 0 and say how many files are valid, or 1 with one line per problem."""
+    """Exit 0 and say how many files are valid, or 1 with one line per problem.
+
+    Warnings (allowed, but likely slips) are printed too and leave the exit 0, unless --strict."""
     files = _expand(args.files)
     if not files:
         raise _user_error("no variant file to check: " + ", ".join(args.files) + " holds no .yaml file")
-    lines = loader.check_files(files)
-    if lines:
-        for line in lines:
-            print(line)
+    warned: list[str] = []
+    lines = loader.check_files(files, warned)
+    for line in lines + warned:
+        print(line)
+    if lines or (warned and args.strict):
         return 1
-    print(f"{len(files)} file{'s' if len(files) != 1 else ''} valid")
+    note = f", {len(warned)} warning{'s' if len(warned) != 1 else ''}" if warned else ""
+    print(f"{len(files)} file{'s' if len(files) != 1 else ''} valid{note}")
     return 0
 
 
@@ -194,11 +203,15 @@ def cmd_diff(args) -> int:
         for line in exc.lines:
             print(line, file=sys.stderr)
         return 1
+    from ..docsgen.differences import that_can_matter
     diffs = diff.differences(left.document, right.document)
+    left_out: list = []
+    if not args.all:
+        diffs, left_out = that_can_matter(left.document, right.document, diffs, [left.id, right.id])
     if args.format == "json":
-        print(diff.render_json(left.id, right.id, diffs))
+        print(diff.render_json(left.id, right.id, diffs, left_out))
     elif args.format == "markdown":
-        print(diff.render_markdown(left.id, right.id, diffs))
+        print(diff.render_markdown(left.id, right.id, diffs, left_out))
     else:
-        print(diff.render_text(left.id, right.id, diffs, with_basis=not args.brief))
+        print(diff.render_text(left.id, right.id, diffs, with_basis=not args.brief, left_out=left_out))
     return 0

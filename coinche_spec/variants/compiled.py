@@ -28,11 +28,73 @@ from typing import Any, Mapping
 
 from .rules import Rules
 
-__all__ = ["RuleGroup", "CompiledRules", "compiled_rules", "STRAINS", "SUITS"]
+__all__ = ["RuleGroup", "CompiledRules", "compiled_rules", "STRAINS", "SUITS", "with_unused_filled", "unused_left_out"]
 
 SUITS = ("S", "H", "D", "C")
 STRAINS = SUITS + ("TA", "SA")
 _RANKS = ("7", "8", "9", "T", "J", "Q", "K", "A")
+
+
+# --- rules a file may leave out, because no deal of it can use them ----------------------
+#
+# A suits-only rule set needs no sans atout or tout atout tables, a rule set without melds no
+# meld settings, one whose bids overcall by value only no strain order (docs/variants-format.md).
+# ``semantics`` refuses a file that leaves one out where it can matter; where it cannot, the
+# compiled rules (the engine's view) hold the neutral value below, so that no reader needs to
+# know the rule may be missing. The document keeps what the file wrote: pages and diffs say
+# nothing of a rule that was left out.
+
+_ZERO_TABLE = {r: 0 for r in ("J", "9", "A", "T", "K", "Q", "8", "7")}
+_MELDS_UNUSED = {"runs": {"3": 0, "4": 0, "5": 0}, "long_runs": "highest_five", "run_order": "AKQJT987",
+                 "squares": dict(_ZERO_TABLE), "card_reuse": "forbidden",
+                 "compare": {"trump_breaks_ties": False, "equal": "cancel"}, "winner_scores": "all",
+                 "timing": "declared_with_first_card", "count_towards_contract": False}
+
+
+def _strains_flags(rules: Mapping) -> tuple[bool, bool]:
+    strains = rules.get("auction", {}).get("strains", {}) if isinstance(rules.get("auction"), Mapping) else {}
+    return bool(strains.get("sans_atout")), bool(strains.get("tout_atout"))
+
+
+def unused_left_out(rules: Mapping) -> dict:
+    """Group path -> {rule: neutral value} for every rule these rules cannot use and may leave out
+    (whether or not they do): what ``with_unused_filled`` adds when it is missing."""
+    sa, ta = _strains_flags(rules)
+    out: dict = {}
+    if not sa:
+        out.setdefault("card_values", {})["sans_atout"] = dict(_ZERO_TABLE)
+        out.setdefault("play", {})["sans_atout_must_go_up"] = False
+    if not ta:
+        out.setdefault("card_values", {})["tout_atout"] = dict(_ZERO_TABLE)
+        out.setdefault("play", {})["tout_atout_must_go_up"] = False
+        out.setdefault("belote", {})["tout_atout"] = "none"
+    auction = rules.get("auction", {})
+    if isinstance(auction, Mapping) and auction.get("overcall") != "higher_value_or_strain":
+        # no strain lifts a bid: the order only sorts the listing of legal calls; the seeds' (C D H S)
+        out.setdefault("auction", {})["strain_order"] = ["C", "D", "H", "S"] + ["TA"] * ta + ["SA"] * sa
+    melds = rules.get("melds", {})
+    if isinstance(melds, Mapping) and melds.get("enabled") is False:
+        out["melds"] = {k: (dict(v) if isinstance(v, dict) else v) for k, v in _MELDS_UNUSED.items()}
+    return out
+
+
+def with_unused_filled(rules: Mapping) -> dict:
+    """``rules`` with every rule it left out because it cannot use it given its neutral value
+    (a new dict; ``rules`` is not changed). A rule the file gives keeps its value."""
+    def fill(have: Mapping, values: dict) -> dict:
+        out = dict(have)
+        for key, value in values.items():
+            if key not in out:
+                out[key] = value
+            elif isinstance(value, dict) and isinstance(out[key], Mapping):
+                out[key] = fill(out[key], value)   # a group given in part (melds.compare)
+        return out
+
+    out = dict(rules)
+    for group, values in unused_left_out(rules).items():
+        if isinstance(out.get(group), Mapping):
+            out[group] = fill(out[group], values)
+    return out
 
 
 class RuleGroup:
@@ -82,7 +144,7 @@ class CompiledRules(RuleGroup):
     """
 
     def __init__(self, document: dict):
-        super().__init__(document, "rules")
+        super().__init__(with_unused_filled(document), "rules")
         d = self.__dict__
         d["document"] = document
         d["_phases"] = {}

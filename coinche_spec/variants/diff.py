@@ -46,8 +46,19 @@ def basis(document: dict, path: str) -> tuple[str, ...]:
             found.append(f"reading [{item['id']}] {item['question']} {item['reading']}")
     for source in reversed(document.get("sources", [])):
         if covers(source.get("rules", [])):
-            found.append(f"\"{source['quote']}\" ({source['seed']}, {source['section']})")
+            found.append(_source_words(source))
     return tuple(found)
+
+
+def _source_words(source: dict) -> str:
+    """A quote with where it comes from: a document's name and section, a program's file, a decision's date."""
+    from ..sources import source_kind, source_where
+    if source_kind(source) == "document":
+        where = f"{source.get('seed') or source.get('document')}, {source.get('section')}"
+    else:
+        where = source_where(source)
+    quote = source.get("quote")
+    return f"\"{quote}\" ({where})" if quote else f"({where})"
 
 
 def differences(left_doc: dict, right_doc: dict) -> list[RuleDifference]:
@@ -73,9 +84,20 @@ def show_value(value: object) -> str:
     return json.dumps(value, ensure_ascii=False)
 
 
-def render_text(left_id: str, right_id: str, diffs: list[RuleDifference], with_basis: bool = True) -> str:
+def _left_out_line(left_out: list) -> list[str]:
+    """The differences left out because they cannot matter (path, why), as one note."""
+    if not left_out:
+        return []
+    what = "1 difference" if len(left_out) == 1 else f"{len(left_out)} differences"
+    return ["", f"Left out, as they cannot matter under the other rules ({what}; --all shows them): "
+            + "; ".join(f"{path} ({why})" for path, why in left_out) + "."]
+
+
+def render_text(left_id: str, right_id: str, diffs: list[RuleDifference], with_basis: bool = True,
+                left_out: list = ()) -> str:
     if not diffs:
-        return f"{left_id} and {right_id} have the same rules."
+        return f"{left_id} and {right_id} have the same rules" + (
+            " that can matter." if left_out else ".") + "\n".join(_left_out_line(list(left_out)))
     verb = "rule differs" if len(diffs) == 1 else "rules differ"
     lines = [f"{len(diffs)} {verb} between {left_id} and {right_id}:", ""]
     for d in diffs:
@@ -86,10 +108,10 @@ def render_text(left_id: str, right_id: str, diffs: list[RuleDifference], with_b
         lines.append(f"  {right_id}: {show_value(d.right)}")
         if with_basis:
             lines.extend(f"      {b}" for b in d.right_basis[:2])
-    return "\n".join(lines)
+    return "\n".join(lines + _left_out_line(list(left_out)))
 
 
-def render_markdown(left_id: str, right_id: str, diffs: list[RuleDifference]) -> str:
+def render_markdown(left_id: str, right_id: str, diffs: list[RuleDifference], left_out: list = ()) -> str:
     def cell(text: str) -> str:
         return text.replace("|", "\\|").replace("\n", " ")
 
@@ -102,11 +124,12 @@ def render_markdown(left_id: str, right_id: str, diffs: list[RuleDifference]) ->
     lines = [f"| rule | {left_id} | {right_id} |", "|---|---|---|"]
     for d in diffs:
         lines.append(f"| `{d.path}` | {with_basis(d.left, d.left_basis)} | {with_basis(d.right, d.right_basis)} |")
-    return "\n".join(lines)
+    return "\n".join(lines + _left_out_line(list(left_out)))
 
 
-def render_json(left_id: str, right_id: str, diffs: list[RuleDifference]) -> str:
+def render_json(left_id: str, right_id: str, diffs: list[RuleDifference], left_out: list = ()) -> str:
     return json.dumps({"left": left_id, "right": right_id, "differences": [
         {"rule": d.path, "left": d.left, "right": d.right,
-         "left_basis": list(d.left_basis), "right_basis": list(d.right_basis)} for d in diffs]},
+         "left_basis": list(d.left_basis), "right_basis": list(d.right_basis)} for d in diffs],
+        "left_out": [{"rule": path, "why": why} for path, why in left_out]},
         ensure_ascii=False, indent=2)

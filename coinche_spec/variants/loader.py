@@ -29,6 +29,7 @@ from .. import schemacheck, yamlstrict
 from ..resources import variant_schema_path
 from ..yamlstrict import Positions, Problem, format_path
 from . import registry, semantics
+from .compiled import with_unused_filled
 from .rules import Rules
 
 SUFFIXES = registry.SUFFIXES
@@ -62,6 +63,7 @@ class Variant:
     path: Path | None = None
     written: dict | None = field(default=None, compare=False, repr=False)  # the file as written
     chain: tuple = field(default=(), compare=False, repr=False)  # the files read, the child first
+    warnings: tuple = field(default=(), compare=False, repr=False)  # located lines: allowed, but likely slips
 
 
 # --- where variants live (see registry.py) ---------------------------
@@ -500,17 +502,44 @@ def _problems(document: Any, origins: _Origins, layers: list[_Layer]) -> list[Pr
     child = layers[0]
     if len(layers) > 1 and "id" not in child.data:
         return [_problem(child, ("extends",), "a variant that extends another needs its own `id`", prefer_key=True)]
-    problems = yamlstrict.schema_problems(_schema_errors(document), origins.find, _noun)
-    if problems:
-        return problems
-    found = [origins.problem(f.path, f.message, f.at_key) for f in semantics.check(document)]
+    # one pass reports every problem: the schema's, then the cross-rule ones, each group in file order
+    errors = list(_schema_errors(document))
+    problems = _in_file_order(yamlstrict.schema_problems(errors, origins.find, _noun))
+    refused = _refused_paths(errors)
+    found = [origins.problem(f.path, f.message, f.at_key) for f in semantics.check(document, guarded=bool(problems))
+             if not _under_any(tuple(f.path), refused) and not _under_any(f.about, refused)]
     path = child.path
     if path is not None and registry.kind_of(path) is not None:
-        if document.get("id") != path.stem:
+        if document.get("id") != path.stem and not _under_any(("id",), refused):
             found.append(origins.problem(("id",),
                                  f"id '{document.get('id')}' differs from the file name '{path.name}': "
                                  "a shipped variant is found by its id, so they must agree"))
-    return found
+    return problems + _in_file_order(found)
+
+
+def _in_file_order(problems: list[Problem]) -> list[Problem]:
+    """Sorted by file, line and column (a problem with no line, in a document sent as data, keeps its place)."""
+    return sorted(problems, key=lambda p: (p.filename, p.line or 0, p.col or 0))
+
+
+def _refused_paths(errors: list) -> list[tuple]:
+    """The paths of the values the schema refused: a missing or unknown key counts as its own path."""
+    out = []
+    for err in errors:
+        path = tuple(err.absolute_path)
+        if err.validator == "required" and isinstance(err.instance, dict):
+            out += [path + (k,) for k in err.validator_value if k not in err.instance]
+        elif err.validator == "additionalProperties" and isinstance(err.instance, dict):
+            known = err.schema.get("properties", {})
+            out += [path + (k,) for k in err.instance if k not in known]
+        else:
+            out.append(path)
+    return out
+
+
+def _under_any(path: tuple, refused: list[tuple]) -> bool:
+    """Whether ``path`` is a value the schema already refused, or lies inside one: judged once is enough."""
+    return any(path[:len(r)] == tuple(r) for r in refused if r)
 
 
 # --- the public API -----------------------------------------------------
@@ -541,14 +570,17 @@ def _build(root: _Layer, base_dir: Path | None) -> Variant:
     if problems:
         raise VariantError(problems)
     chain = tuple(layer.path for layer in layers if layer.path is not None)
-    return Variant(document["id"], document, Rules(document["rules"], document["id"]),
-                   root.path, _copy(root.data), chain)
+    warned = tuple(str(origins.problem(f.path, "warning: " + f.message, f.at_key))
+                   for f in semantics.warnings(document))
+    return Variant(document["id"], document, Rules(with_unused_filled(document["rules"]), document["id"]),
+                   root.path, _copy(root.data), chain, warned)
 
 
 def _fresh(v: Variant) -> Variant:
     """A copy the caller may change without changing the cached one."""
     doc = _copy(v.document)
-    return Variant(v.id, doc, Rules(doc["rules"], v.id), v.path, _copy(v.written), v.chain)
+    return Variant(v.id, doc, Rules(with_unused_filled(doc["rules"]), v.id), v.path, _copy(v.written), v.chain,
+                   v.warnings)
 
 
 def load_variant_file(path: str | os.PathLike, display: str | None = None) -> Variant:
@@ -654,8 +686,11 @@ def resolve(ref) -> dict:
     return document
 
 
-def check_files(paths: Iterable[str | os.PathLike]) -> list[str]:
-    """One line per problem in the given files (empty when every file is a valid variant)."""
+def check_files(paths: Iterable[str | os.PathLike], warnings: list | None = None) -> list[str]:
+    """One line per problem in the given files (empty when every file is a valid variant).
+
+    ``warnings``, when given, receives one located line per warning of the valid files
+    (a card table that does not add up): allowed, so not a problem."""
     lines: list[str] = []
     seen: dict[str, tuple[str, Path]] = {}
     for path in paths:
@@ -664,6 +699,8 @@ def check_files(paths: Iterable[str | os.PathLike]) -> list[str]:
         except VariantError as exc:
             lines.extend(exc.lines)
             continue
+        if warnings is not None:
+            warnings.extend(v.warnings)
         shown = str(path)
         here = _real(Path(path))
         # an id names one rule set: a file may not take a known one's id, nor another checked file's

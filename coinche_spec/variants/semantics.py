@@ -1,14 +1,17 @@
 """Checks that the schema cannot express: rules that must agree with each other.
 
 The schema checks each rule alone (a packet is 1 to 8 cards); here we check
-that they make one playable game together: the packets deal eight cards, the
+that they make one playable game together: a rule left out is one no deal can
+use (a sans atout table where sans atout cannot be bid), the packets deal eight cards, the
 highest bid is a bid one can make, the strain order names every strain the
 auction allows, a surcoinche multiplies more than the coinche it answers, an
 award that adds `base` says how much, and every rule a quote or an
 interpretation claims to justify exists. Each finding names the rule path it
 is about, so the loader can point at the line.
 
-``check(document)`` expects a document the schema has already accepted.
+``check(document)`` expects a document the schema has already accepted (``guarded``:
+one it refused, checked as far as it can be). ``warnings(document)`` finds what is
+allowed but most likely a slip (card tables that do not add up).
 """
 
 from __future__ import annotations
@@ -16,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .compiled import compiled_rules
+from .compiled import compiled_rules, unused_left_out
 
 OUTCOMES = ("made", "failed", "coinched_made", "coinched_failed", "capot_made", "capot_failed")
 SIDES = ("takers", "defenders")
@@ -29,6 +32,7 @@ class Finding:
     path: tuple
     message: str
     at_key: bool = False  # point at the key (a missing part) rather than the value
+    about: tuple = ()     # the rule a finding is about when it points elsewhere (a quote's rule path)
 
 
 def rule_path_exists(rules: Any, dotted: str) -> bool:
@@ -57,13 +61,30 @@ def _closest_existing(rules: Any, dotted: str) -> str:
     return f"{where} is a single rule"
 
 
-def check(document: dict) -> list[Finding]:
-    """Every disagreement found, in the order of the document."""
+def check(document: dict, guarded: bool = False) -> list[Finding]:
+    """Every disagreement found, in the order of the document.
+
+    ``guarded``: the schema has refused something in the document, so a check may meet a
+    value of the wrong type or a missing rule; such a check says nothing (the schema's line
+    already says what is wrong) and the others still run, so that one pass reports every
+    problem of a file. Unguarded, a check that fails is a bug and raises."""
     out: list[Finding] = []
+    for one in CHECKS:
+        if not guarded:
+            one(document, out)
+            continue
+        mark = len(out)
+        try:
+            one(document, out)
+        except (TypeError, KeyError, AttributeError, ValueError, IndexError, ZeroDivisionError):
+            del out[mark:]  # what it found before it stumbled may rest on the refused value too
+    return out
+
+
+def _deal(document: dict, out: list) -> None:
+    """Every player receives eight cards."""
     rules = document.get("rules", {})
     R = ("rules",)
-
-    # -- the deal: every player receives eight cards ---------------------
     deal = rules.get("deal", {})
     packets = deal.get("packets", [])
     if sum(packets) != 8:
@@ -79,7 +100,38 @@ def check(document: dict) -> list[Finding]:
             out.append(Finding(R + ("deal", "alternative_packets", i),
                                f"{list(alt)} is the usual order (deal.packets), not an alternative"))
 
-    # -- the auction -----------------------------------------------------
+
+# rules a file may leave out where no deal can use them (compiled.unused_left_out), and what uses them
+_WHEN_USED = {
+    ("card_values", "sans_atout"): "sans atout may be bid (auction.strains.sans_atout is true)",
+    ("play", "sans_atout_must_go_up"): "sans atout may be bid (auction.strains.sans_atout is true)",
+    ("card_values", "tout_atout"): "tout atout may be bid (auction.strains.tout_atout is true)",
+    ("play", "tout_atout_must_go_up"): "tout atout may be bid (auction.strains.tout_atout is true)",
+    ("belote", "tout_atout"): "tout atout may be bid (auction.strains.tout_atout is true)",
+    ("auction", "strain_order"): "a bid may overcall by strain (auction.overcall is higher_value_or_strain)",
+}
+_MELD_RULES = ("runs", "long_runs", "run_order", "squares", "card_reuse", "compare", "winner_scores", "timing",
+               "count_towards_contract")
+
+
+def _needed_rules(document: dict, out: list) -> None:
+    """A rule left out must be one no deal can use: a sans atout table only where sans atout cannot be bid."""
+    rules = document.get("rules", {})
+    unused = unused_left_out(rules)
+    needed = dict(_WHEN_USED)
+    needed.update({("melds", k): "melds are played (melds.enabled is true)" for k in _MELD_RULES})
+    for (group, key), why in needed.items():
+        have = rules.get(group)
+        if not isinstance(have, dict) or key in have or key in unused.get(group, {}):
+            continue
+        out.append(Finding(("rules", group), f"missing rule '{key}': it is needed because {why}; only a rule "
+                                             "set that cannot use it may leave it out", at_key=True))
+
+
+def _bids(document: dict, out: list) -> None:
+    """The highest bid is a bid one can make."""
+    rules = document.get("rules", {})
+    R = ("rules",)
     auction = rules.get("auction", {})
     bids = auction.get("bids", {})
     lo, step, hi = bids.get("minimum"), bids.get("step"), bids.get("maximum")
@@ -91,7 +143,14 @@ def check(document: dict) -> list[Finding]:
             out.append(Finding(R + ("auction", "bids", "maximum"),
                                f"the highest bid {hi} cannot be bid: bids are {lo} plus a multiple of {step}"))
 
-    strains = auction.get("strains", {})
+
+def _strain_order(document: dict, out: list) -> None:
+    """The strain order ranks exactly the strains that may be bid."""
+    rules = document.get("rules", {})
+    R = ("rules",)
+    auction = rules.get("auction", {})
+    if "strain_order" not in auction:
+        return  # left out: _needed_rules says whether it may be
     order = list(auction.get("strain_order", []))
     c = compiled_rules(rules)       # the facts the engine, the protocol and the rules pages read too
     wanted = list(c.strains)
@@ -107,6 +166,11 @@ def check(document: dict) -> list[Finding]:
         out.append(Finding(R + ("auction", "strain_order"),
                            f"strain_order lists {s} but auction.strains.{flag} is false"))
 
+
+def _multipliers(document: dict, out: list) -> None:
+    """A surcoinche multiplies more than the coinche it answers."""
+    auction = document.get("rules", {}).get("auction", {})
+    R = ("rules",)
     coinche = auction.get("coinche", {})
     sur = auction.get("surcoinche", {})
     if sur.get("allowed") and isinstance(sur.get("multiplier"), int) and isinstance(coinche.get("multiplier"), int):
@@ -115,13 +179,25 @@ def check(document: dict) -> list[Finding]:
                                f"a surcoinche multiplies by {sur['multiplier']}, not more than the coinche "
                                f"it answers (x{coinche['multiplier']})"))
 
+
+def _capot_awards(document: dict, out: list) -> None:
+    """A capot award needs a capot (or générale) bid to apply."""
+    rules = document.get("rules", {})
+    R = ("rules",)
+    c = compiled_rules(rules)
     scoring = rules.get("scoring", {})
     for name in ("capot_made", "capot_failed"):
         if not c.capot_or_generale and scoring.get(name) is not None:
             out.append(Finding(R + ("scoring", name),
                                f"{name} is given but neither a capot nor a générale may be bid: it can never apply"))
 
-    # -- the awards ------------------------------------------------------
+
+def _awards(document: dict, out: list) -> None:
+    """Each award's terms agree with its amounts."""
+    rules = document.get("rules", {})
+    R = ("rules",)
+    scoring = rules.get("scoring", {})
+    strains = rules.get("auction", {}).get("strains", {})
     uses_sweep_bonus = False
     for outcome in OUTCOMES:
         block = scoring.get(outcome)
@@ -160,7 +236,37 @@ def check(document: dict) -> list[Finding]:
         out.append(Finding(R + ("scoring", "sweep_bonus"),
                            f"sweep_bonus is {bonus} but no award has the 'sweep_bonus' term"))
 
-    # -- provenance: quotes and readings point at real rules --------------
+
+def _source_kinds(document: dict, out: list) -> None:
+    """Each source is one kind: a document, a program or a house decision, with that kind's fields."""
+    from ..sources import KIND_FIELDS, KIND_NEEDS, source_kinds
+
+    for i, entry in enumerate(document.get("sources", []) or []):
+        if not isinstance(entry, dict):
+            continue
+        kinds = source_kinds(entry)
+        where = ("sources", i)
+        if len(kinds) > 1:
+            mixed = "; ".join(f"{k}: {', '.join(n for n in KIND_FIELDS[k] if n in entry)}" for k in kinds)
+            out.append(Finding(where, f"a source is a document, a program or a house decision, not several ({mixed})"))
+            continue
+        kind = kinds[0] if kinds else "document"
+        for group in KIND_NEEDS[kind]:
+            if not any(n in entry for n in group):
+                names = " or ".join(f"`{n}`" for n in group)
+                out.append(Finding(where, f"a {kind} source needs {names}"
+                                          + (" (a document: `seed` for a registered name, `document` for a title)"
+                                             if group == ("seed", "document") else ""), at_key=True))
+        if "seed" in entry and "document" in entry:
+            out.append(Finding(where + ("document",), "give `seed` (a registered name) or `document` (a title), "
+                                                      "not both"))
+
+
+def _provenance(document: dict, out: list) -> None:
+    """Quotes and readings point at real rules; interpretation ids are unique; the status agrees."""
+    rules = document.get("rules", {})
+    if not isinstance(rules, dict):
+        raise TypeError("rules is not a mapping")  # the schema says so; no rule path can be judged
     for group in ("sources", "interpretations"):
         for i, entry in enumerate(document.get(group, []) or []):
             if not isinstance(entry, dict):
@@ -168,7 +274,8 @@ def check(document: dict) -> list[Finding]:
             for j, dotted in enumerate(entry.get("rules", []) or []):
                 if isinstance(dotted, str) and not rule_path_exists(rules, dotted):
                     out.append(Finding((group, i, "rules", j),
-                                       f"no rule '{dotted}' ({_closest_existing(rules, dotted)})"))
+                                       f"no rule '{dotted}' ({_closest_existing(rules, dotted)})",
+                                       about=("rules",) + tuple(dotted.split("."))))
     seen: dict[str, int] = {}
     for i, entry in enumerate(document.get("interpretations", []) or []):
         ident = entry.get("id") if isinstance(entry, dict) else None
@@ -185,4 +292,56 @@ def check(document: dict) -> list[Finding]:
     if status == "described" and interpretations:
         out.append(Finding(("status",), "status is 'described' (every rule stated by the sources) "
                            f"but {len(interpretations)} interpretation(s) are listed: use 'interpreted'"))
+
+
+CHECKS = (_needed_rules, _deal, _bids, _strain_order, _multipliers, _capot_awards, _awards, _source_kinds,
+          _provenance)  # in the order of the document
+
+
+# --- warnings: what is allowed but probably a slip ---------------------------
+
+USUAL_TOTALS = {"suit": (152,), "sans_atout": (152,), "tout_atout": (152, 248)}  # a deal's cards, no last trick
+_KIND_WORDS = {"suit": "a suit contract", "sans_atout": "sans atout", "tout_atout": "tout atout"}
+
+
+def warnings(document: dict) -> list[Finding]:
+    """What the rules allow but a writer most likely did not mean: card tables that do not add up.
+
+    A deal's cards in tricks add up to the rule set's declared total (``card_totals``), else to
+    what its scale divides by (``card_values.scale.*.per``), else to the usual 152 (tout atout:
+    152 or 248). The FFB text's sans atout table, its jack at 0, adds up to 144 (154 with the last
+    trick), not 152 (162): a typo most likely, which a warning shows and the writer confirms by
+    declaring the total. Only the tables of contracts the auction allows are added up."""
+    out: list[Finding] = []
+    rules = document.get("rules", {})
+    values = rules.get("card_values", {})
+    strains = rules.get("auction", {}).get("strains", {})
+    declared = document.get("card_totals") or {}
+    scale = values.get("scale") or {}
+    last = values.get("last_trick", 0)
+    kinds = ["suit"] + [k for k in ("sans_atout", "tout_atout") if strains.get(k)]
+    for kind in kinds:
+        tables = [values.get("trump"), values.get("plain")] if kind == "suit" else [values.get(kind)]
+        if not all(isinstance(t, dict) for t in tables):
+            continue  # not given (a suits-only rule set needs no sans atout table): nothing to add up
+        per_suit = [sum(v for v in t.values() if isinstance(v, int)) for t in tables]
+        total = per_suit[0] + 3 * per_suit[1] if kind == "suit" else 4 * per_suit[0]
+        if kind in declared:
+            wanted, why = (declared[kind],), "card_totals." + kind
+        elif isinstance(scale.get(kind), dict) and isinstance(scale[kind].get("per"), int):
+            per = scale[kind]["per"]
+            wanted = (per - last if scale.get("applies_to") == "card_points" else per,)
+            why = f"card_values.scale.{kind}.per"
+        else:
+            wanted, why = USUAL_TOTALS[kind], "the usual total"
+        if total in wanted:
+            continue
+        path = ("rules", "card_values", "trump" if kind == "suit" else kind)
+        each = (f"trump {per_suit[0]} + 3 x plain {per_suit[1]}" if kind == "suit"
+                else f"4 x {per_suit[0]} a suit")
+        expected = " or ".join(f"{w} ({w + last} with the last trick)" for w in wanted)
+        fix = (f"check the table or card_totals.{kind}" if kind in declared
+               else f"check the table, or declare the total in card_totals.{kind} if it is meant")
+        out.append(Finding(path, f"at {_KIND_WORDS[kind]} the cards add up to {total} ({each}; {total + last} "
+                                 f"with the last trick), not {expected} as {why} says: {fix}"))
     return out

@@ -1,0 +1,383 @@
+"""The simple players (engine/players.py) on B deals at once: the same call and card, deal for deal.
+
+The per-deal simple players count each hand once per strain (bidding,
+defence, support), then choose by comparing those counts with the bid; the
+counts are sums over the four suits, so here they are table look-ups on each
+hand's suit bytes, built from the per-deal functions themselves (a suit
+alone in an otherwise empty hand gives its part), and worked out once per
+deal before the auction. A call is then a few comparisons per open auction.
+
+In the play, what a simple player knows (the cards gone, the suits each
+player showed void in) is kept as masks over the deals. Every rule of
+thumb of ``players._play`` becomes a card mask (the masters, the cards sure
+to win, the cuts, the cards to give or throw) and each deal keeps the first
+that applies; the card is then the least of that mask in the rule's order
+(cheapest, most valuable, ...), found by permuting the mask's bits into
+that order with four byte look-ups and taking the lowest bit. The
+deal-for-deal test (tests/test_batch_simple.py) replays batch deals through
+the per-deal simple players and checks every call and card.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..engine import players as P
+from ..engine.masks import BEAT, SUIT_MASKS
+from ..variants.compiled import STRAINS
+
+__all__ = ["SimplePlayers", "simple_tables"]
+
+_U32 = np.uint32
+_ONE = _U32(1)
+_SUIT_MASK = np.array(SUIT_MASKS, dtype=np.uint32)
+# orders a card is chosen in (the least first): rank of each card per strain
+_THROW, _CHEAP, _GIVE, _VALUE = range(4)
+_A_ = 1 << 7
+_J_ = 1 << 4
+
+
+def _nz(x):
+    return _U32(0) - (x != 0).astype(np.uint32)
+
+
+def _m(b):
+    """All ones where the boolean b holds."""
+    return _U32(0) - b.astype(np.uint32)
+
+
+def _sel(m, a, b):
+    return b ^ ((a ^ b) & m)
+
+
+class SimpleTables:
+    """The simple players' counts and choice orders for one rule set, laid out once."""
+
+    def __init__(self, br):
+        c = br.rules
+        self.total = np.array([c.card_total(s) + int(c.card_values.last_trick) for s in STRAINS], dtype=np.int64)
+        b = c.belote
+        self.belote = int(b.points) if b.enabled and b.counts_towards_contract else 0
+        q = range(256)
+        self.trump_part = np.array(P._TRUMP_PART, dtype=np.int32)
+        self.side_part = np.array(P._SIDE_PART, dtype=np.int32)            # (long trumps?, byte)
+        # sans atout and tout atout: one suit's part, the other suits holding a lone ace (jack)
+        self.sa_part = np.array([P._sans_atout_count(x | _A_ << 8 | _A_ << 16 | _A_ << 24) - 66 for x in q], dtype=np.int32)
+        self.ta_part = np.array([P._tout_atout_count(x | _J_ << 8 | _J_ << 16) - 40 for x in q], dtype=np.int32)
+        d = P.defence_strength
+        self.def_trump = np.array([d(c, x, "S") for x in q], dtype=np.int32)
+        self.def_side = np.array([d(c, x << 8, "S") for x in q], dtype=np.int32)
+        self.def_ta = np.array([d(c, x, "TA") for x in q], dtype=np.int32)
+        self.def_sa = np.array([d(c, x, "SA") for x in q], dtype=np.int32)
+        s = P._support
+        self.sup_trump = np.array([s(x, "S") for x in q], dtype=np.int32)
+        self.sup_side = np.array([s(x << 8, "S") for x in q], dtype=np.int32)
+        self.sup_ta = np.array([s(x, "TA") for x in q], dtype=np.int32)
+        self.sup_sa = np.array([s(x, "SA") for x in q], dtype=np.int32)
+        self._bids(br)
+        self._play(br)
+
+    def _bids(self, br):
+        L = br.n_bids
+        numeric = br.bid_kind == 0
+        self.vmax = int(br.bid_value[numeric].max()) if numeric.any() else 0
+        # top_le[s, v + 1]: the highest numeric bid of strain s worth at most v (-1: none)
+        top = np.full((6, self.vmax + 2), -1, dtype=np.intp)
+        cap = np.full(6, -1, dtype=np.intp)
+        for j in range(L):
+            s = int(br.bid_strain[j])
+            if numeric[j]:
+                top[s, int(br.bid_value[j]) + 1:] = j
+            elif br.bid_kind[j] == 1:
+                cap[s] = j
+        self.top_le = top.ravel()
+        self.capot_index = cap
+        self.capot_need = P.CAPOT_COUNT * self.total // 162
+        self.key_bid = L + 1
+        self.key_ratio = 10_001 * (L + 1)
+
+    def best_bids(self, s: int, afford, br) -> tuple:
+        """For hands that afford ``afford`` in strain s: the highest numeric bid they afford (-1: none)
+        and its key, and the key of the capot (-1: not afforded), keys as players._bid_wanted
+        compares bids: (afford as a share of the strain's points, the bid, first in the ladder)."""
+        L = br.n_bids
+        a = afford.astype(np.int64)
+        j = self.top_le[s * (self.vmax + 2) + np.clip(a, -1, self.vmax) + 1]
+        ratio = (a * 1000 // self.total[s]) * self.key_ratio
+        key_num = ratio + br.bid_value[np.maximum(j, 0)] * self.key_bid + (L - j)
+        cap = self.capot_index[s]
+        if cap >= 0:
+            key_cap = np.where(a >= self.capot_need[s], ratio + 10_000 * self.key_bid + (L - cap), -1)
+        else:
+            key_cap = np.full(a.size, -1, np.int64)
+        return j, key_num, key_cap
+
+    def _play(self, br):
+        c = br.rules
+        above = np.zeros(6 * 4 * 256, dtype=np.uint32)
+        top = np.zeros(6 * 4 * 256, dtype=np.uint32)
+        perm = np.zeros(4 * 6 * 4 * 256, dtype=np.uint32)
+        inv = np.zeros(4 * 6 * 32 + 32, dtype=np.intp)
+        lowkey = np.zeros(6 * 4 * 256, dtype=np.int64)
+        for st, strain in enumerate(STRAINS):
+            beat = BEAT[strain]
+            value = c.card_table(strain)
+            trump = st if st < 4 else -1
+
+            def power(card):
+                return 7 - (beat[card] & SUIT_MASKS[card >> 3]).bit_count()
+            keys = {_THROW: lambda k: (k >> 3 == trump, value[k], power(k), k),
+                    _CHEAP: lambda k: (k >> 3 == trump, power(k), value[k], k),
+                    _GIVE: lambda k: (-value[k], power(k), k),
+                    _VALUE: lambda k: (-value[k], -k)}
+            for o, key in keys.items():
+                order = sorted(range(32), key=key)
+                rank = [0] * 32
+                for r, card in enumerate(order):
+                    rank[card] = r
+                    inv[(o * 6 + st) * 32 + r] = card
+                for bp in range(4):
+                    for byte in range(256):
+                        perm[((o * 6 + st) * 4 + bp) * 256 + byte] = sum(
+                            1 << rank[bp * 8 + i] for i in range(8) if byte >> i & 1)
+            for s in range(4):
+                for byte in range(256):
+                    i = (st * 4 + s) * 256 + byte
+                    held = byte << (8 * s)
+                    cards = [s * 8 + r for r in range(8) if byte >> r & 1]
+                    above[i] = sum(1 << (s * 8 + r) for r in range(8) if not beat[s * 8 + r] & held)
+                    for k in cards:
+                        if not beat[k] & held:
+                            top[i] = 1 << k
+                    if cards:
+                        low = min(cards, key=keys[_THROW])
+                        lowkey[i] = len(cards) << 16 | (1023 - value[low]) << 5 | (31 - low)
+        self.above, self.top, self.perm, self.inv, self.lowkey = above, top, perm, inv, lowkey
+
+    def counts(self, hands):
+        """(bid, defence, support): (6 * 4 * n,) arrays, strain-major (S H D C TA SA), then seat, then deal."""
+        n = hands.shape[1]
+        b = [((hands >> np.uint32(8 * s)) & np.uint32(0xFF)).astype(np.intp) for s in range(4)]   # (4 seats, n) each
+        bid = np.empty((6, 4, n), np.int32)           # counts are a few hundred at most
+        dfc = np.empty((6, 4, n), np.int32)
+        sup = np.empty((6, 4, n), np.int32)
+        # the side-suit parts of every suit, summed once; a trump suit's own part is taken back out
+        side = [[self.side_part[k][x] for x in b] for k in (0, 1)]
+        side_sum = [sum(side[0]), sum(side[1])]
+        def_side = [self.def_side[x] for x in b]
+        sup_side = [self.sup_side[x] for x in b]
+        def_sum, sup_sum = sum(def_side), sum(sup_side)
+        for t in range(4):
+            long = np.bitwise_count(b[t].astype(np.uint8)) >= 3
+            own = self.trump_part[b[t]] + np.where(long, side_sum[1] - side[1][t], side_sum[0] - side[0][t])
+            if self.belote:
+                own += self.belote * ((b[t] & 0x60) == 0x60)
+            bid[t] = own
+            dfc[t] = self.def_trump[b[t]] + def_sum - def_side[t]
+            sup[t] = self.sup_trump[b[t]] + sup_sum - sup_side[t]
+        aces = sum((x >> 7) & 1 for x in b)
+        jacks = sum((x >> 4) & 1 for x in b)
+        bid[4] = np.where(jacks >= 2, sum(self.ta_part[x] for x in b), 0)
+        bid[5] = np.where(aces >= 3, sum(self.sa_part[x] for x in b), 0)
+        dfc[4] = sum(self.def_ta[x] for x in b)
+        dfc[5] = sum(self.def_sa[x] for x in b)
+        sup[4] = sum(self.sup_ta[x] for x in b)
+        sup[5] = sum(self.sup_sa[x] for x in b)
+        share = (P.PARTNER_SHARE * self.total // 162).astype(np.int32)[:, None, None]
+        bid += share * (bid != 0)
+        return bid.ravel(), dfc.ravel(), sup.ravel()
+
+
+def simple_tables(br) -> SimpleTables:
+    """The SimpleTables of a BatchRules (built once per rule set)."""
+    t = getattr(br, "_simple", None)
+    if t is None:
+        t = br._simple = SimpleTables(br)
+    return t
+
+
+class SimplePlayers:
+    """The simple players of B deals: ``call`` for the auction (batch.auction), ``card`` for the play."""
+
+    def __init__(self, br, hands):
+        self.br = br
+        self.t = simple_tables(br)
+        self.n = hands.shape[1]
+        self.bid, self.defence, self.support = self.t.counts(hands)
+        n4 = self.n * 4
+        best = [self.t.best_bids(s, self.bid[s * n4:(s + 1) * n4], br) for s in range(6)]
+        self.j_num, self.key_num, self.key_cap = ([b[k] for b in best] for k in range(3))
+
+    # -- the auction -----------------------------------------------------------
+    def call(self, idx, seat, hi, bd, bs, lo, excl, cmask, smask, inwin, has_high, nbids):
+        """players.choose_call for each open auction: (do_double, double bit, do_bid, ladder index)."""
+        br, t = self.br, self.t
+        L = br.n_bids
+        seat = seat.astype(np.intp)           # the auction's small integers, widened for the indices
+        bd = bd.astype(np.intp)
+        h = np.maximum(hi, 0)
+        hs = br.bid_strain[h]
+        value = br.bid_value[h]
+        number = br.bid_kind[h] == 0
+        n4 = self.n * 4
+        N = self.n
+        b = np.maximum(bd, 0)
+        hs_base = hs * n4 + idx
+        total = t.total[hs]
+        # coinche and surcoinche, in the order the engine lists them: the defenders after the
+        # bidder, then his partner; the bidder, then his partner
+        do_double = np.zeros(idx.size, bool)
+        dbit = np.zeros(idx.size, np.intp)
+        c1 = (b + br.step) & 3
+        cands = []
+        if cmask.any():
+            for d in (c1, c1 ^ 2):
+                own = self.defence[hs_base + d * N]
+                want = np.where(number, own + P.PARTNER_SHARE >= total - value + P.COINCHE_MARGIN, own >= 25)
+                cands.append(((((cmask >> d) & 1) == 1) & want & has_high, d))
+        if smask.any():
+            own = self.bid[hs_base + b * N]
+            cands.append(((((smask >> b) & 1) == 1) & number & (own >= value + P.SURCOINCHE_MARGIN), 4 + b))
+            add = self.support[hs_base + (b ^ 2) * N] - 10
+            cands.append(((((smask >> (b ^ 2)) & 1) == 1) & number & (add >= P.SURCOINCHE_MARGIN), 4 + (b ^ 2)))
+        for want, bit in reversed(cands):
+            do_double |= want
+            dbit = np.where(want, bit, dbit)
+        # the bid: per strain, what the hand affords and the best bid it affords
+        may = (nbids > 0) & ~inwin
+        sbase = seat * N + idx
+        legal_strain = [(br.strain_count[s, L] - br.strain_count[s][lo] > 0) & (excl != s) & may
+                        for s in range(6)]
+        raising = has_high & (bd == (seat ^ 2)) & (((bs >> seat) & 1) == 0) & number
+        raising &= np.choose(hs, legal_strain)
+        r = np.flatnonzero(raising)
+        if r.size:
+            # raising the partner: his bid plus what this hand adds; another strain only 20 better
+            afford = [self.bid[sbase[r] + s * n4] - 20 for s in range(6)]
+            lifted = value[r] + self.support[sbase[r] + hs[r] * n4] - 10
+            for s in range(6):
+                mine = hs[r] == s
+                afford[s] = np.where(mine, np.maximum(afford[s] + 20, lifted), afford[s])
+        best = np.full(idx.size, -1, np.int64)
+        pick = np.zeros(idx.size, np.intp)
+        for s in range(6):
+            # the hand's own best bid in this strain was worked out before the auction (_bids):
+            # here only whether it is still legal; a raising player's afford is worked out again
+            j_num, key_num, key_cap = self.j_num[s][sbase], self.key_num[s][sbase], self.key_cap[s][sbase]
+            if r.size:
+                j_num[r], key_num[r], key_cap[r] = t.best_bids(s, afford[s], br)
+            cap = t.capot_index[s]
+            ok_cap = (key_cap >= 0) & (cap >= lo)
+            ok = legal_strain[s] & (ok_cap | (j_num >= lo))
+            key = np.where(ok_cap, key_cap, key_num)
+            better = ok & (key > best)
+            best = np.where(better, key, best)
+            pick = np.where(better, np.where(ok_cap, cap, j_num), pick)
+        do_bid = ~do_double & (best >= 0)
+        return do_double, dbit, do_bid, pick
+
+    # -- the play --------------------------------------------------------------
+    def start_play(self, strain, declarer):
+        """Before the first card of the deals played (strain and declarer per deal)."""
+        br = self.br
+        n = strain.size
+        self.strain = strain
+        self.trump = np.where(strain < 4, strain, -1)
+        self.ts = np.minimum(strain, 3)
+        self.tmask = np.take(br.trump_mask, strain)
+        self.declarer = declarer
+        self.b1024 = strain * 1024
+        self.played = np.zeros(n, np.uint32)
+        self.void = np.zeros((4, n), np.intp)           # rows in play order, as the hands
+        self.trump_bit = np.where(self.trump >= 0, 1 << np.maximum(self.trump, 0), 0)
+
+    def rotate(self, turn):
+        self.void = np.take_along_axis(self.void, turn, axis=0)
+
+    def _select(self, mask, order):
+        """The least card of each (non-empty) mask in ``order`` (an (n,) array of order numbers)."""
+        t = self.t
+        base = (order * 6 + self.strain) * 1024
+        m = mask.astype(np.intp)
+        p = t.perm
+        x = p[base + (m & 255)] | p[base + 256 + ((m >> 8) & 255)] | p[base + 512 + ((m >> 16) & 255)] \
+            | p[base + 768 + ((m >> 24) & 255)]
+        low = x & (~x + _ONE)
+        return t.inv[(base >> 5) + np.bitwise_count(low - _ONE)]
+
+    def _masters(self, hand, unseen):
+        t = self.t
+        u = unseen.astype(np.intp)
+        b = self.b1024
+        a = t.above
+        return hand & (a[b + (u & 255)] | a[b + 256 + ((u >> 8) & 255)] | a[b + 512 + ((u >> 16) & 255)]
+                       | a[b + 768 + ((u >> 24) & 255)])
+
+    def card(self, t_, pos, lead, hand, legal, led, led_mask, win, beatw, win_pos):
+        """The card bit each deal's player at ``pos`` of trick ``t_`` plays (players._play)."""
+        br, t = self.br, self.t
+        n = hand.size
+        tmask = self.tmask
+        unseen = ~self.played & ~hand
+        masters = self._masters(hand, unseen)
+        if pos == 0:
+            trumps = hand & tmask
+            hb = (hand.astype(np.intp) >> (8 * self.ts)) & 255
+            top = t.top[self.b1024 + self.ts * 256 + hb]
+            taker = ((lead ^ self.declarer) & 1) == 0
+            draw = taker & (trumps != 0) & ((tmask & unseen) != 0) & ((top & masters) != 0)
+            mp = masters & ~tmask
+            plain = hand & ~tmask
+            has_mp = mp != 0
+            chosen = self._select(_sel(_nz(mp), mp, hand), np.where(has_mp, _VALUE, _THROW))
+            p = plain.astype(np.intp)
+            b = self.b1024
+            lk = t.lowkey
+            key = np.maximum(np.maximum(lk[b + (p & 255)], lk[b + 256 + ((p >> 8) & 255)]),
+                             np.maximum(lk[b + 512 + ((p >> 16) & 255)], lk[b + 768 + ((p >> 24) & 255)]))
+            low = 31 - (key & 31)
+            card = np.where(has_mp | (plain == 0), chosen, low)
+            bit = _sel(_m(draw), top, _ONE << card.astype(np.uint32))
+        else:
+            pw = win_pos == (pos ^ 2)
+            A = np.zeros(n, bool)
+            B = np.zeros(n, bool)
+            for q in range(pos + 1, 4):
+                v = self.void[q]
+                vl = ((v >> led) & 1) == 1
+                A |= ~vl
+                B |= vl & ((v & self.trump_bit) == 0) & (self.trump >= 0)
+            higher = beatw & unseen
+            fail_w = (A & ((higher & led_mask) != 0)) | (B & ((higher & tmask) != 0))
+            give = pw & ~fail_w
+            plain = legal & ~tmask
+            spare = plain & (led_mask | ~masters)
+            beating = legal & beatw
+            nm = legal & ~masters
+            fail = _sel(_m(A), nm & led_mask, _U32(0))
+            fail |= _sel(_m(B), _sel(_nz(unseen & tmask), plain, _U32(0)) | (nm & tmask), _U32(0))
+            sure = beating & ~fail & _m(~pw)
+            trump_led = led == self.trump
+            cut = beating & tmask & _m(~pw & ~trump_led)
+            # the mask and order of the first rule that applies
+            g_mask = _sel(_nz(plain), _sel(_nz(spare), spare, plain), legal)
+            g_order = np.where((plain != 0) & (spare != 0), _GIVE, _THROW)
+            mask = _sel(_nz(cut), cut, legal)
+            order = np.where(cut != 0, _CHEAP, _THROW)
+            mask = _sel(_nz(sure), sure, mask)
+            order = np.where(sure != 0, _CHEAP, order)
+            mask = _sel(_m(give), g_mask, mask)
+            order = np.where(give, g_order, order)
+            card = self._select(mask, order)
+            bit = _ONE << card.astype(np.uint32)
+            # what the table learns: a void in the led suit, and in trumps when he had to trump
+            off = (card >> 3) != led
+            self.void[pos] |= np.where(off, 1 << led, 0)
+            if br.vow_must_trump:
+                no_trump = off & (self.trump >= 0) & ~trump_led & ((card >> 3) != self.trump) \
+                    & ((win >> 3) != self.trump)
+                if br.vpw_may_discard:
+                    no_trump &= ~pw
+                self.void[pos] |= np.where(no_trump, self.trump_bit, 0)
+        self.played |= bit
+        return bit
