@@ -45,6 +45,12 @@ REFUSED = {"colver": "belote.placement", "peer-slim0": "belote.placement",
            "belote-cli": "scoring.litige"}
 
 
+# (rule set, players) whose deals are never coinched, and why: the replay's "some are coinched" check
+# does not apply to them (the deal-for-deal comparison still does)
+NEVER_COINCHED = {("belote-cli", "simple"): "its one bid is 60: the simple players coinche only when the "
+                                            "defence counts 162 - 60 + 20 = 122 (own hand plus a partner share), never reached in these deals"}
+
+
 def _replayed(rules, n, seed, players="random"):
     batch = play_batch(rules, n, seed=seed, record=True, players=players)
     assert len(batch) == n and batch.players == players
@@ -60,7 +66,7 @@ def test_shipped_rule_set_deal_for_deal(ident, players):
     assert diffs == []
     # the replay saw real play: most deals reach a contract, some are coinched, some swept
     assert batch.contract.mean() > 0.8
-    assert (batch.multiplier > 1).any()
+    assert (batch.multiplier > 1).any() != ((ident, players) in NEVER_COINCHED)
     assert (batch.sweeper >= 0).any()
 
 
@@ -174,7 +180,14 @@ def test_every_engine_option_table_has_a_batch_entry():
                                          ("test-round-stage-before-multiplier", "scoring.rounding_stage"),
                                          ("test-multiply-base", "award.multiplied"),
                                          ("test-litige", "scoring.litige"),
-                                         ("test-round-up-from-bulgarian", "scoring.rounding_up_from")])
+                                         ("test-round-up-from-bulgarian", "scoring.rounding_up_from"),
+                                         ("test-decoinche", "auction.coinche.effect"),
+                                         ("test-coinche-any-player", "auction.coinche.by"),
+                                         ("test-coinche-side-in-turn", "auction.coinche.when"),
+                                         ("test-no-coinche", "auction.coinche.allowed"),
+                                         ("test-no-coinche-on-80", "auction.coinche.minimum_bid"),
+                                         ("test-ladder-82-85", "auction.bids.ladder"),
+                                         ("test-belote-king-first", "belote.claim")])
 def test_a_rule_added_after_the_batch_engine_is_refused_where_used(ident, rule):
     with pytest.raises(BatchUnsupported, match=r"rules\." + rule.replace(".", r"\.")):
         batch_rules(load_variant(ident))

@@ -228,7 +228,7 @@ def test_every_enum_value_has_short_words():
             elif "properties" in child and "$ref" not in child:
                 yield from walk(child, sub)
     found = list(walk(schema["$defs"]["rules"], ""))
-    assert ("auction.coinche.when", ["in_turn", "after_auction", "any_moment"]) in found
+    assert ("auction.coinche.when", ["in_turn", "after_auction", "any_moment", "side_in_turn"]) in found
     for path, enum in found:
         if compare._group_of(templates.template_for(path)) in compare.COMPOSED:
             continue        # read with the other leaves of its rule (the sweep's kind and value)
@@ -255,7 +255,7 @@ def test_reference_groups_values_and_awards(reference):
     groups = list(schema["$defs"]["rules"]["properties"])
     positions = [reference.index(f"\n## `{g}`\n") for g in groups]
     assert positions == sorted(positions)                       # in the schema's order
-    assert "| `auction.coinche.when` | `in_turn` · `after_auction` · `any_moment` |" in reference
+    assert "| `auction.coinche.when` | `in_turn` · `after_auction` · `any_moment` · `side_in_turn` |" in reference
     assert "| `deal.cut.minimum_packet` | a whole number from 1 to 16 |" in reference
     assert "| `auction.bids.maximum` | a whole number, at least 1, or `null` |" in reference
     assert "| `auction.coinche.multiplier` | a whole number, at least 2 |" in reference

@@ -78,7 +78,7 @@ def missing_sentences(doc: dict) -> list[str]:
 def test_the_walk_finds_the_enumerated_rules():
     found = enumerated_rules(schema())
     assert found["scoring.rounding"] == ["none", "nearest_10_half_up", "nearest_10_half_down", "nearest_5"]
-    assert found["auction.coinche.when"] == ["in_turn", "after_auction", "any_moment"]
+    assert found["auction.coinche.when"] == ["in_turn", "after_auction", "any_moment", "side_in_turn"]
     assert "auction.strain_order[]" in found and "award.terms[]" in found and "award.multiplied" in found
     assert len(found) >= 35
 
@@ -103,9 +103,9 @@ def test_an_option_added_to_the_schema_without_an_engine_entry_is_found():
     rounding = patched["$defs"]["rules"]["properties"]["scoring"]["properties"]["rounding"]
     rounding["enum"].append("nearest_25")
     coinche = patched["$defs"]["rules"]["properties"]["auction"]["properties"]["coinche"]["properties"]
-    coinche["by"]["enum"].append("any_player")
-    assert missing_engine_entries(patched) == ["auction.coinche.by: any_player", "scoring.rounding: nearest_25"]
-    assert missing_sentences(patched) == ["auction.coinche.by: any_player", "scoring.rounding: nearest_25"]
+    coinche["by"]["enum"].append("dealer_only")
+    assert missing_engine_entries(patched) == ["auction.coinche.by: dealer_only", "scoring.rounding: nearest_25"]
+    assert missing_sentences(patched) == ["auction.coinche.by: dealer_only", "scoring.rounding: nearest_25"]
     assert missing_engine_entries(schema()) == []      # the shipped schema was not touched
 
 

@@ -610,7 +610,7 @@ def test_format_path():
 @pytest.mark.parametrize("change, line", [
     (lambda d: d["rules"]["auction"]["coinche"].__setitem__("when", "in_tun"),
      "<variant>: rules.auction.coinche.when: 'in_tun' is not one of: 'in_turn', 'after_auction', "
-     "'any_moment' (did you mean 'in_turn'?)"),
+     "'any_moment', 'side_in_turn' (did you mean 'in_turn'?)"),
     (lambda d: d["rules"]["deal"].__setitem__("packets", []),
      "<variant>: rules.deal.packets: needs at least 1 item(s), has 0"),
     (lambda d: d["rules"]["auction"].__setitem__("strain_order", ["C", "D", "H", "S", "S"]),

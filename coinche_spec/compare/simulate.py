@@ -193,7 +193,7 @@ def match_lengths(rules, records: list) -> list[int]:
     reach it are handed to Match (with the whole match so far)."""
     played = [r for r in records if r[0] is not None]
     probe = Match(rules, lines=False)
-    if probe.g.belote_validation or any(_held(r) for r in played):     # held points change the totals
+    if probe.g.belote_validation or probe.last_deal is not None or any(_held(r) for r in played):
         return _match_lengths_slow(rules, played)
     reached = probe.reached
     out = []

@@ -20,6 +20,7 @@ import time
 from typing import Callable, Iterator
 
 from ..notation import parse_call
+from ..variants.compiled import compiled_rules
 
 
 def _without(items: list, i: int, n: int = 1) -> list:
@@ -34,8 +35,7 @@ def _prefixes(items: list) -> Iterator[list]:
 
 def _lower_values(rules, value: int) -> list[int]:
     """Bid values of the rule set below ``value``, lowest first."""
-    bids = rules.auction.bids
-    return list(range(bids.minimum, value, bids.step))
+    return [v for v in compiled_rules(rules).numeric_bids(value) if v < value]
 
 
 def _calls(rules, calls: list) -> Iterator[list]:

@@ -130,7 +130,7 @@ def variations(document: dict) -> list[Variation]:
     rules_schema = schema()["$defs"]["rules"]
     out = []
     for path, node, current in points(rules_schema, document["rules"]):
-        values = options(node, current, path)
+        values = options(node, current, path) if path != "auction.bids.ladder" else _ladders(document, current)
         if current is not MISSING and path.rsplit(".", 1)[-1] not in _required_at(path):
             values.append(MISSING)  # an optional rule left out
         for value in values:
@@ -147,8 +147,22 @@ def variations(document: dict) -> list[Variation]:
 _STRAIN_OF = {"auction.strains.tout_atout": "TA", "auction.strains.sans_atout": "SA"}
 
 
+def _ladders(document: dict, current) -> list:
+    """A ladder of bids one rule away: the usual bids from the lowest, plus one off the steps (the lowest
+    + 2), up to the lowest + 170 (its bounds are set to match: see _repaired)."""
+    bids = document["rules"]["auction"]["bids"]
+    low, step = bids["minimum"], bids["step"]
+    ladder = [low, low + 2] + list(range(low + step, low + 171, step))
+    return [] if ladder == current else [ladder]
+
+
 def _repaired(rules: dict, path: str, value) -> dict | None:
     """The change made playable by the one rule bound to it, or None."""
+    if path == "auction.bids.ladder":     # a ladder's ends are the lowest and highest bids
+        if value is MISSING:
+            return None
+        out = _set(rules, "auction.bids.minimum", value[0])
+        return _set(out, "auction.bids.maximum", value[-1])
     strain = _STRAIN_OF.get(path)
     if strain is None:
         return None

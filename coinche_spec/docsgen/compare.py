@@ -49,11 +49,13 @@ ENUM_WORDS: dict[str, dict] = {
     "auction.all_pass": {"throw_in": "thrown in, dealt again"},
     "auction.raise_own_bid": {"never_without_intervening_bid": "not without a bid in between",
                               "when_changing_strain": "only in another strain", "always": "always"},
-    "auction.coinche.by": {"opponents_of_bidder": "an opponent of the bidder"},
+    "auction.coinche.by": {"opponents_of_bidder": "an opponent of the bidder", "any_player": "any player"},
     "auction.coinche.when": {"in_turn": "in turn", "after_auction": "after the auction, before the first card",
-                             "any_moment": "at any moment (à la volée)"},
+                             "any_moment": "at any moment (à la volée)",
+                             "side_in_turn": "the side to act (the player or his partner)"},
     "auction.coinche.effect": {"freeze_then_passes": "bids freeze, then passes end it",
-                               "ends_auction": "ends the auction"},
+                               "ends_auction": "ends the auction",
+                               "overbid_cancels": "a higher bid cancels it (décoinchage)"},
     "play.first_leader": {"next_to_dealer": lambda c: f"next to the dealer ({_side(c, True)})",
                           "first_bidder": "the first bidder", "taker": "the taker"},
     "play.cannot_overtrump": {"must_undertrump": "must undertrump", "may_discard": "may discard",
@@ -65,7 +67,8 @@ ENUM_WORDS: dict[str, dict] = {
     "melds.compare.equal": {"cancel": "both cancel", "first_declared": "first declared wins"},
     "melds.winner_scores": {"all": "all its melds", "best": "its best meld only"},
     "melds.timing": {"declared_with_first_card": "with the first card"},
-    "belote.claim": {"said": "must be said", "automatic": "counted automatically"},
+    "belote.claim": {"said": "must be said", "automatic": "counted automatically",
+                     "said_once": "one word with the first card", "king_first": "said, king first"},
     "belote.in_run": {"allowed": "may also sit in a run", "forbidden": "void if in a run"},
     "card_values.scale.applies_to": {"trick_points": "trick values", "card_points": "card points"},
     "card_values.scale.rounding": {"nearest_half_up": "nearest, half up", "down": "down"},
@@ -89,8 +92,10 @@ ENUM_WORDS: dict[str, dict] = {
                                "card_points": "the card points", "card_points_complement":
                                "the takers' card points; the defenders take the rest"},
     "match.reach": {"reach": "reaching it wins", "exceed": "only going over it wins"},
-    "match.both_cross": {"higher_total": "the higher total", "deal_winner": "the deal's winners"},
-    "match.tie": {"play_on": "play on", "deal_winner": "the deal's winners", "north_south": "North-South"},
+    "match.both_cross": {"higher_total": "the higher total", "deal_winner": "the deal's winners",
+                         "last_deal": "more points in the last deal", "last_taker": "the last deal's takers"},
+    "match.tie": {"play_on": "play on", "deal_winner": "the deal's winners", "north_south": "North-South",
+                  "draw": "a draw"},
 }
 
 # (true, false) in words; a rule not listed reads "yes" / "no".
@@ -103,6 +108,7 @@ BOOL_WORDS: dict[str, tuple[str, str]] = {
     "auction.capot.may_be_coinched": ("may be coinched", "cannot be coinched"),
     "auction.generale.allowed": ("may be bid", "not played"),
     "auction.speak_after_pass": ("may bid again", "may only pass"),
+    "auction.coinche.allowed": ("allowed", "none"),
     "auction.surcoinche.allowed": ("allowed", "none"),
     "auction.surcoinche.ends_auction": ("ends the auction", "then passes end it"),
     "play.trump_lead_must_overtrump": ("must go over", "any trump"),
@@ -132,6 +138,10 @@ def _number(path: str, value, c: Ctx) -> str:
         return f"at least {_count(value, 'card')} each part"
     if path in ("auction.passes_to_end", "auction.coinche.passes_after"):
         return "1 pass" if value == 1 else f"{value} passes"
+    if path == "match.deals":
+        return "no limit" if value is None else f"{value} deals at most"
+    if path == "auction.coinche.minimum_bid":
+        return "any bid" if value is None else f"{value} or more"
     if path in ("auction.coinche.multiplier", "auction.surcoinche.multiplier"):
         return f"×{value}"
     if path == "contract.minimum_total":
@@ -147,6 +157,8 @@ def leaf_words(path: str, value, c: Ctx) -> str:
     if isinstance(value, bool):
         yes, no = BOOL_WORDS.get(path, ("yes", "no"))
         return yes if value else no
+    if path == "auction.bids.ladder":
+        return "the steps" if value is None else " ".join(map(str, value))
     if path == "deal.packets":
         return "-".join(map(str, value))
     if path == "deal.alternative_packets":

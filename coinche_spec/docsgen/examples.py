@@ -107,7 +107,7 @@ class _Deals:
             extras.append(" and ".join(f"{TEAM_NAMES[t]}'s melds score {melds[t]}" for t in ("NS", "EW") if melds[t]))
         if use_belote:
             extras.append(f"{TEAM_NAMES[use_belote]} hold the belote"
-                          + (" and say it" if self.c.r["belote"]["claim"] == "said" else ""))
+                          + (" and say it" if self.c.r["belote"]["claim"] != "automatic" else ""))
         if not extras:
             things = [w for ok, w in ((self.c.melds, "a meld"), (self.c.belote, "a belote")) if ok]
             if things:
@@ -276,7 +276,10 @@ def match_examples(rules, ctx: Ctx) -> list[Example]:
                  "is decided.", table=rows)
     if result is not None:
         ex.lines = [line for line in result.lines if not line.startswith("deal ")]
-        if result.state == "over":
+        if result.state == "over" and result.winner is None:
+            ex.outcome = (f"After deal {result.deals_counted} the match is drawn at {result.totals['NS']} "
+                          f"to {result.totals['EW']}.")
+        elif result.state == "over":
             ex.outcome = (f"After deal {result.deals_counted}, {TEAM_NAMES[result.winner]} win the match, "
                           f"{_score_line(result)}.")
         else:
@@ -336,7 +339,9 @@ def _both_cross(d: _Deals, ctx: Ctx) -> list[Example]:
                  f"North–South score {s['NS']} and East–West {s['EW']}, so {TEAM_NAMES[winners]} won the deal.")
         m = Example(title, setup)
         m.lines = list(result.lines)
-        if result.state == "over":
+        if result.state == "over" and result.winner is None:
+            m.outcome = f"The match is drawn at {result.totals['NS']} to {result.totals['EW']}: nobody wins."
+        elif result.state == "over":
             m.outcome = f"{TEAM_NAMES[result.winner]} win the match, {_score_line(result)}."
         else:
             m.outcome = (f"Nobody has won yet at {result.totals['NS']} to {result.totals['EW']}: "

@@ -476,7 +476,22 @@ def _no_belote(c):
     return None if c.belote else "belote is not played"
 
 
+def _no_coinche(c):
+    return None if c.rules.coinche_possible else "nobody may coinche"
+
+
+def _coinche_minimum(c: Ctx) -> str:
+    m = c.get("auction.coinche.minimum_bid")
+    if m is None:
+        return "Any numeric bid may be coinched."
+    return (f"A bid below {m} may not be coinched; a bid of {m} or more may"
+            + (" (a capot bid or a générale as said under the capot)." if c.capot or c.generale else "."))
+
+
 def _no_surcoinche(c):
+    reason = _no_coinche(c)
+    if reason:
+        return reason
     if c.coinche_ends:
         return "a coinche ends the auction at once, so the takers never get to surcoinche"
     return None if c.r["auction"]["surcoinche"]["allowed"] else "there is no surcoinche"
@@ -556,8 +571,36 @@ def _alt_packets(c: Ctx) -> str:
     return f"The dealer may deal in packets of {shapes} instead."
 
 
+def _tie_unused(c: Ctx):
+    m = c.r["match"]
+    if m["both_cross"] in ("higher_total", "last_deal") or m.get("deals") is not None:
+        return None
+    return ("when both sides cross, the deal's winners win whatever the totals" if m["both_cross"] == "deal_winner"
+            else "when both sides cross, the last deal's takers win whatever the totals")
+
+
+def _match_deals(c: Ctx) -> str:
+    n = c.get("match.deals")
+    if n is None:
+        return "The match has no set number of deals: it is played until a side wins."
+    return (f"The match lasts {n} deals at most: if no side has won by then, the higher total after deal {n} "
+            "wins; equal totals are settled as said for equal totals.")
+
+
 def _capital(text: str) -> str:
     return text[:1].upper() + text[1:]
+
+
+def _ladder(c: Ctx) -> str:
+    ladder = c.get("auction.bids.ladder")
+    if ladder is None:
+        return "Any value from the lowest in those steps may be bid, up to the highest."
+    return f"Only these values may be bid, lowest first: {', '.join(map(str, ladder))}."
+
+
+def _on_the_ladder(c: Ctx):
+    """Why the step is unused: a ladder lists every value."""
+    return "the ladder of bids lists every value that may be bid" if c.get("auction.bids.ladder") else None
 
 
 def _steps(c: Ctx) -> str:
@@ -596,12 +639,22 @@ def _raise_unused(c):
     return None
 
 
+def _coincher(c: Ctx) -> str:
+    """Who may coinche, as the subject of a sentence (auction.coinche.by)."""
+    return "Any player" if c.r["auction"]["coinche"]["by"] == "any_player" else "An opponent of the highest bidder"
+
+
 _COINCHE_WHEN = {
-    "in_turn": "An opponent of the highest bidder may coinche when it is his turn to speak.",
-    "after_auction": ("Nobody may coinche during the auction. Once it has ended, and before the first card "
-                      "is led, either defender may coinche, in any order; then either taker may surcoinche."),
-    "any_moment": ("An opponent of the highest bidder may coinche at any moment while the bidding is open, "
-                   "even out of turn (à la volée)."),
+    "in_turn": lambda c: f"{_coincher(c)} may coinche when it is his turn to speak.",
+    "side_in_turn": lambda c: (f"{_coincher(c)} may coinche when it is his turn to speak, or his partner's "
+                               "turn (the side to act may coinche)."),
+    "after_auction": lambda c: ("Nobody may coinche during the auction. Once it has ended, and before the first "
+                                "card is led, "
+                                + ("any player" if c.r["auction"]["coinche"]["by"] == "any_player"
+                                   else "either defender")
+                                + " may coinche, in any order; then either taker may surcoinche."),
+    "any_moment": lambda c: (f"{_coincher(c)} may coinche at any moment while the bidding is open, "
+                             "even out of turn (à la volée)."),
 }
 
 
@@ -610,8 +663,11 @@ def _passes_after(c: Ctx) -> str:
     if n == 1:
         return ("After a coinche only the next player, one of the takers, may still speak: his pass ends "
                 "the auction" + (", and so does a surcoinche." if c.surcoinche else "."))
+    unless = [w for ok, w in ((c.surcoinche, "the takers surcoinche"),
+                              (c.r["auction"]["coinche"]["effect"] == "overbid_cancels", "someone bids higher"))
+              if ok]
     return (f"After a coinche, {NUMBER_WORDS.get(n, n)} passes in a row end the auction"
-            + (" (unless the takers surcoinche first)." if c.surcoinche else "."))
+            + (f" (unless {' or '.join(unless)} first)." if unless else "."))
 
 
 def _surcoinche_ends(c: Ctx) -> str:
@@ -806,8 +862,9 @@ TEMPLATES: tuple[Template, ...] = (
     one("bid-minimum", "auction", "Lowest bid", "auction.bids.minimum",
         lambda c: f"A bid names a value and {_what_is_named(c)}; the lowest value is "
                   f"{c.r['auction']['bids']['minimum']}."),
-    Template("bid-step", "auction", "Steps", ("auction.bids.step",), _steps),
+    Template("bid-step", "auction", "Steps", ("auction.bids.step",), _steps, _on_the_ladder),
     Template("bid-maximum", "auction", "Highest bid", ("auction.bids.maximum",), _maximum),
+    Template("bid-ladder", "auction", "Ladder of bids", ("auction.bids.ladder",), _ladder),
     one("sans-atout-bid", "auction", "Sans atout", "auction.strains.sans_atout", {
         "true": "A player may bid sans atout (SA): no suit is trump.",
         "false": "Sans atout (no trump) may not be bid.",
@@ -861,29 +918,44 @@ TEMPLATES: tuple[Template, ...] = (
     }, _raise_unused),
 
     # --- coinche and surcoinche
+    one("coinche-allowed", "coinche", "Coinche", "auction.coinche.allowed", {
+        "true": "A player may coinche (double) the highest bid, as the rules below say.",
+        "false": ("Nobody may coinche (double) nor surcoinche: every contract is played as bid, and the "
+                  "coinche rules below are not used."),
+        None: "A player may coinche (double) the highest bid, as the rules below say.",
+    }),
     one("coinche-by", "coinche", "Who may coinche", "auction.coinche.by", {
         "opponents_of_bidder": ("Only an opponent of the highest bidder may coinche (double), and a contract is "
                                 "coinched only once."),
-    }),
+        "any_player": ("Any player may coinche (double) the highest bid, even the bidder or his partner, and a "
+                       "contract is coinched only once; a surcoinche is still the takers'."),
+    }, _no_coinche),
+    Template("coinche-minimum", "coinche", "Lowest bid that may be coinched", ("auction.coinche.minimum_bid",),
+             _coinche_minimum, _no_coinche),
     one("coinche-when", "coinche", "When to coinche", "auction.coinche.when",
-        _COINCHE_WHEN),
+        _COINCHE_WHEN, _no_coinche),
     one("coinche-effect", "coinche", "After a coinche", "auction.coinche.effect", {
         "freeze_then_passes": "After a coinche nobody may bid any more: the contract is frozen.",
         "ends_auction": "A coinche ends the auction at once.",
-    }, lambda c: "a coinche comes only after the auction has ended" if c.after_auction else None),
+        "overbid_cancels": ("A coinche does not freeze the bidding: any player may still bid higher in turn, and "
+                            "a higher bid cancels the coinche (and any surcoinche); the new bid may be coinched "
+                            "again."),
+    }, lambda c: _no_coinche(c) or ("a coinche comes only after the auction has ended" if c.after_auction
+                                    else None)),
     Template("coinche-passes", "coinche", "Passes after a coinche", ("auction.coinche.passes_after",),
              _passes_after,
-             lambda c: ("a coinche comes only after the auction has ended" if c.after_auction else
-                        "a coinche ends the auction at once" if c.coinche_ends else None)),
+             lambda c: _no_coinche(c) or ("a coinche comes only after the auction has ended" if c.after_auction else
+                                          "a coinche ends the auction at once" if c.coinche_ends else None)),
     one("coinche-multiplier", "coinche", "Coinche multiplier", "auction.coinche.multiplier",
-        lambda c: (f"A coinche multiplies by {c.m_coinche} (what is multiplied: see Scoring a deal).")),
+        lambda c: (f"A coinche multiplies by {c.m_coinche} (what is multiplied: see Scoring a deal)."),
+        _no_coinche),
     one("surcoinche", "coinche", "Surcoinche", "auction.surcoinche.allowed", {
         "true": lambda c: ("The takers may answer a coinche with a surcoinche (redouble)"
                            + (", either of them, before the first card." if c.after_auction
                               else ", in their turn.")),
         "false": "There is no surcoinche.",
-    }, lambda c: ("a coinche ends the auction at once, so the takers never get to surcoinche"
-                  if c.coinche_ends else None)),
+    }, lambda c: _no_coinche(c) or ("a coinche ends the auction at once, so the takers never get to surcoinche"
+                                    if c.coinche_ends else None)),
     Template("surcoinche-ends", "coinche", "After a surcoinche", ("auction.surcoinche.ends_auction",),
              _surcoinche_ends, _surcoinche_ends_unused),
     one("surcoinche-multiplier", "coinche", "Surcoinche multiplier", "auction.surcoinche.multiplier",
@@ -963,7 +1035,7 @@ TEMPLATES: tuple[Template, ...] = (
     one("melds", "melds", "Melds", "melds.enabled", {
         "true": "Players may declare melds (announcements): squares and runs.",
         "false": lambda c: ("There are no melds (announcements) in this game"
-                            + ("; only the belote is announced." if c.belote and c.get("belote.claim") == "said"
+                            + ("; only the belote is announced." if c.belote and c.get("belote.claim") != "automatic"
                                else ".")),
     }),
     Template("runs", "melds", "Runs", tuple(f"melds.runs.{n}" for n in ("3", "4", "5")), _runs, _no_melds),
@@ -1014,6 +1086,10 @@ TEMPLATES: tuple[Template, ...] = (
         "said": ("He must say \"belote\" as he plays the first of the two cards and \"rebelote\" with the second, "
                  "or the belote is lost."),
         "automatic": "The belote is counted automatically; nothing needs to be said.",
+        "said_once": ("He must say \"belote\" as he plays the first of the two cards, or the belote is lost; "
+                      "nothing more is needed with the second."),
+        "king_first": ("He must play the king first, saying \"belote\", then the queen, saying \"rebelote\"; "
+                       "played queen first, or not said, the belote is lost."),
     }, _no_belote),
     one("belote-in-run", "belote", "Belote and runs", "belote.in_run", {
         "allowed": "The king and queen may also sit in a declared run; the belote still counts.",
@@ -1093,14 +1169,19 @@ TEMPLATES: tuple[Template, ...] = (
         "higher_total": "If both sides reach the target in the same deal, the higher total wins.",
         "deal_winner": ("If both sides reach the target in the same deal, the side that won that deal wins: "
                         "the takers if they made their contract, else the defenders."),
+        "last_deal": ("If both sides reach the target in the same deal, the side that scored more in that deal "
+                      "wins, whatever the totals."),
+        "last_taker": ("If both sides reach the target in the same deal, that deal's takers win, whether they "
+                       "made their contract or not."),
     }),
     one("tie", "match", "Equal totals", "match.tie", {
         "play_on": "If both reach it with equal totals, nobody has won yet: play goes on.",
         "deal_winner": ("If both reach it with equal totals, the side that won that deal wins: the takers if "
                         "they made their contract, else the defenders."),
         "north_south": "If both reach it with equal totals, North-South win.",
-    }, lambda c: None if c.r["match"]["both_cross"] == "higher_total"
-        else "when both sides cross, the deal's winners win whatever the totals"),
+        "draw": "If both reach it with equal totals, the match is over and drawn: nobody wins.",
+    }, _tie_unused),
+    Template("deals", "match", "Number of deals", ("match.deals",), _match_deals),
     one("belote-validation", "match", "Reaching the target through belote", "match.belote_validation", {
         "true": ("A side that reaches the target only thanks to its belote, in a deal where it failed as takers "
                  "or took no trick, has not yet won: it must first win a trick in a later deal."),

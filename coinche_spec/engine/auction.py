@@ -13,7 +13,9 @@ Three phases:
   it, the générale (the bidder alone promises every trick), which follows
   the capot's settings for ending the auction and for being coinched;
 * **doubled** — after a coinche that freezes the bids: passes, and a
-  surcoinche by the takers, until enough passes in a row end it;
+  surcoinche by the takers, until enough passes in a row end it; with
+  ``effect: overbid_cancels`` (décoinchage) a higher bid may still come,
+  and cancels the coinche: the bidding phase starts again, undoubled;
 * **window** — with ``coinche.when: after_auction`` the contract is settled
   (``state == "contract"``) but either defender may still coinche and then
   either taker surcoinche, until the first card (:meth:`Auction.close`).
@@ -62,13 +64,19 @@ def _over_own_in_another_strain(seat, strain, high, text):
 
 
 class _When:
-    """When a coinche may come: during the bidding (else only after it), and out of turn."""
+    """When a coinche may come: during the bidding (else only after it), out of turn (any seat
+    ``coinche.by`` names), or by the seat to act's partner as well (the side to act, Alounv)."""
 
-    __slots__ = ("during_bidding", "out_of_turn")
+    __slots__ = ("during_bidding", "out_of_turn", "partner_too")
 
-    def __init__(self, during_bidding: bool, out_of_turn: bool):
+    def __init__(self, during_bidding: bool, out_of_turn: bool, partner_too: bool = False):
         self.during_bidding = during_bidding
         self.out_of_turn = out_of_turn
+        self.partner_too = partner_too
+
+    def may_speak(self, seat, to_act) -> bool:
+        """May ``seat`` coinche now, as far as the turn goes?"""
+        return self.out_of_turn or seat == to_act or (self.partner_too and seat == partner(to_act))
 
 
 # auction.first_speaker: who speaks first, from (the dealer, seat -> the next seat)
@@ -87,14 +95,21 @@ RAISE_OWN_BID = option_table("auction.raise_own_bid", {
 # auction.coinche.by: the seats that may coinche, from (the bidder, seat -> the next seat)
 COINCHE_BY = option_table("auction.coinche.by", {
     "opponents_of_bidder": lambda bidder, nxt: (nxt[bidder], partner(nxt[bidder])),
+    "any_player": lambda bidder, nxt: (nxt[bidder], partner(nxt[bidder]), partner(bidder), bidder),
 })
 COINCHE_WHEN = option_table("auction.coinche.when", {
     "in_turn": _When(True, False),
     "any_moment": _When(True, True),
+    "side_in_turn": _When(True, False, partner_too=True),
     "after_auction": _When(False, False),
 })
-# auction.coinche.effect: does a coinche end the auction at once?
-COINCHE_EFFECT = option_table("auction.coinche.effect", {"freeze_then_passes": False, "ends_auction": True})
+# auction.coinche.effect: (does a coinche end the auction at once?, may a higher bid still follow and
+# cancel it? -- décoinchage)
+COINCHE_EFFECT = option_table("auction.coinche.effect", {
+    "freeze_then_passes": (False, False),
+    "ends_auction": (True, False),
+    "overbid_cancels": (False, True),
+})
 
 
 class _Table:
@@ -105,7 +120,7 @@ class _Table:
         "rules", "nxt", "minimum", "step", "maximum", "overcall", "strain_rank", "strain_order",
         "capot_allowed", "capot_ends_auction", "capot_may_be_coinched", "generale_allowed",
         "passes_to_end", "speak_after_pass", "raise_own_bid", "first_speaker", "all_pass",
-        "coinche_by", "coinche_when", "coinche_effect", "coinche_passes_after", "coinche_multiplier",
+        "coinche_allowed", "coinche_minimum", "coinche_by", "coinche_when", "coinche_effect", "overbid_cancels", "coinche_passes_after", "coinche_multiplier",
         "surcoinche_allowed", "surcoinche_ends_auction", "surcoinche_multiplier",
         "keys", "listing", "pairs", "pass_pair", "coinche_pair", "sur_pair",
     )
@@ -131,10 +146,12 @@ class _Table:
         speaker = choose(FIRST_SPEAKER, a.first_speaker)
         self.first_speaker = {d: speaker(d, self.nxt) for d in SEATS}      # dealer -> first to speak
         self.all_pass = choose(ALL_PASS, a.all_pass)
+        self.coinche_allowed = a.coinche.get("allowed", True)      # optional: left out, a coinche may be said
+        self.coinche_minimum = a.coinche.get("minimum_bid")         # optional: None, any numeric bid
         by = choose(COINCHE_BY, a.coinche.by)
         self.coinche_by = {b: by(b, self.nxt) for b in SEATS}             # bidder -> who may coinche
         self.coinche_when = choose(COINCHE_WHEN, a.coinche.when)
-        self.coinche_effect = choose(COINCHE_EFFECT, a.coinche.effect)
+        self.coinche_effect, self.overbid_cancels = choose(COINCHE_EFFECT, a.coinche.effect)
         self.coinche_passes_after = a.coinche.passes_after
         self.coinche_multiplier = a.coinche.multiplier
         self.surcoinche_allowed = a.surcoinche.allowed
@@ -142,9 +159,8 @@ class _Table:
         self.surcoinche_multiplier = a.surcoinche.multiplier
 
         strains = c.strains
-        top = self.maximum if self.maximum is not None else max(LISTING_CEILING, self.minimum)
         bids = [(v, self.rank_of(s), Call("bid", v, s))
-                for v in range(self.minimum, top + 1, self.step) for s in strains]
+                for v in c.numeric_bids(LISTING_CEILING) for s in strains]
         if self.capot_allowed:
             bids += [(_CAPOT_KEY, self.rank_of(s), Call("bid", "capot", s)) for s in strains]
         if self.generale_allowed:
@@ -311,8 +327,24 @@ class Auction:
         if self._phase == _DOUBLED:
             if self._check_surcoinche(seat) is None:
                 out.append(t.sur_pair[seat])
+            if t.overbid_cancels:          # décoinchage: a higher bid may still come, and cancels the coinche
+                self._list_bids(seat, out)
             return out
         # bidding
+        self._list_bids(seat, out)
+        high = self._high
+        if high is not None and t.coinche_allowed and t.coinche_when.during_bidding:
+            when = t.coinche_when
+            seats = (t.coinche_by[self._bidder] if when.out_of_turn
+                     else (seat, partner(seat)) if when.partner_too else (seat,))
+            for d in seats:
+                if self._check_coinche(d) is None:
+                    out.append(t.coinche_pair[d])
+        return out
+
+    def _list_bids(self, seat, out: list) -> None:
+        """Add to ``out`` every bid ``seat`` may make now (those that beat the highest bid)."""
+        t = self._t
         high = self._high
         if self._may_bid(seat) is None:
             pairs = t.pairs[seat]
@@ -329,16 +361,16 @@ class Auction:
                     out.extend([pairs[k] for k in range(j, i) if t.beats(hk, listing[k][1], hk, hr)])
                 out.extend(pairs[i:])
                 if self._bidder == seat:
-                    out = [p for p in out if p[1].kind != "bid"
-                           or t.raise_own_bid(seat, p[1].strain, high, p[1]) is None]
-        if high is not None and t.coinche_when.during_bidding:
-            for d in (t.coinche_by[self._bidder] if t.coinche_when.out_of_turn else (seat,)):
-                if self._check_coinche(d) is None:
-                    out.append(t.coinche_pair[d])
-        return out
+                    out[:] = [p for p in out if p[1].kind != "bid"
+                              or t.raise_own_bid(seat, p[1].strain, high, p[1]) is None]
 
     def _coinche_possible(self) -> bool:
-        return self._coincher is None and (self._high[0] < _CAPOT_KEY or self._t.capot_may_be_coinched)
+        t = self._t
+        if not t.coinche_allowed or self._coincher is not None:
+            return False
+        if self._high[0] >= _CAPOT_KEY:
+            return bool(t.capot_may_be_coinched)
+        return t.coinche_minimum is None or self._high[2] >= t.coinche_minimum
 
     def check(self, seat, call) -> str | None:
         """None if ``seat`` may make ``call`` now, else the reason, in a player's words."""
@@ -402,13 +434,18 @@ class Auction:
     def _check_coinche(self, seat) -> str | None:
         t = self._t
         when = t.coinche_when
+        if not t.coinche_allowed:
+            return f"{seat} cannot coinche: there is no coinche in this variant"
         if self._phase == _DOUBLED:
-            if seat != self._to_act and not when.out_of_turn:
+            if not when.may_speak(seat, self._to_act):
                 return f"{seat} cannot coinche: it is {self._to_act}'s turn"
             return f"{seat} cannot coinche: the contract is already coinched"
         if not when.during_bidding:
             return f"{seat} cannot coinche yet: in this variant a coinche comes only after the auction ends"
-        if not when.out_of_turn and seat != self._to_act:
+        if not when.may_speak(seat, self._to_act):
+            if when.partner_too:
+                return (f"{seat} cannot coinche: it is {self._to_act}'s turn, and only he or his partner "
+                        f"may coinche now")
             return f"{seat} cannot coinche: it is {self._to_act}'s turn, and no one may coinche out of turn"
         if self._high is None:
             return f"{seat} cannot coinche: there is no bid yet"
@@ -419,6 +456,9 @@ class Auction:
         if self._high[0] == _GENERALE_KEY and not t.capot_may_be_coinched:
             return (f"{seat} cannot coinche: a générale may not be coinched in this variant "
                     f"(it follows the capot, and auction.capot.may_be_coinched is false)")
+        if self._high[0] < _CAPOT_KEY and t.coinche_minimum is not None and self._high[2] < t.coinche_minimum:
+            return (f"{seat} cannot coinche: the {_bid_text(self._high[2], self._high[3])} bid is below "
+                    f"{t.coinche_minimum}, and in this variant no bid below {t.coinche_minimum} may be coinched")
         return None
 
     def _check_surcoinche(self, seat) -> str | None:
@@ -435,7 +475,7 @@ class Auction:
 
     def _may_bid(self, seat, text=None) -> str | None:
         """Why ``seat`` may make no bid at all now (None: he may bid what beats the highest bid)."""
-        if self._phase == _DOUBLED:
+        if self._phase == _DOUBLED and not self._t.overbid_cancels:
             return f"{seat} cannot bid {text}: the bids are frozen after the coinche"
         if not self._t.speak_after_pass and seat in self._passed:
             return f"{seat} cannot bid {text}: {seat} has passed, and in this variant a player who passed may not bid again"
@@ -446,7 +486,7 @@ class Auction:
     def _check_bid(self, seat, call) -> str | None:
         t = self._t
         text = str(call)
-        if self._phase == _DOUBLED or (not t.speak_after_pass and seat in self._passed):
+        if (self._phase == _DOUBLED and not t.overbid_cancels) or (not t.speak_after_pass and seat in self._passed):
             return self._may_bid(seat, text)
         strain = call.strain
         if not t.rules.strain_allowed(strain):
@@ -527,14 +567,14 @@ class Auction:
         nxt = t.nxt[seat]
         if kind == "pass":
             a._passes = passes = self._passes + 1
+            if seat not in self._passed:
+                a._passed = self._passed | {seat}
             if self._phase == _DOUBLED:
                 if passes >= t.coinche_passes_after:
                     a._end()
                 else:
                     a._to_act = nxt
                 return a
-            if seat not in self._passed:
-                a._passed = self._passed | {seat}
             if self._high is None:
                 if passes >= 4:
                     a._state = t.all_pass
@@ -553,6 +593,11 @@ class Auction:
             a._high = (key, t.rank_of(strain), value, strain)
             a._bidder = seat
             a._passes = 0
+            if self._phase == _DOUBLED:    # décoinchage: the higher bid cancels the coinche (and surcoinche)
+                a._phase = _BIDDING
+                a._mult = 1
+                a._coincher = None
+                a._surcoinched = False
             if self._first_bidder is None:
                 a._first_bidder = seat
             if key >= _CAPOT_KEY and t.capot_ends_auction:   # a générale ends it as a capot does

@@ -3,7 +3,8 @@
 Follows docs/rules-model.md §5. The belote is judged apart from the ordinary
 melds: it needs no comparison, only that one player was dealt both cards and,
 where the variant says it must be said, that he said "belote" with the first
-of them and "rebelote" with the second. There is none at sans atout; at tout
+of them and "rebelote" with the second (or only "belote" with the first, or
+with the king played first, as ``belote.claim`` says). There is none at sans atout; at tout
 atout there is none or one per suit, as the variant says.
 """
 
@@ -21,8 +22,14 @@ class BeloteInputError(EngineError, ValueError):
 
 # belote.tout_atout: the suits whose king and queen make a belote at tout atout
 TOUT_ATOUT = option_table("belote.tout_atout", {"none": (), "each_suit": (0, 1, 2, 3)})
-# belote.claim: must the holder say "belote" then "rebelote" with the two cards?
-CLAIM = option_table("belote.claim", {"said": True, "automatic": False})
+# belote.claim: does the holder's claim make the belote count, from his two cards in the order played,
+# each as (is it the king?, the word said with it)
+CLAIM = option_table("belote.claim", {
+    "said": lambda played: [w for _, w in played] == ["belote", "rebelote"],
+    "automatic": lambda played: True,
+    "said_once": lambda played: len(played) == 2 and played[0][1] == "belote",
+    "king_first": lambda played: [w for _, w in played] == ["belote", "rebelote"] and played[0][0],
+})
 # belote.in_run: may the king and queen also score inside one of the holder's runs?
 IN_RUN = option_table("belote.in_run", {"allowed": True, "forbidden": False})
 
@@ -69,7 +76,7 @@ def belotes(rules, strain: str, original_hands: dict, plays, valid_melds: dict |
     suits = br.suits.get(strain, ())
     if not suits:
         return []
-    must_say, in_run = br.claim, br.in_run
+    claim_counts, in_run = br.claim, br.in_run
     plays = list(plays or [])
     out = []
     for seat in SEATS:
@@ -84,10 +91,9 @@ def belotes(rules, strain: str, original_hands: dict, plays, valid_melds: dict |
             if not in_run and valid_melds:
                 if any(m.kind == "run" and m.mask & pair == pair for m in valid_melds.get(seat, [])):
                     continue            # the two cards already score inside one of his runs
-            if must_say:
-                said = [_said(say) for s, card, say in plays if s == seat and card in (king, queen)]
-                if said != ["belote", "rebelote"]:
-                    continue            # not said, said wrongly, or the second card is still to come
+            played = [(card == king, _said(say)) for s, card, say in plays if s == seat and card in (king, queen)]
+            if not claim_counts(played):
+                continue                # not said as the rule set wants, or the second card is still to come
             out.append((seat, suit))
     return out
 

@@ -1,7 +1,9 @@
 """The match: adding up the deals and saying when, and to whom, the match is won.
 
 Follows docs/rules-model.md §7: a side wins by reaching (or exceeding) the
-target; when both sides cross in the same deal the variant says who wins;
+target, or by the higher total after the last deal of a match of a fixed
+number of deals; when both sides cross in the same deal the variant says who
+wins (or that the match is drawn);
 and, where the variant asks for it, a side that crossed only thanks to its
 belote in a deal it lost as takers or in which it took no trick must still
 win a trick in a later deal before the victory counts.
@@ -24,13 +26,36 @@ REACH = option_table("match.reach", {
     "reach": lambda total, target: total >= target,
     "exceed": lambda total, target: total > target,
 })
-# match.both_cross: when both sides reach the target in one deal, does the deal's winner win (True)?
-BOTH_CROSS = option_table("match.both_cross", {"higher_total": False, "deal_winner": True})
-# match.tie: when both reach it with equal totals, who wins, from (deal number, deal); None: play goes on
+DRAW = "draw"   # a winner that is nobody: the match is over, drawn (match.tie: draw)
+
+
+def _higher(scores: dict, i, deal, tie):
+    """The side with more in ``scores``; equal: the tie rule (``tie(i, deal)``)."""
+    if scores["NS"] != scores["EW"]:
+        return "NS" if scores["NS"] > scores["EW"] else "EW"
+    return tie(i, deal)
+
+
+def _last_taker(i: int, deal) -> str:
+    if deal.takers is None:
+        raise MatchInputError(f"bad match deal {i}: takers is needed to name the last taker (match.both_cross)")
+    return deal.takers
+
+
+# match.both_cross: who wins when both sides reach the target in one deal, from
+# (deal number, deal, totals, the tie rule); None: play goes on
+BOTH_CROSS = option_table("match.both_cross", {
+    "higher_total": lambda i, deal, totals, tie: _higher(totals, i, deal, tie),
+    "deal_winner": lambda i, deal, totals, tie: _deal_winner(i, deal, "match.both_cross"),
+    "last_deal": lambda i, deal, totals, tie: _higher(deal.score, i, deal, tie),
+    "last_taker": lambda i, deal, totals, tie: _last_taker(i, deal),
+})
+# match.tie: when it comes to equal points, who wins, from (deal number, deal); None: play goes on
 TIE = option_table("match.tie", {
     "play_on": lambda i, deal: None,
     "deal_winner": lambda i, deal: _deal_winner(i, deal, "match.tie"),
     "north_south": lambda i, deal: "NS",
+    "draw": lambda i, deal: DRAW,
 })
 
 
@@ -136,8 +161,9 @@ class Match:
         target = g.target
         reach = choose(REACH, g.reach)
         self.reached = lambda total: reach(total, target)
-        self.both_cross_to_deal_winner = choose(BOTH_CROSS, g.both_cross)
+        self.both_cross = choose(BOTH_CROSS, g.both_cross)
         self.tie_winner = choose(TIE, g.tie)
+        self.last_deal = g.get("deals")     # optional: the match ends after this many deals at the latest
         self.totals = {"NS": 0, "EW": 0}
         self.waiting = {"NS": False, "EW": False}
         self.lines = [] if lines else None
@@ -145,7 +171,7 @@ class Match:
         self.held = 0       # points held back by litiges (scoring.litige), waiting for a deal's winners
 
     def add(self, deal: _Deal) -> str | None:
-        """Add the next deal; the match's winner if this deal decides it, else None."""
+        """Add the next deal; the match's winner if this deal decides it (DRAW: over, drawn), else None."""
         self.count = i = self.count + 1
         totals, waiting, lines, reached, g = self.totals, self.waiting, self.lines, self.reached, self.g
         score = deal.score
@@ -159,7 +185,7 @@ class Match:
             self.held = _carry_litige(i, deal, self.held, totals, lines)
         if not (g.belote_validation or waiting["NS"] or waiting["EW"]):
             ns, ew = reached(totals["NS"]), reached(totals["EW"])
-            if not (ns or ew):
+            if not (ns or ew) and (self.last_deal is None or i < self.last_deal):
                 return None                  # the usual deal: nobody has reached the target yet
             if ns != ew:
                 if lines is not None:
@@ -201,14 +227,17 @@ class Match:
         if len(eligible) == 1:
             winner = eligible[0]
         elif len(eligible) == 2:
-            if self.both_cross_to_deal_winner:
-                winner = _deal_winner(i, deal, "match.both_cross")
-            elif totals["NS"] != totals["EW"]:
-                winner = "NS" if totals["NS"] > totals["EW"] else "EW"
-            else:
-                winner = self.tie_winner(i, deal)
-                if winner is None and lines is not None:
-                    lines.append(f"both sides reach the target level at {totals['NS']}: play on")
+            winner = self.both_cross(i, deal, totals, self.tie_winner)
+            if winner is None and lines is not None:
+                lines.append(f"both sides reach the target level at {totals['NS']}: play on")
+        if winner is None and self.last_deal is not None and i >= self.last_deal:
+            winner = _higher(totals, i, deal, self.tie_winner)     # the last deal of the match: the higher total
+            if winner is None and lines is not None:
+                lines.append(f"deal {i} of {self.last_deal}, totals level at {totals['NS']}: play on")
+        if winner == DRAW:
+            if lines is not None:
+                lines.append("the match is drawn")
+            return DRAW
         if winner is not None and lines is not None:
             lines.append(f"{winner} win the match")
         return winner
@@ -222,7 +251,8 @@ def run_match(rules, deals) -> MatchResult:
     for i, raw in enumerate(deals, start=1):
         winner = m.add(_parse_deal(i, raw))
         if winner is not None:
-            return MatchResult("over", winner, dict(m.totals), i, dict(m.waiting), m.lines, m.held)
+            return MatchResult("over", None if winner == DRAW else winner, dict(m.totals), i, dict(m.waiting),
+                               m.lines, m.held)
     return MatchResult("open", None, dict(m.totals), len(deals), dict(m.waiting), m.lines, m.held)
 
 

@@ -630,6 +630,10 @@ def _check_contract_for_rules(rules, contract: dict, path: tuple) -> None:
                                               f"(coinche x{auction.coinche.multiplier}"
                                               + (f", surcoinche x{auction.surcoinche.multiplier})"
                                                  if auction.surcoinche.allowed else ", no surcoinche)"))
+    lowest = auction.coinche.get("minimum_bid")
+    if isinstance(value, int) and multiplier != 1 and lowest is not None and value < lowest:
+        raise CaseError(path + ("multiplier",), f"{multiplier}: a bid below {lowest} may not be coinched in this "
+                                                "rule set (auction.coinche.minimum_bid)")
     if value == "capot" and multiplier != 1 and not auction.capot.may_be_coinched:
         raise CaseError(path + ("multiplier",), f"{multiplier}: a capot bid may not be coinched in this rule set "
                                                 "(auction.capot.may_be_coinched is false)")

@@ -154,12 +154,17 @@ class CompiledRules(RuleGroup):
         d["strains"] = tuple(s for s in STRAINS if s in SUITS
                              or (s == "TA" and a.strains.tout_atout) or (s == "SA" and a.strains.sans_atout))
         d["capot_or_generale"] = bool(a.capot.allowed or a.generale.allowed)
+        # auction.coinche.allowed is optional: left out, a coinche may be said
+        d["coinche_possible"] = bool(a.coinche.get("allowed", True))
         # a coinche that ends the auction leaves the takers no turn to surcoinche (unless it comes after it)
         d["coinche_ends_auction"] = a.coinche.effect == "ends_auction" and a.coinche.when != "after_auction"
-        d["surcoinche_possible"] = bool(a.surcoinche.allowed) and not self.coinche_ends_auction
-        multipliers = {1: "not doubled", a.coinche.multiplier: "coinched"}
-        if a.surcoinche.allowed:
-            multipliers.setdefault(a.surcoinche.multiplier, "surcoinched")
+        d["surcoinche_possible"] = (bool(a.surcoinche.allowed) and not self.coinche_ends_auction
+                                    and self.coinche_possible)
+        multipliers = {1: "not doubled"}
+        if self.coinche_possible:
+            multipliers[a.coinche.multiplier] = "coinched"
+            if a.surcoinche.allowed:
+                multipliers.setdefault(a.surcoinche.multiplier, "surcoinched")
         d["multipliers"] = multipliers
 
     def phase(self, key, build):
@@ -172,9 +177,22 @@ class CompiledRules(RuleGroup):
     def strain_allowed(self, strain: str) -> bool:
         return strain in self.strains
 
+    def numeric_bids(self, ceiling: int) -> tuple:
+        """The numeric bids, lowest first: the ladder if the rule set gives one (auction.bids.ladder),
+        else ``minimum`` in steps of ``step`` up to ``maximum`` (up to ``ceiling`` when there is none)."""
+        b = self.auction.bids
+        ladder = b.get("ladder")
+        if ladder is not None:
+            return tuple(ladder)
+        top = b.maximum if b.maximum is not None else max(ceiling, b.minimum)
+        return tuple(range(b.minimum, top + 1, b.step))
+
     def bid_fault(self, value: int) -> str | None:
         """None if ``value`` is a numeric bid of this rule set, else why not (auction.bids)."""
         b = self.auction.bids
+        ladder = b.get("ladder")
+        if ladder is not None:
+            return None if value in ladder else f"the bids are {self.bids_in_words()}"
         if value < b.minimum:
             return f"the lowest bid is {b.minimum}"
         if (value - b.minimum) % b.step:
@@ -185,6 +203,12 @@ class CompiledRules(RuleGroup):
 
     def bids_in_words(self) -> str:
         b = self.auction.bids
+        ladder = b.get("ladder")
+        if ladder is not None:
+            shown = [str(v) for v in ladder]
+            if len(shown) > 12:
+                shown = shown[:8] + ["..."] + shown[-3:]
+            return "only " + ", ".join(shown)
         top = f"up to {b.maximum}" if b.maximum is not None else "with no highest bid"
         return f"from {b.minimum} in steps of {b.step}, {top}"
 

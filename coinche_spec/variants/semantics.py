@@ -139,10 +139,28 @@ def _bids(document: dict, out: list) -> None:
         if hi < lo:
             out.append(Finding(R + ("auction", "bids", "maximum"),
                                f"the highest bid {hi} is below the lowest bid {lo}"))
-        elif isinstance(step, int) and step > 0 and (hi - lo) % step:
+        elif isinstance(step, int) and step > 0 and (hi - lo) % step and bids.get("ladder") is None:
             out.append(Finding(R + ("auction", "bids", "maximum"),
                                f"the highest bid {hi} cannot be bid: bids are {lo} plus a multiple of {step}"))
 
+
+
+def _ladder(document: dict, out: list) -> None:
+    """A ladder of bids goes up, from the lowest bid to the highest."""
+    R = ("rules",)
+    bids = document.get("rules", {}).get("auction", {}).get("bids", {})
+    lo, hi, ladder = bids.get("minimum"), bids.get("maximum"), bids.get("ladder")
+    if not (isinstance(ladder, list) and ladder and all(isinstance(v, int) for v in ladder)):
+        return
+    if not all(a < b for a, b in zip(ladder, ladder[1:])):
+        out.append(Finding(R + ("auction", "bids", "ladder"),
+                           "the ladder of bids must go up: each value above the one before it"))
+    if isinstance(lo, int) and ladder[0] != lo:
+        out.append(Finding(R + ("auction", "bids", "minimum"),
+                           f"the lowest bid {lo} is not the first value of the ladder ({ladder[0]})"))
+    if hi != ladder[-1]:
+        out.append(Finding(R + ("auction", "bids", "maximum"),
+                           f"the highest bid {hi} is not the last value of the ladder ({ladder[-1]})"))
 
 def _strain_order(document: dict, out: list) -> None:
     """The strain order ranks exactly the strains that may be bid."""
@@ -294,7 +312,7 @@ def _provenance(document: dict, out: list) -> None:
                            f"but {len(interpretations)} interpretation(s) are listed: use 'interpreted'"))
 
 
-CHECKS = (_needed_rules, _deal, _bids, _strain_order, _multipliers, _capot_awards, _awards, _source_kinds,
+CHECKS = (_needed_rules, _deal, _bids, _ladder, _strain_order, _multipliers, _capot_awards, _awards, _source_kinds,
           _provenance)  # in the order of the document
 
 
