@@ -41,7 +41,8 @@ SHIPPED = shipped_ids() + house_ids() + [i for i in WRITTEN if _batch_plays(i)]
 REFUSED = {"colver": "belote.placement", "peer-slim0": "belote.placement",
            "peer-bga": "card_values.scale", "peer-ten0": "card_values.scale",
            "peer-alounv": "scoring.capot_failed", "peer-coinche-cli": "scoring.capot_failed",
-           "peer-koubs934": "scoring.capot_failed", "peer-oliboy50": "contract.versus_defenders"}
+           "peer-koubs934": "scoring.capot_failed", "peer-oliboy50": "contract.versus_defenders",
+           "belote-cli": "scoring.litige"}
 
 
 # (rule set, players) whose deals are never coinched, and why: the replay's "some are coinched" check

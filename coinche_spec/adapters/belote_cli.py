@@ -18,7 +18,8 @@ and seats and builds the positions:
   against ``legal_cards`` and played with ``play_card``, the round scored
   by ``scoring.score_round`` and ``scoring.coinche_adjusted_credits``;
 - ``match``: each deal's recorded score through ``scoring.apply_round_score``,
-  which ends the game.
+  which ends the game (a match with a litige's held points is skipped: belote-cli
+  adds them inside its next round's score, never to a recorded one).
 
 Skipped, and said so in ``start``: the auction (belote-cli's taking has no
 bids for our rule sets to describe), a deal with calls, the score of a
@@ -45,6 +46,8 @@ UNANSWERED = {
     "dealing": "belote-cli deals 5 cards, turns one up and deals the rest after the taking (deck.deal, "
                "game._distribute_remaining_cards): the hands depend on who takes, which a dealing case does not say",
 }
+HELD_IN_MATCH = ("a litige's held points (the match case's `held`) enter belote-cli's next round inside its own "
+                 "score (scoring.score_round adds state.litige_points), never a recorded score: it cannot be given them")
 NEEDS_CONTRACT = ("a deal with calls needs belote-cli's auction, which our rule sets cannot describe; "
                   "only a deal with a given contract is answered")
 RULES_ID = "belote-cli"
@@ -174,6 +177,8 @@ class BeloteCliAdapter:
         kind = case["kind"]
         if kind == "deal" and "contract" not in case:
             return {"skipped": True, "reason": NEEDS_CONTRACT}
+        if kind == "match" and any(deal.get("held") for deal in case["deals"]):
+            return {"skipped": True, "reason": HELD_IN_MATCH}
         answer = {"legal_cards": self._legal_cards, "deal": self._deal, "perft": self._perft,
                   "match": self._match}[kind]
         try:
