@@ -195,3 +195,15 @@ def test_compare_never_overwrites_a_file(tmp_path):
     target.write_text("mine")
     code, _, err = run_cli("compare", "contree-701", "cafe-701", "--deals", "0", "--output", str(target))
     assert code == 2 and "exists" in err and target.read_text() == "mine"
+
+
+def test_sources_are_named_by_title_never_by_a_seed_file_name():
+    """Players read the comparison: a seed is "Atout! How to play Coinche ... (seed 004)", not its file."""
+    import re
+    code, out, err = run_cli("compare", "contree-701", "cafe-701", "--deals", "0")
+    assert code == 0, err
+    assert "(seed 004)" in out
+    assert not re.search(r"\d{3}_[0-9a-f]{16}\.txt", out)
+    code, out, err = run_cli("variants", "diff", "contree-701", "cafe-701")
+    assert code == 0, err
+    assert "(seed 001)" in out and not re.search(r"\d{3}_[0-9a-f]{16}\.txt", out)

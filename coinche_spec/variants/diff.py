@@ -51,12 +51,10 @@ def basis(document: dict, path: str) -> tuple[str, ...]:
 
 
 def _source_words(source: dict) -> str:
-    """A quote with where it comes from: a document's name and section, a program's file, a decision's date."""
-    from ..sources import source_kind, source_where
-    if source_kind(source) == "document":
-        where = f"{source.get('seed') or source.get('document')}, {source.get('section')}"
-    else:
-        where = source_where(source)
+    """A quote with where it comes from: a document's title (never a seed's file name) and section, a
+    program's file, a decision's date."""
+    from ..sources import source_where
+    where = source_where(source)
     quote = source.get("quote")
     return f"\"{quote}\" ({where})" if quote else f"({where})"
 
