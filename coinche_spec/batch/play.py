@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..engine.masks import PLAIN_RANK_ORDER, TRUMP_RANK_ORDER
+
 __all__ = ["PlayResult", "play_tricks"]
 
 _U32 = np.uint32
@@ -106,6 +108,8 @@ def play_tricks(br, rng: np.random.Generator, hands, strain, leader, record: boo
     Inside, the hands are kept in play order within the trick (row p is the p-th player of the
     current trick), so the player to act is a row, not a gather, and his partner's card is the
     one two places before or after; the rows are turned once per trick, to the winner."""
+    if chooser is None:
+        return _play_random(br, rng, hands, strain, leader, record)
     n = hands.shape[1]
     step = br.step
     ar = np.arange(n)
@@ -192,3 +196,227 @@ def play_tricks(br, rng: np.random.Generator, hands, strain, leader, record: boo
         lead = win_seat
     points = np.stack([ns_points, ew_points])
     return PlayResult(points, won, lead, leader0, cards_rec, legal_rec, leaders, winners)
+
+
+# -- random players: the play in the strain's own card order ---------------------------------------
+#
+# For random players the cards are renumbered per strain before the play (and back when recorded):
+# the trump suit becomes the top byte (the other suits follow it round, so a suit contract's deals
+# all share one layout), and inside every byte the bits are in the strain's order of strength (trump
+# order for the trump suit and at tout atout, plain order otherwise). Then the trump mask is one
+# constant per strain kind, and the cards that beat a winning card w are the bits above w within the
+# led suit and the trumps, ``-(w << 1) & (led | trumps)``: no beat or value table per card.
+
+def _mask(b):
+    """All ones where the boolean b holds (a bit-select mask), in three cheap passes."""
+    return np.negative(b.view(np.int8)).astype(np.uint32)
+
+
+def _nzm(x):
+    return _mask(x != 0)
+
+
+def _internal_bit(strain: int, card: int) -> int:
+    """The bit of real card ``card`` (suit * 8 + rank) in strain ``strain``'s layout."""
+    suit, rank = card >> 3, card & 7
+    if strain < 4:
+        byte = (suit - strain - 1) & 3
+        order = TRUMP_RANK_ORDER if suit == strain else PLAIN_RANK_ORDER
+    else:
+        byte, order = suit, TRUMP_RANK_ORDER if strain == 4 else PLAIN_RANK_ORDER
+    return byte * 8 + order[rank]
+
+
+class _Layout:
+    """Per rule set, the tables of the per-strain renumbering (strain s's entries at s * 1024 +
+    byte * 256 + the byte's value): real suit byte -> its cards in the layout (``to_inner``), and
+    back (``to_real``); the card values of a byte of the layout (``points``); the trump mask and
+    each strain's 32 cards' value (``total``); the real card of each bit (``real_card``)."""
+
+    def __init__(self, br):
+        to_inner = np.zeros(6 * 1024, np.uint32)
+        to_real = np.zeros(6 * 1024, np.uint32)
+        points = np.zeros(6 * 1024, np.int32)
+        self.real_card = np.zeros(6 * 32, np.int8)
+        value = br.value.reshape(6, 32)
+        for s in range(6):
+            inner = [_internal_bit(s, c) for c in range(32)]
+            assert sorted(inner) == list(range(32))
+            real = [0] * 32
+            for c, i in enumerate(inner):
+                real[i] = c
+                self.real_card[s * 32 + i] = c
+            for b in range(4):
+                for v in range(256):
+                    cards = [b * 8 + r for r in range(8) if v >> r & 1]
+                    to_inner[s * 1024 + b * 256 + v] = sum(1 << inner[c] for c in cards)
+                    to_real[s * 1024 + b * 256 + v] = sum(1 << real[c] for c in cards)
+                    points[s * 1024 + b * 256 + v] = sum(int(value[s, real[c]]) for c in cards)
+        self.to_inner, self.to_real, self.points = to_inner, to_real, points
+        self.total = value.sum(axis=1).astype(np.int64)
+        self.trumps = np.array([0xFF000000] * 4 + [0, 0], np.uint32)
+
+
+def _layout(br) -> _Layout:
+    lay = br.__dict__.get("_play_layout")
+    if lay is None:
+        lay = br.__dict__["_play_layout"] = _Layout(br)
+    return lay
+
+
+def _by_bytes(table, masks, base):
+    """Look every byte of ``masks`` (uint32, any shape ending in n) up in ``table`` at base + byte * 256
+    and sum (or, for disjoint card masks) the results."""
+    out = None
+    for b in range(4):
+        part = np.take(table, base + b * 256 + ((masks >> (8 * b)) & 0xFF).astype(np.intp))
+        out = part if out is None else out + part
+    return out
+
+
+def _legal_inner(br, hand, led_mask, trumps_mask, beatw, pw, go_up):
+    """_legal in the strain's layout for a player who does not lead. ``pw`` (his partner's card wins
+    the trick) and ``go_up`` are masks or None for none; whether the winning card is a trump needs no
+    mask here: where it is not, every trump beats it, so 'overtrump if you can' is 'trump'."""
+    follow = hand & led_mask
+    if go_up is not None:
+        up = follow & beatw
+        r_follow = follow ^ ((up ^ follow) & (_nzm(up) & go_up))
+    else:
+        r_follow = follow
+    trumps = hand & trumps_mask
+    beating = trumps & beatw
+    over = trumps ^ ((beating ^ trumps) & _nzm(beating))             # overtrump if he can
+    others = hand ^ trumps
+    if br.vow_must_trump:
+        if not br.vow_must_overtrump:
+            r_opp = trumps
+        else:
+            if br.cannot_overtrump == "must_undertrump":
+                cannot = trumps
+            elif br.cannot_overtrump == "may_discard":
+                cannot = hand
+            else:                                  # must_discard: keep the trumps if he holds another card
+                cannot = trumps ^ ((others ^ trumps) & _nzm(others))
+            r_opp = cannot ^ ((beating ^ cannot) & _nzm(beating))
+    else:
+        r_opp = (others | over) if br.vow_must_overtrump else hand
+    r_void = r_opp
+    if br.vpw_may_discard and pw is not None:
+        only = over if br.pcot else trumps
+        mixed = (others | over) if br.vpw_tmo else hand
+        r_partner = mixed ^ ((only ^ mixed) & _mask(trumps == hand))
+        r_void = r_opp ^ ((r_partner ^ r_opp) & pw)
+    r = hand ^ ((r_void ^ hand) & _nzm(trumps))
+    return r ^ ((r_follow ^ r) & _nzm(follow))
+
+
+def _random_card(legal, r, t):
+    """The k-th lowest card of ``legal`` for k = r * (legal cards) >> 32 (r below 2^32, uint64): each
+    legal card with probability 1/n (to within 2^-32); at trick t at most 8 - t cards are legal."""
+    k = ((r * np.bitwise_count(legal).astype(np.uint64)) >> 32).astype(np.uint8)
+    x = legal.copy()
+    for j in range(7 - t):
+        x &= x - (k > j).view(np.uint8).astype(np.uint32)
+    return x & (_U32(0) - x)
+
+
+def _swap(a, b, m):
+    """Exchange a and b in place where the mask m is all ones."""
+    d = (a ^ b) & m
+    a ^= d
+    b ^= d
+
+
+def _play_random(br, rng, hands, strain, leader, record):
+    """play_tricks for random players, in the strain's layout (see _Layout)."""
+    n = hands.shape[1]
+    step = br.step
+    lay = _layout(br)
+    strain = strain.astype(np.intp)
+    base = (strain * 1024)[None, :]
+    inner = _by_bytes(lay.to_inner, hands, base)                       # (4, n) in seat order
+    T = np.take(lay.trumps, strain)
+    go_up_strain = _mask(np.take(br.go_up, strain)) if br.go_up[4:].any() else None
+    lead = leader.astype(np.uint8)
+    leader0 = leader.astype(np.intp).copy()
+    order = (lead.astype(np.intp)[None, :] + np.arange(4)[:, None] * step) & 3
+    R = np.take(inner.ravel(), order * n + np.arange(n))                 # row p: p-th player of the trick
+    lead_ew = _mask((lead & 1).view(bool))
+    ew_pile = np.zeros(n, np.uint32)
+    won_bytes = np.zeros(n, np.uint32)                                  # tricks won: one byte per seat
+    cards_rec = np.empty((32, n), np.int8) if record else None
+    legal_rec = np.empty((32, n), np.uint32) if record else None
+    leaders = np.empty((8, n), np.int8) if record else None
+    winners = np.empty((8, n), np.int8) if record else None
+    raw = rng.bit_generator.random_raw((16, n))                         # two 32-bit draws a word
+    low32 = np.uint64(0xFFFFFFFF)
+    sbase = strain * 32
+    lows = [None] * 4
+    for t in range(8):
+        if record:
+            leaders[t] = lead
+        takes = [None] * 4
+        led_mask = W = beatw = go_up = go_up_opp = None
+        for pos in range(4):
+            hand = R[pos]
+            if pos == 0:
+                legal = hand
+            else:
+                pw = None if pos == 1 else ~takes[1] if pos == 2 else takes[1] & ~takes[2]
+                gu = go_up
+                if go_up_opp is not None:                        # P3 over an opponent only
+                    opp = go_up_opp if pw is None else go_up_opp & ~pw
+                    gu = opp if gu is None else gu | opp
+                legal = _legal_inner(br, hand, led_mask, T, beatw, pw, gu)
+            w = raw[2 * t + (pos >> 1)]
+            r = (w >> np.uint64(32)) if pos & 1 else (w & low32)
+            low = _random_card(legal, r, t)
+            if record:
+                c = np.bitwise_count(low - _ONE).astype(np.intp)
+                cards_rec[4 * t + pos] = np.take(lay.real_card, sbase + c)
+                legal_rec[4 * t + pos] = _by_bytes(lay.to_real, legal, strain * 1024)
+            hand ^= low                                                 # R[pos] in place
+            lows[pos] = low
+            if pos == 0:
+                led_mask = np.left_shift(_U32(0xFF), np.bitwise_count(low - _ONE) & np.uint8(24),
+                                         dtype=np.uint32)
+                W = led_mask | T
+                beatw = (_U32(0) - (low << _ONE)) & W
+                # who must go up (engine StrainRules: P8/P9 at TA/SA, P3 on a trump lead, over a partner
+                # too or only over an opponent); pw is None at the second card: nobody's partner wins yet
+                go_up, go_up_opp = go_up_strain, None
+                if br.tlmo:
+                    trump_led = _nzm(led_mask & T)
+                    if br.tlop:
+                        go_up = trump_led if go_up is None else go_up | trump_led
+                    else:
+                        go_up_opp = trump_led
+            else:
+                tk = _nzm(beatw & low)
+                takes[pos] = tk
+                if pos < 3:
+                    beatw = beatw ^ ((((_U32(0) - (low << _ONE)) & W) ^ beatw) & tk)
+        # the winner's place in the trick: bit 1 if the third or fourth card wins, bit 0 if the
+        # second or fourth does
+        m2 = takes[2] | takes[3]
+        m1 = takes[3] | (takes[1] & ~takes[2])
+        wp = ((m1 & _ONE) | (m2 & _U32(2))).astype(np.uint8)
+        win_seat = (lead + wp * np.uint8(step)) & np.uint8(3)
+        ew = lead_ew ^ m1
+        ew_pile |= (lows[0] | lows[1] | lows[2] | lows[3]) & ew
+        won_bytes += _ONE << (win_seat.astype(np.uint32) << np.uint32(3))
+        if record:
+            winners[t] = win_seat
+        if t < 7:
+            _swap(R[0], R[1], m1)            # turn the rows by one where bit 0 is set: (a b c d) -> (b c d a)
+            _swap(R[1], R[2], m1)
+            _swap(R[2], R[3], m1)
+            _swap(R[0], R[2], m2)            # and by two where bit 1 is
+            _swap(R[1], R[3], m2)
+        lead = win_seat
+        lead_ew = ew
+    ew_points = _by_bytes(lay.points, ew_pile, strain * 1024).astype(np.int64)
+    points = np.stack([np.take(lay.total, strain) - ew_points, ew_points])
+    won = np.stack([(won_bytes >> np.uint32(8 * s)) & np.uint32(0xFF) for s in range(4)]).astype(np.int32)
+    return PlayResult(points, won, lead.astype(np.intp), leader0, cards_rec, legal_rec, leaders, winners)
