@@ -65,33 +65,41 @@ def _w(m, a, b):
     return b ^ ((a ^ b) & -m.astype(_I))
 
 
-def _lowest_bit(x):
-    """Index of the lowest set bit of each element of x (> 0), for small unsigned ints."""
-    return np.bitwise_count((x & (~x + 1)) - 1)
-
-
-def _kth_bit(mask, k):
-    """Index of the k-th lowest set bit of each mask (k below its popcount)."""
-    m = mask.copy()
-    for j in range(int(k.max(initial=0))):
-        m = np.where(k > j, m & (m - 1), m)
-    return _lowest_bit(m)
+# _KTH[k * 256 + mask]: the index of the k-th lowest set bit of an 8-bit mask (a seat mask of coinches
+# in the low four bits, of surcoinches in the high four)
+_KTH = np.zeros(8 * 256, _I)
+for _mask in range(256):
+    for _k, _bit in enumerate(b for b in range(8) if _mask >> b & 1):
+        _KTH[_k * 256 + _mask] = _bit
+_P32 = float(1 << 32)
+# the probabilities as thresholds on a uniform 32-bit number r: r < p * 2^32 holds with probability p
+_COINCHE_BELOW = np.uint64(int(COINCHE * _P32))
+_OPENING_BELOW, _OVERCALL_BELOW = np.uint64(int(OPENING_BID * _P32)), np.uint64(int(OVERCALL * _P32))
+_LOW32 = np.uint64(0xFFFFFFFF)
 
 
 def _random_choice(br, rng, m, lo, excl, cmask, smask, inwin, has_high, nbids, raise_strain, cheap_end, bid_strain):
-    """The random bidder's call for each open auction: (do_double, double bit, do_bid, ladder index)."""
+    """The random bidder's call for each open auction: (do_double, double bit, do_bid, ladder index).
+
+    One 64-bit random word per auction: its low half r0 decides between a coinche, a bid and a
+    pass (r0 < p * 2^32 with probability p), its high half r1 picks which (r1 * count >> 32 is
+    uniform below count, to within 2^-32)."""
     L = br.n_bids
-    u = rng.random((2, m))
+    raw = rng.bit_generator.random_raw(m)
+    r0 = raw & _LOW32
+    r1 = raw >> np.uint64(32)
     dmask = cmask | (smask << 4)
-    nd = np.bitwise_count(dmask.astype(np.uint8)).astype(_I)
-    do_double = (nd > 0) & (u[0] < COINCHE)
-    do_bid = ~do_double & ~inwin & (nbids > 0) & (u[0] < OPENING_BID + (OVERCALL - OPENING_BID) * has_high)
-    ce = cheap_end[lo]
-    pick = np.minimum(lo + (u[1] * (ce - lo)).astype(_I), L - 1)
+    nd = np.bitwise_count(dmask.astype(np.uint8))
+    do_double = (nd > 0) & (r0 < _COINCHE_BELOW)
+    below = _OPENING_BELOW ^ ((_OVERCALL_BELOW ^ _OPENING_BELOW) & -has_high.astype(np.uint64))
+    do_bid = ~do_double & ~inwin & (nbids > 0) & (r0 < below)
+    span = (cheap_end[lo] - lo).astype(np.uint64)
+    pick = np.minimum(lo + ((r1 * span) >> np.uint64(32)).astype(_I), L - 1)
     if raise_strain:
         bad = bid_strain[pick] == excl
         pick = _w(bad, _w(pick + 1 < L, pick + 1, pick - 1), pick)
-    dbit = _kth_bit(dmask, _w(do_double, (u[1] * nd).astype(_I), 0))
+    k = ((r1 * nd.astype(np.uint64)) >> np.uint64(32)).astype(np.intp)
+    dbit = np.take(_KTH, (k << 8) + dmask.astype(np.intp))
     return do_double, dbit, do_bid, pick
 
 
@@ -234,12 +242,14 @@ def run_auction(br, rng: np.random.Generator, dealer, record: bool = False, choo
         keep = (ph != _OVER) | wi
         left = int(np.count_nonzero(keep))
         if left < COMPACT * m:
-            done = ~keep
-            for f, v in zip(fields, (ta, ph, st, hi, bd, ps, pd, mu, co, su, fb, wi, bs)):
-                f[idx[done]] = v[done]
+            # only the settled fields an AuctionResult keeps go back to the full arrays
+            gone, kept = np.flatnonzero(~keep), np.flatnonzero(keep)
+            at = idx[gone]
+            for f, v in ((state, st), (high, hi), (bidder, bd), (mult, mu), (first_bidder, fb)):
+                f[at] = v[gone]
             ta, ph, st, hi, bd, ps, pd, mu, co, su, fb, wi, bs = (
-                v[keep] for v in (ta, ph, st, hi, bd, ps, pd, mu, co, su, fb, wi, bs))
-            idx = idx[keep]
+                v[kept] for v in (ta, ph, st, hi, bd, ps, pd, mu, co, su, fb, wi, bs))
+            idx = idx[kept]
     return AuctionResult(state, high, bidder, mult, first_bidder, steps)
 
 
