@@ -21,12 +21,14 @@ _LABELS = np.arange(32, dtype=np.uint32)
 
 def deal_hands(rng: np.random.Generator, n: int) -> tuple:
     """(hands, dealer): hands is a (4, n) uint32 array of masks (N E S W), dealer an (n,) int8 array."""
-    keys = rng.integers(0, 1 << 32, size=(n, 32), dtype=np.uint32)
+    keys = rng.bit_generator.random_raw(16 * n).view(np.uint32).reshape(n, 32)   # two keys a word
     keys &= np.uint32(0xFFFFFFE0)
     keys |= _LABELS
     keys.sort(axis=1)
     keys &= np.uint32(31)
-    bits = np.left_shift(np.uint32(1), keys)                   # (n, 32): one card per position
-    hands = bits.reshape(n, 4, 8).sum(axis=2, dtype=np.uint32).T.copy()   # distinct bits: sum is or
+    bits = np.left_shift(np.uint32(1), keys, out=keys).reshape(n, 4, 8)   # one card per position
+    hands = bits[:, :, 0] | bits[:, :, 1]
+    for j in range(2, 8):
+        hands |= bits[:, :, j]
     dealer = rng.integers(0, 4, size=n, dtype=np.int8)
-    return hands, dealer
+    return hands.T.copy(), dealer
