@@ -22,6 +22,7 @@ __all__ = ["PlayResult", "play_tricks"]
 _U32 = np.uint32
 _ONE = _U32(1)
 _FULL = _U32(0xFFFFFFFF)
+_U64_32 = np.uint64(32)
 _SUIT_MASK = np.array([0xFF << (8 * s) for s in range(4)], dtype=np.uint32)
 
 
@@ -313,12 +314,23 @@ def _legal_inner(br, hand, led_mask, trumps_mask, beatw, pw, go_up):
 
 def _random_card(legal, r, t):
     """The k-th lowest card of ``legal`` for k = r * (legal cards) >> 32 (r below 2^32, uint64): each
-    legal card with probability 1/n (to within 2^-32); at trick t at most 8 - t cards are legal."""
-    k = ((r * np.bitwise_count(legal).astype(np.uint64)) >> 32).astype(np.uint8)
+    legal card with probability 1/n (to within 2^-32); at trick t at most 8 - t cards are legal.
+    (Every scalar is typed and the steps are in place: numpy's shift of a temporary by a Python
+    int takes a slow path, 30 to 100 times slower.)"""
+    k = np.bitwise_count(legal).astype(np.uint64)
+    k *= r
+    k >>= _U64_32
+    k = k.astype(np.uint32)
     x = legal.copy()
+    d = np.empty_like(x)
     for j in range(7 - t):
-        x &= x - (k > j).view(np.uint8).astype(np.uint32)
-    return x & (_U32(0) - x)
+        np.subtract(_U32(j), k, out=d)          # j - k wraps round where k > j: its top bit is set
+        d >>= _U32(31)
+        np.subtract(x, d, out=d)
+        x &= d                                  # the lowest card cleared where k > j
+    np.negative(x, out=d)
+    d &= x
+    return d
 
 
 def _swap(a, b, m):
