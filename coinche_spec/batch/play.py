@@ -22,7 +22,6 @@ __all__ = ["PlayResult", "play_tricks"]
 _U32 = np.uint32
 _ONE = _U32(1)
 _FULL = _U32(0xFFFFFFFF)
-_U64_32 = np.uint64(32)
 _SUIT_MASK = np.array([0xFF << (8 * s) for s in range(4)], dtype=np.uint32)
 
 
@@ -214,7 +213,10 @@ def _mask(b):
 
 
 def _nzm(x):
-    return _mask(x != 0)
+    """All ones where x != 0 (uint32), in two same-type passes: -min(x, 1)."""
+    m = np.minimum(x, _ONE)
+    np.negative(m, out=m)
+    return m
 
 
 def _internal_bit(strain: int, card: int) -> int:
@@ -287,40 +289,43 @@ def _legal_inner(br, hand, led_mask, trumps_mask, beatw, pw, go_up):
         r_follow = follow
     trumps = hand & trumps_mask
     beating = trumps & beatw
-    over = trumps ^ ((beating ^ trumps) & _nzm(beating))             # overtrump if he can
+    can_over = _nzm(beating)
+    over = trumps ^ ((beating ^ trumps) & can_over)                   # overtrump if he can
     others = hand ^ trumps
     if br.vow_must_trump:
         if not br.vow_must_overtrump:
             r_opp = trumps
+        elif br.cannot_overtrump == "must_undertrump":
+            r_opp = over
         else:
-            if br.cannot_overtrump == "must_undertrump":
-                cannot = trumps
-            elif br.cannot_overtrump == "may_discard":
+            if br.cannot_overtrump == "may_discard":
                 cannot = hand
             else:                                  # must_discard: keep the trumps if he holds another card
                 cannot = trumps ^ ((others ^ trumps) & _nzm(others))
-            r_opp = cannot ^ ((beating ^ cannot) & _nzm(beating))
+            r_opp = cannot ^ ((beating ^ cannot) & can_over)
     else:
         r_opp = (others | over) if br.vow_must_overtrump else hand
     r_void = r_opp
     if br.vpw_may_discard and pw is not None:
-        only = over if br.pcot else trumps
         mixed = (others | over) if br.vpw_tmo else hand
-        r_partner = mixed ^ ((only ^ mixed) & _mask(trumps == hand))
+        if br.pcot == br.vpw_tmo:
+            r_partner = mixed                      # holding only trumps changes nothing then
+        else:
+            only = over if br.pcot else trumps
+            r_partner = only ^ ((mixed ^ only) & _nzm(others))
         r_void = r_opp ^ ((r_partner ^ r_opp) & pw)
     r = hand ^ ((r_void ^ hand) & _nzm(trumps))
     return r ^ ((r_follow ^ r) & _nzm(follow))
 
 
 def _random_card(legal, r, t):
-    """The k-th lowest card of ``legal`` for k = r * (legal cards) >> 32 (r below 2^32, uint64): each
-    legal card with probability 1/n (to within 2^-32); at trick t at most 8 - t cards are legal.
-    (Every scalar is typed and the steps are in place: numpy's shift of a temporary by a Python
-    int takes a slow path, 30 to 100 times slower.)"""
-    k = np.bitwise_count(legal).astype(np.uint64)
+    """The k-th lowest card of ``legal`` for k = r * (legal cards) >> 29, r uniform below 2^29
+    (uint32): each legal card with probability 1/n to within 2^-26 of it; at trick t at most
+    8 - t cards are legal. (Every scalar is typed and the steps are in place: numpy's shift of
+    a temporary by a Python int takes a slow path.)"""
+    k = np.bitwise_count(legal).astype(np.uint32)
     k *= r
-    k >>= _U64_32
-    k = k.astype(np.uint32)
+    k >>= _U32(29)
     x = legal.copy()
     d = np.empty_like(x)
     for j in range(7 - t):
@@ -361,8 +366,9 @@ def _play_random(br, rng, hands, strain, leader, record):
     legal_rec = np.empty((32, n), np.uint32) if record else None
     leaders = np.empty((8, n), np.int8) if record else None
     winners = np.empty((8, n), np.int8) if record else None
-    raw = rng.bit_generator.random_raw((16, n))                         # two 32-bit draws a word
-    low32 = np.uint64(0xFFFFFFFF)
+    # a 29-bit random number for each of the first 28 cards (the last trick's cards are forced)
+    draws = rng.bit_generator.random_raw(14 * n).view(np.uint32).reshape(28, n)
+    draws >>= _U32(3)
     sbase = strain * 32
     lows = [None] * 4
     for t in range(8):
@@ -372,8 +378,8 @@ def _play_random(br, rng, hands, strain, leader, record):
         led_mask = W = beatw = go_up = go_up_opp = None
         for pos in range(4):
             hand = R[pos]
-            if pos == 0:
-                legal = hand
+            if pos == 0 or t == 7:
+                legal = hand                       # a lead, or a last card
             else:
                 pw = None if pos == 1 else ~takes[1] if pos == 2 else takes[1] & ~takes[2]
                 gu = go_up
@@ -381,9 +387,7 @@ def _play_random(br, rng, hands, strain, leader, record):
                     opp = go_up_opp if pw is None else go_up_opp & ~pw
                     gu = opp if gu is None else gu | opp
                 legal = _legal_inner(br, hand, led_mask, T, beatw, pw, gu)
-            w = raw[2 * t + (pos >> 1)]
-            r = (w >> np.uint64(32)) if pos & 1 else (w & low32)
-            low = _random_card(legal, r, t)
+            low = _random_card(legal, draws[4 * t + pos], t) if t < 7 else hand.copy()
             if record:
                 c = np.bitwise_count(low - _ONE).astype(np.intp)
                 cards_rec[4 * t + pos] = np.take(lay.real_card, sbase + c)
