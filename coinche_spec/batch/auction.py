@@ -73,34 +73,33 @@ for _mask in range(256):
         _KTH[_k * 256 + _mask] = _bit
 _P32 = float(1 << 32)
 # the probabilities as thresholds on a uniform 32-bit number r: r < p * 2^32 holds with probability p
-_COINCHE_BELOW = np.uint64(int(COINCHE * _P32))
-_OPENING_BELOW, _OVERCALL_BELOW = np.uint64(int(OPENING_BID * _P32)), np.uint64(int(OVERCALL * _P32))
-_LOW32 = np.uint64(0xFFFFFFFF)
+_COINCHE_BELOW = np.uint32(int(COINCHE * _P32))
+_OPENING_BELOW, _OVERCALL_BELOW = np.uint32(int(OPENING_BID * _P32)), np.uint32(int(OVERCALL * _P32))
+_TO_UNIT = 1.0 / _P32
 
 
 def _random_choice(br, rng, m, lo, excl, cmask, smask, inwin, has_high, nbids, raise_strain, cheap_end, bid_strain):
     """The random bidder's call for each open auction: (do_double, double bit, do_bid, ladder index).
 
-    One 64-bit random word per auction: its low half r0 decides between a coinche, a bid and a
-    pass (r0 < p * 2^32 with probability p), its high half r1 picks which (r1 * count >> 32 is
-    uniform below count, to within 2^-32)."""
+    One 64-bit random word per auction, as two 32-bit halves: r0 decides between a coinche, a bid
+    and a pass (r0 < p * 2^32 with probability p), u = r1 / 2^32 picks which (floor(u * count))."""
     L = br.n_bids
-    raw = rng.bit_generator.random_raw(m)
-    r0 = raw & _LOW32
-    r1 = raw >> np.uint64(32)
+    r = rng.bit_generator.random_raw(m).view(np.uint32)
+    r0, u = r[:m], r[m:] * _TO_UNIT
     dmask = cmask | (smask << 4)
     nd = np.bitwise_count(dmask.astype(np.uint8))
     do_double = (nd > 0) & (r0 < _COINCHE_BELOW)
-    below = _OPENING_BELOW ^ ((_OVERCALL_BELOW ^ _OPENING_BELOW) & -has_high.astype(np.uint64))
-    do_bid = ~do_double & ~inwin & (nbids > 0) & (r0 < below)
-    span = (cheap_end[lo] - lo).astype(np.uint64)
-    pick = np.minimum(lo + ((r1 * span) >> np.uint64(32)).astype(_I), L - 1)
+    # a bid below the threshold of its case (the overcall's is the lower)
+    do_bid = (r0 < _OVERCALL_BELOW) | ((r0 < _OPENING_BELOW) & ~has_high)
+    do_bid &= ~do_double & ~inwin & (nbids > 0)
+    pick = np.minimum(lo + (u * (cheap_end[lo] - lo)).astype(_I), L - 1)
     if raise_strain:
         bad = bid_strain[pick] == excl
         pick = _w(bad, _w(pick + 1 < L, pick + 1, pick - 1), pick)
-    k = ((r1 * nd.astype(np.uint64)) >> np.uint64(32)).astype(np.intp)
-    dbit = np.take(_KTH, (k << 8) + dmask.astype(np.intp))
-    return do_double, dbit, do_bid, pick
+    k = (u * nd).astype(np.intp)
+    k <<= 8
+    k += dmask
+    return do_double, np.take(_KTH, k), do_bid, pick
 
 
 def run_auction(br, rng: np.random.Generator, dealer, record: bool = False, chooser=None) -> AuctionResult:
@@ -145,8 +144,9 @@ def run_auction(br, rng: np.random.Generator, dealer, record: bool = False, choo
         inwin = (ph == _OVER) & wi                    # the after-auction window
         has_high = hi >= 0
         b = np.maximum(bd, 0)
-        opp = _w(has_high, (1 << ((b + 1) & 3)) | (1 << ((b + 3) & 3)), 0)
-        takers = _w(has_high, (1 << b) | (1 << (b ^ 2)), 0)
+        par = b & 1                                   # the bidder's side: seats 0 and 2 (0b0101) or 1 and 3
+        opp = _w(has_high, 10 >> par, 0)
+        takers = _w(has_high, 5 << par, 0)
         seat_bit = 1 << seat
         kind = bid_kind[np.maximum(hi, 0)]
         coinchable = has_high & ((kind == 0) | br.capot_coinchable)
@@ -160,8 +160,10 @@ def run_auction(br, rng: np.random.Generator, dealer, record: bool = False, choo
         lo = _w(may_bid, lowest[hi + 1], L)
         excl = _w(own & may_bid & raise_strain, bid_strain[np.maximum(hi, 0)], -1) if raise_strain \
             else np.full(m, -1, _I)
-        ex = np.maximum(excl, 0)
-        nbids = (L - lo) - _w(excl >= 0, strain_count[ex, L] - strain_count[ex, lo], 0)
+        nbids = L - lo
+        if raise_strain:
+            ex = np.maximum(excl, 0)
+            nbids -= _w(excl >= 0, strain_count[ex, L] - strain_count[ex, lo], 0)
         # coinches and surcoinches, as seat masks
         cmask = np.zeros(m, _I)
         if in_turn_coinche:
