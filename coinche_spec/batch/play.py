@@ -212,9 +212,10 @@ def _mask(b):
     return np.negative(b.view(np.int8)).astype(np.uint32)
 
 
-def _nzm(x):
-    """All ones where x != 0 (uint32), in two same-type passes: -min(x, 1)."""
-    m = np.minimum(x, _ONE)
+def _nzm(x, ones):
+    """All ones where x != 0 (uint32), in two same-type passes: -min(x, 1) (``ones`` an array of
+    ones like x: np.minimum against a scalar takes a slow path, four times slower)."""
+    m = np.minimum(x, ones)
     np.negative(m, out=m)
     return m
 
@@ -277,19 +278,19 @@ def _by_bytes(table, masks, base):
     return out
 
 
-def _legal_inner(br, hand, led_mask, trumps_mask, beatw, pw, go_up):
+def _legal_inner(br, hand, led_mask, trumps_mask, beatw, pw, go_up, ones):
     """_legal in the strain's layout for a player who does not lead. ``pw`` (his partner's card wins
     the trick) and ``go_up`` are masks or None for none; whether the winning card is a trump needs no
     mask here: where it is not, every trump beats it, so 'overtrump if you can' is 'trump'."""
     follow = hand & led_mask
     if go_up is not None:
         up = follow & beatw
-        r_follow = follow ^ ((up ^ follow) & (_nzm(up) & go_up))
+        r_follow = follow ^ ((up ^ follow) & (_nzm(up, ones) & go_up))
     else:
         r_follow = follow
     trumps = hand & trumps_mask
     beating = trumps & beatw
-    can_over = _nzm(beating)
+    can_over = _nzm(beating, ones)
     over = trumps ^ ((beating ^ trumps) & can_over)                   # overtrump if he can
     others = hand ^ trumps
     if br.vow_must_trump:
@@ -301,7 +302,7 @@ def _legal_inner(br, hand, led_mask, trumps_mask, beatw, pw, go_up):
             if br.cannot_overtrump == "may_discard":
                 cannot = hand
             else:                                  # must_discard: keep the trumps if he holds another card
-                cannot = trumps ^ ((others ^ trumps) & _nzm(others))
+                cannot = trumps ^ ((others ^ trumps) & _nzm(others, ones))
             r_opp = cannot ^ ((beating ^ cannot) & can_over)
     else:
         r_opp = (others | over) if br.vow_must_overtrump else hand
@@ -312,10 +313,10 @@ def _legal_inner(br, hand, led_mask, trumps_mask, beatw, pw, go_up):
             r_partner = mixed                      # holding only trumps changes nothing then
         else:
             only = over if br.pcot else trumps
-            r_partner = only ^ ((mixed ^ only) & _nzm(others))
+            r_partner = only ^ ((mixed ^ only) & _nzm(others, ones))
         r_void = r_opp ^ ((r_partner ^ r_opp) & pw)
-    r = hand ^ ((r_void ^ hand) & _nzm(trumps))
-    return r ^ ((r_follow ^ r) & _nzm(follow))
+    r = hand ^ ((r_void ^ hand) & _nzm(trumps, ones))
+    return r ^ ((r_follow ^ r) & _nzm(follow, ones))
 
 
 def _random_card(legal, r, t):
@@ -360,6 +361,7 @@ def _play_random(br, rng, hands, strain, leader, record):
     order = (lead.astype(np.intp)[None, :] + np.arange(4)[:, None] * step) & 3
     R = np.take(inner.ravel(), order * n + np.arange(n))                 # row p: p-th player of the trick
     lead_ew = _mask((lead & 1).view(bool))
+    ones = np.ones(n, np.uint32)
     ew_pile = np.zeros(n, np.uint32)
     won_bytes = np.zeros(n, np.uint32)                                  # tricks won: one byte per seat
     cards_rec = np.empty((32, n), np.int8) if record else None
@@ -386,7 +388,7 @@ def _play_random(br, rng, hands, strain, leader, record):
                 if go_up_opp is not None:                        # P3 over an opponent only
                     opp = go_up_opp if pw is None else go_up_opp & ~pw
                     gu = opp if gu is None else gu | opp
-                legal = _legal_inner(br, hand, led_mask, T, beatw, pw, gu)
+                legal = _legal_inner(br, hand, led_mask, T, beatw, pw, gu, ones)
             low = _random_card(legal, draws[4 * t + pos], t) if t < 7 else hand.copy()
             if record:
                 c = np.bitwise_count(low - _ONE).astype(np.intp)
@@ -403,13 +405,13 @@ def _play_random(br, rng, hands, strain, leader, record):
                 # too or only over an opponent); pw is None at the second card: nobody's partner wins yet
                 go_up, go_up_opp = go_up_strain, None
                 if br.tlmo:
-                    trump_led = _nzm(led_mask & T)
+                    trump_led = _nzm(led_mask & T, ones)
                     if br.tlop:
                         go_up = trump_led if go_up is None else go_up | trump_led
                     else:
                         go_up_opp = trump_led
             else:
-                tk = _nzm(beatw & low)
+                tk = _nzm(beatw & low, ones)
                 takes[pos] = tk
                 if pos < 3:
                     beatw = beatw ^ ((((_U32(0) - (low << _ONE)) & W) ^ beatw) & tk)
