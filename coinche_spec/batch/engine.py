@@ -61,15 +61,16 @@ def play_batch(rules, n: int, seed=None, record: bool = False, players: str = "r
     chooser = SimplePlayers(br, hands) if players == "simple" else None
     a = auction_mod.run_auction(br, rng, dealer, record, chooser)
     played = np.flatnonzero(a.state == auction_mod.CONTRACT)
-    bid = a.high[played]
-    strain = br.bid_strain[bid].astype(np.intp)
-    declarer = a.bidder[played]
-    mult = a.mult[played].astype(np.int64)
-    ph = hands[:, played]
+    # gathers by np.take with intp indices: hands[:, played] and a table indexed by int16 are 3-5x slower
+    bid = np.take(a.high, played)
+    strain = np.take(br.bid_strain, bid.astype(np.intp))
+    declarer = np.take(a.bidder, played)
+    mult = np.take(a.mult, played).astype(np.int64)
+    ph = np.take(hands, played, axis=1)
     if br.first_leader == "next_to_dealer":
-        leader = (dealer[played].astype(np.int32) + br.step) & 3
+        leader = (np.take(dealer, played).astype(np.int32) + br.step) & 3
     elif br.first_leader == "first_bidder":
-        leader = a.first_bidder[played]
+        leader = np.take(a.first_bidder, played)
     else:
         leader = declarer
     melds, run_cards = meld_points(br, ph, strain, leader)
