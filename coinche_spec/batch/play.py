@@ -3,14 +3,21 @@
 Hands are uint32 masks in a (seat, deal) array; the only Python loop is over
 the 32 cards. The legal set is engine/play.py StrainRules.legal written with
 masked bit selects (``b ^ ((a ^ b) & m)``, m all ones or all zeros) instead
-of branches: each deal's strain picks its trump mask, its beat table row
-(the cards that beat the card winning the trick) and its card values; every
-other play rule is a constant of the batch, so a rule that does not apply
-costs nothing. A random legal card: k = floor(u * n) for the n legal cards,
-then the k lowest set bits are cleared and the lowest remaining one played,
-so each legal card has probability 1/n (u is a float64 in [0, 1)).
-"""
+of branches; every play rule is a constant of the batch, so a rule that does
+not apply costs nothing.
 
+Random players (``_play_random``) play in each strain's own layout of the
+cards (``_Layout``): the trump suit is the top byte and every byte is in the
+strain's order of strength, so the trump mask is a constant per kind of
+strain, the cards that beat the winning card are bit arithmetic, and the card
+points are summed once per side's pile at the end; the cards and legal sets
+are turned back into real cards where the batch is recorded. A random legal
+card: k = r * n >> 29 for the n legal cards and a fresh 29-bit r, then the k
+lowest set bits are cleared and the lowest remaining one played, so each
+legal card has probability 1/n (to within 2^-26 of it). The simple players
+(``chooser``) play in the real layout, with each strain's beat and value
+tables.
+"""
 from __future__ import annotations
 
 import numpy as np
