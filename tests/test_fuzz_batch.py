@@ -248,3 +248,15 @@ def test_the_command_stops_loudly_on_a_batch_bug(monkeypatch, capsys):
     assert code == 3 and stdout == ""
     assert err.startswith("coinche-spec: fuzz: BATCH ENGINE BUG") and "card 0" in err
     assert "--generator deal" in err
+
+
+def test_a_job_process_reports_a_batch_bug_as_one(monkeypatch):
+    import queue
+    broken_batch(monkeypatch, card_not_held)
+    setup = fuzz.Setup(SERVE, 10.0, "federation", "federation", 1, fuzz.KINDS, "batch")
+    tasks, out = queue.Queue(), queue.Queue()
+    for task in ((0, 20), None):
+        tasks.put(task)
+    fuzz._job(setup, tasks, out)                 # what a job process runs, here in this process
+    what, tally, message = out.get_nowait()
+    assert what == "batch" and tally is None and "bug of the batch engine" in message and "card 0" in message
