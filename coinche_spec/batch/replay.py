@@ -18,7 +18,7 @@ from ..engine.game import Deal
 from ..engine.random_play import _belote_suits, declarable_melds
 from ..notation import SEATS, Call, card_name
 
-__all__ = ["replay_batch"]
+__all__ = ["replay_batch", "recorded_calls"]
 
 _TEAMS = ("NS", "EW")
 
@@ -78,6 +78,13 @@ def _call_of(br, step):
     if code <= L + 8:
         return SEATS[code - L - 5], Call("surcoinche")
     return None                                      # the play starts
+
+
+def recorded_calls(batch) -> dict:
+    """Deal index -> the calls a recorded batch made in it, in order, as (seat, Call); None where
+    the play starts with the after-auction window still open. For the fuzzer's batch deals."""
+    br = batch.rules
+    return {i: [_call_of(br, step) for step in steps] for i, steps in _calls_by_deal(batch).items()}
 
 
 def replay_deal(batch, i: int, steps: list, played_pos: dict) -> str | None:
