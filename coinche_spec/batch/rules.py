@@ -98,11 +98,14 @@ _TRUMP = np.array([0, 1, 2, 3, -1, -1])
 _OUTCOMES = ("made", "failed", "coinched_made", "coinched_failed", "capot_made", "capot_failed")
 _KIND = {"TA": "tout_atout", "SA": "sans_atout"}
 # contract.versus_defenders: how the takers' total must compare with the defenders' (None: it need not)
-_VERSUS = {"ignore": None, "not_level": np.not_equal, "strictly_more": np.greater, "at_least_level": np.greater_equal}
+_VERSUS = {"ignore": None, "not_level": np.not_equal, "strictly_more": np.greater,
+           "at_least_level": np.greater_equal}
 # scoring.rounding: (unit, what is added before rounding down to the unit)
 _ROUNDING = {"none": (1, 0), "nearest_10_half_up": (10, 5), "nearest_10_half_down": (10, 4), "nearest_5": (5, 2)}
 # scoring.rounding_stage: what the rounding rounds (batch/scoring.py reads the name)
 _STAGES = {s: s for s in ("award", "before_multiplier", "card_points", "card_points_complement")}
+_LITIGE = {"none": False, "takers_points_held": True}      # scoring.litige: is a level total a litige?
+# belote.claim: must the king come before the queen (the players always say both words)?
 _KING_FIRST = {"said": False, "automatic": False, "said_once": False, "king_first": True}
 
 
@@ -112,6 +115,8 @@ def _option(table: dict, path: str, option):
     if option not in table:
         raise BatchUnsupported(f"rules.{path}: the batch engine does not play option {option!r}")
     return table[option]
+
+
 # meld comparison keys as one integer (higher is better): a square (1, points, rank order, 0),
 # a run (0, length up to 5, top rank, trump) as in engine/melds.py _key
 _SQUARE_KEY = 1 << 40
@@ -184,7 +189,7 @@ class BatchRules:
             by_strain = [10 - up_from[_KIND.get(s, "suit")] for s in STRAINS]
         self.round_unit, self.round_add = unit, np.array(by_strain, dtype=np.int64)
         self.rounding_stage = _option(_STAGES, "scoring.rounding_stage", sc.get("rounding_stage", "award"))
-        self.litige = _option({"none": False, "takers_points_held": True}, "scoring.litige", sc.get("litige", "none"))
+        self.litige = _option(_LITIGE, "scoring.litige", sc.get("litige", "none"))
         self.capot_made = sc.capot_made is not None
         self.capot_failed = sc.get("capot_failed") is not None
         self.awards = {}
