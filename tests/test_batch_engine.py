@@ -181,12 +181,6 @@ def test_every_engine_option_table_has_a_batch_entry():
                                          ("test-multiply-base", "award.multiplied"),
                                          ("test-litige", "scoring.litige"),
                                          ("test-round-up-from-bulgarian", "scoring.rounding_up_from"),
-                                         ("test-decoinche", "auction.coinche.effect"),
-                                         ("test-coinche-any-player", "auction.coinche.by"),
-                                         ("test-coinche-side-in-turn", "auction.coinche.when"),
-                                         ("test-no-coinche", "auction.coinche.allowed"),
-                                         ("test-no-coinche-on-80", "auction.coinche.minimum_bid"),
-                                         ("test-ladder-82-85", "auction.bids.ladder"),
                                          ("test-belote-king-first", "belote.claim")])
 def test_a_rule_added_after_the_batch_engine_is_refused_where_used(ident, rule):
     with pytest.raises(BatchUnsupported, match=r"rules\." + rule.replace(".", r"\.")):

@@ -57,17 +57,12 @@ BATCH_NOT_YET: dict = {
     "contract.versus_defenders": {"at_least_level"}, "scoring.rounding": {"nearest_5"},
     "scoring.rounding_stage": {"before_multiplier", "card_points", "card_points_complement"},
     "scoring.litige": {"takers_points_held"}, "award.multiplied": {"base"},
-    "auction.coinche.effect": {"overbid_cancels"},
-    "auction.coinche.by": {"any_player"}, "auction.coinche.when": {"side_in_turn"},
     "match.both_cross": {"last_deal", "last_taker"}, "match.tie": {"north_south", "draw"},
     "belote.claim": {"said_once", "king_first"},
 }
 # Rules that are not enumerated, added after the batch engine: (path, the setting it plays, why refused).
 # A rule set that leaves one out, or gives it the setting named, plays as before.
 BATCH_NOT_YET_RULES = (
-    ("auction.coinche.allowed", True, "a rule set without coinche"),
-    ("auction.coinche.minimum_bid", None, "a lowest coinchable bid"),
-    ("auction.bids.ladder", None, "an explicit ladder of bids"),
     ("match.deals", None, "a match over a fixed number of deals"),
     ("scoring.rounding_up_from", None, "rounding up from another digit per contract"),
 )
@@ -215,7 +210,15 @@ class BatchRules:
         self.capot_ends = bool(a.capot.ends_auction)
         self.capot_coinchable = bool(a.capot.may_be_coinched)
         self.coinche_when = a.coinche.when
+        self.coinche_by_any = a.coinche.by == "any_player"
         self.coinche_ends = a.coinche.effect == "ends_auction"
+        self.overbid_cancels = a.coinche.effect == "overbid_cancels"      # décoinchage
+        # coinchable[j]: may ladder bid j be coinched (auction.coinche.allowed, minimum_bid; a capot or
+        # générale as capot.may_be_coinched), as engine/auction.py Auction._coinche_possible
+        minimum = a.coinche.get("minimum_bid")
+        self.coinchable = np.array([a.coinche.get("allowed", True) and (
+            (minimum is None or self.bid_value[j] >= minimum) if self.bid_numeric[j] else self.capot_coinchable)
+            for j in range(L)], dtype=bool)
         self.passes_after = int(a.coinche.passes_after)
         self.coinche_mult = int(a.coinche.multiplier)
         self.sur_allowed = bool(a.surcoinche.allowed)

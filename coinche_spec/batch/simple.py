@@ -224,14 +224,20 @@ class SimplePlayers:
         b = np.maximum(bd, 0)
         hs_base = hs * n4 + idx
         total = t.total[hs]
-        # coinche and surcoinche, in the order the engine lists them: the defenders after the
-        # bidder, then his partner; the bidder, then his partner
+        # coinche and surcoinche, in the order the engine lists them: the seat to act, then his
+        # partner (coinche.when: side_in_turn), else the seats coinche.by names (the defender after
+        # the bidder, his partner, then with any_player the bidder's partner and the bidder); the
+        # bidder's surcoinche, then his partner's
         do_double = np.zeros(idx.size, bool)
         dbit = np.zeros(idx.size, np.intp)
         c1 = (b + br.step) & 3
         cands = []
         if cmask.any():
-            for d in (c1, c1 ^ 2):
+            if br.coinche_when == "side_in_turn":
+                order = (seat, seat ^ 2)
+            else:
+                order = (c1, c1 ^ 2, b ^ 2, b) if br.coinche_by_any else (c1, c1 ^ 2)
+            for d in order:
                 own = self.defence[hs_base + d * N]
                 want = np.where(number, own + P.PARTNER_SHARE >= total - value + P.COINCHE_MARGIN, own >= 25)
                 cands.append(((((cmask >> d) & 1) == 1) & want & has_high, d))
