@@ -65,6 +65,12 @@ def _w(m, a, b):
     return b ^ ((a ^ b) & -m.astype(_I))
 
 
+def _get(table, index):
+    """table[index] for indices known to be in range (numpy's take in "wrap" mode skips the bounds
+    check that makes the default gather two to three times slower)."""
+    return table.take(index, mode="wrap")
+
+
 def _lowest_bit(x):
     """Index of the lowest set bit of each element of x (> 0), for small unsigned ints."""
     return np.bitwise_count((x & (~x + 1)) - 1)
@@ -143,7 +149,7 @@ def run_auction(br, rng: np.random.Generator, dealer, record: bool = False, choo
         by = _w(has_high, 15 if br.coinche_by_any else (1 << ((b + 1) & 3)) | (1 << ((b + 3) & 3)), 0)
         takers = _w(has_high, (1 << b) | (1 << (b ^ 2)), 0)
         seat_bit = 1 << seat
-        coinchable = has_high & coinchable_bid[np.maximum(hi, 0)]
+        coinchable = has_high & _get(coinchable_bid, np.maximum(hi, 0))
         # bids: the lowest legal ladder index (L: none) and a strain left out (-1: none); after a
         # coinche only with décoinchage
         may_bid = (inbid | indbl) if decoinche else inbid.copy()
@@ -152,11 +158,14 @@ def run_auction(br, rng: np.random.Generator, dealer, record: bool = False, choo
         own = bd == seat
         if raise_never:
             may_bid &= ~own
-        lo = _w(may_bid, lowest[hi + 1], L)
-        excl = _w(own & may_bid & raise_strain, bid_strain[np.maximum(hi, 0)], -1) if raise_strain \
-            else np.full(m, -1, _I)
-        ex = np.maximum(excl, 0)
-        nbids = (L - lo) - _w(excl >= 0, strain_count[ex, L] - strain_count[ex, lo], 0)
+        lo = _w(may_bid, _get(lowest, hi + 1), L)
+        if raise_strain:
+            excl = _w(own & may_bid, _get(bid_strain, np.maximum(hi, 0)), -1)
+            ex = np.maximum(excl, 0)
+            nbids = (L - lo) - _w(excl >= 0, strain_count[ex, L] - strain_count[ex, lo], 0)
+        else:
+            excl = np.full(m, -1, _I)
+            nbids = L - lo
         # coinches and surcoinches, as seat masks
         cmask = np.zeros(m, _I)
         if in_bidding_coinche:       # auction.coinche.when: the seat to act, his side, or anyone
@@ -242,7 +251,7 @@ def run_auction(br, rng: np.random.Generator, dealer, record: bool = False, choo
         ph = _w(over, _OVER, ph)
         ta = _w(ph == _OVER, -1, ta)
         if after_auction:
-            wi = (settle & (co < 0) & coinchable_bid[np.maximum(hi, 0)]) | (~settle & wi)
+            wi = (settle & (co < 0) & _get(coinchable_bid, np.maximum(hi, 0))) | (~settle & wi)
         wi &= ~(end | redeal)
         keep = (ph != _OVER) | wi
         left = int(np.count_nonzero(keep))

@@ -25,6 +25,7 @@ import numpy as np
 from ..engine import players as P
 from ..engine.masks import BEAT, SUIT_MASKS
 from ..variants.compiled import STRAINS
+from .auction import _get
 
 __all__ = ["SimplePlayers", "simple_tables"]
 
@@ -136,7 +137,7 @@ class SimpleTables:
         if afford.size and (afford.min() < low or afford.max() > high):
             self._best_bid_tables(min(low, int(afford.min())), max(high, int(afford.max())), br)
         i = np.subtract(afford, self.afford_range[0], dtype=np.intp)
-        return np.take(self.bid_pick[s], i), np.take(self.bid_key[s], i)
+        return _get(self.bid_pick[s], i), _get(self.bid_key[s], i)
 
     def _best_bid_tables(self, low: int, high: int, br) -> None:
         self.afford_range = (low, high)
@@ -199,19 +200,19 @@ class SimpleTables:
         dfc = np.zeros((6, 4, n), np.int32)
         sup = np.zeros((6, 4, n), np.int32)
         # the side-suit parts of every suit, summed once; a trump suit's own part is taken back out
-        side = [[self.side_part[k][x] for x in b] for k in (0, 1)]
+        side = [[_get(self.side_part[k], x) for x in b] for k in (0, 1)]
         side_sum = [sum(side[0]), sum(side[1])]
-        def_side = [self.def_side[x] for x in b]
-        sup_side = [self.sup_side[x] for x in b]
+        def_side = [_get(self.def_side, x) for x in b]
+        sup_side = [_get(self.sup_side, x) for x in b]
         def_sum, sup_sum = sum(def_side), sum(sup_side)
         for t in range(4):
             long = np.bitwise_count(b[t].astype(np.uint8)) >= 3
-            own = self.trump_part[b[t]] + np.where(long, side_sum[1] - side[1][t], side_sum[0] - side[0][t])
+            own = _get(self.trump_part, b[t]) + np.where(long, side_sum[1] - side[1][t], side_sum[0] - side[0][t])
             if self.belote:
                 own += self.belote * ((b[t] & 0x60) == 0x60)
             bid[t] = own
-            dfc[t] = self.def_trump[b[t]] + def_sum - def_side[t]
-            sup[t] = self.sup_trump[b[t]] + sup_sum - sup_side[t]
+            dfc[t] = _get(self.def_trump, b[t]) + def_sum - def_side[t]
+            sup[t] = _get(self.sup_trump, b[t]) + sup_sum - sup_side[t]
         # tout atout and sans atout, where the ladder has them (else never read: no bid, no contract)
         if 4 in self.strains:
             jacks = sum((x >> 4) & 1 for x in b)
@@ -259,14 +260,14 @@ class SimplePlayers:
         seat = seat.astype(np.intp)           # the auction's small integers, widened for the indices
         bd = bd.astype(np.intp)
         h = np.maximum(hi, 0)
-        hs = br.bid_strain[h]
-        value = br.bid_value[h]
-        number = br.bid_kind[h] == 0
+        hs = _get(br.bid_strain, h)
+        value = _get(br.bid_value, h)
+        number = _get(br.bid_kind, h) == 0
         n4 = self.n * 4
         N = self.n
         b = np.maximum(bd, 0)
         hs_base = hs * n4 + idx
-        total = t.total[hs]
+        total = _get(t.total, hs)
         # coinche and surcoinche, in the order the engine lists them: the seat to act, then his
         # partner (coinche.when: side_in_turn), else the seats coinche.by names (the defender after
         # the bidder, his partner, then with any_player the bidder's partner and the bidder); the
@@ -284,12 +285,12 @@ class SimplePlayers:
             # defenders need by the margin; a capot or générale with one sure trick (25)
             need = np.where(number, total - value + (P.COINCHE_MARGIN - P.PARTNER_SHARE), 25)
             for d in order:
-                want = self.defence[hs_base + d * N] >= need
+                want = _get(self.defence, hs_base + d * N) >= need
                 cands.append(((((cmask >> d) & 1) == 1) & want & has_high, d))
         if smask.any():
-            own = self.bid[hs_base + b * N]
+            own = _get(self.bid, hs_base + b * N)
             cands.append(((((smask >> b) & 1) == 1) & number & (own >= value + P.SURCOINCHE_MARGIN), 4 + b))
-            add = self.support[hs_base + (b ^ 2) * N] - 10
+            add = _get(self.support, hs_base + (b ^ 2) * N) - 10
             cands.append(((((smask >> (b ^ 2)) & 1) == 1) & number & (add >= P.SURCOINCHE_MARGIN), 4 + (b ^ 2)))
         for want, bit in reversed(cands):
             do_double |= want
@@ -301,9 +302,9 @@ class SimplePlayers:
         sbase = seat * N + idx
         strains = t.strains
         raising = has_high & (bd == (seat ^ 2)) & (((bs >> seat) & 1) == 0) & number
-        raising &= may & (t.last_index[hs] >= lo) & (excl != hs)      # his partner's strain is biddable
-        pick = np.take(self.pick, sbase, axis=1)                        # (strains, open auctions)
-        key = np.take(self.key, sbase, axis=1)
+        raising &= may & (_get(t.last_index, hs) >= lo) & (excl != hs)      # his partner's strain is biddable
+        pick = self.pick.take(sbase, axis=1, mode="wrap")               # (strains, open auctions)
+        key = self.key.take(sbase, axis=1, mode="wrap")
         r = np.flatnonzero(raising)
         if r.size:
             # raising the partner: his bid plus what this hand adds; another strain only 20 better
@@ -346,13 +347,13 @@ class SimplePlayers:
         """The bit of the least card of each (non-empty) mask in an order, ``o`` the order's block
         (_THROW_O, ...; uint32 per deal)."""
         t = self.t
-        x = t.perm.take(self.b1024x4 + o + _bytes(mask))
+        x = _get(t.perm, self.b1024x4 + o + _bytes(mask))
         x = x[0] | x[1] | x[2] | x[3]
         low = x & (~x + _ONE)
-        return t.inv_bit.take((o >> 5) + self.s32 + np.bitwise_count(low - _ONE))
+        return _get(t.inv_bit, (o >> 5) + self.s32 + np.bitwise_count(low - _ONE))
 
     def _masters(self, hand, unseen):
-        a = self.t.above.take(self.b1024x4 + _bytes(unseen))
+        a = _get(self.t.above, self.b1024x4 + _bytes(unseen))
         return hand & (a[0] | a[1] | a[2] | a[3])
 
     def card(self, t_, pos, lead, hand, legal, led, led_mask, win, beatw, win_pos):
@@ -365,14 +366,14 @@ class SimplePlayers:
         if pos == 0:
             trumps = hand & tmask
             hb = (hand.astype(np.intp) >> (8 * self.ts)) & 255
-            top = t.top[self.b1024 + self.ts * 256 + hb]
+            top = _get(t.top, self.b1024 + self.ts * 256 + hb)
             taker = ((lead ^ self.declarer) & 1) == 0
             draw = taker & (trumps != 0) & ((tmask & unseen) != 0) & ((top & masters) != 0)
             mp = masters & ~tmask
             plain = hand & ~tmask
             has_mp = _nz(mp)
             chosen = self._select(_sel(has_mp, mp, hand), _sel(has_mp, _VALUE_O, _THROW_O))
-            k = t.lowkey.take(self.b1024x4 + _bytes(plain))
+            k = _get(t.lowkey, self.b1024x4 + _bytes(plain))
             key = np.maximum(np.maximum(k[0], k[1]), np.maximum(k[2], k[3]))
             low = _ONE << (31 - (key & 31)).astype(np.uint32)
             bit = _sel(has_mp | ~_nz(plain), chosen, low)
@@ -381,7 +382,7 @@ class SimplePlayers:
             pw = win_pos == (pos ^ 2)
             A = np.zeros(n, bool)
             B = np.zeros(n, bool)
-            led_bit = _SUIT_BIT.take(led)
+            led_bit = _get(_SUIT_BIT, led)
             for q in range(pos + 1, 4):
                 v = self.void[q]
                 vl = (v & led_bit) != 0
