@@ -44,13 +44,24 @@ def started(impl, variant_id):
     return impl
 
 
-def refused_rule_set() -> tuple[str, str]:
-    """A known rule set the batch engine refuses, and the refusal."""
-    for vid in sorted(known_ids()):
-        why = batch_refusal(load_variant(vid).rules)
-        if why is not None:
-            return vid, why
-    pytest.fail("the batch engine plays every known rule set now: give this test a rule set it refuses")
+def refused_rule_set(monkeypatch) -> tuple[str, str]:
+    """A rule set the batch engine refuses, and the refusal. The batch plays every known rule set
+    today, so a refusal is staged as for a rule added to the engine before the batch: the batch
+    refuses contract.versus_defenders at_least_level (test-level-makes), by name."""
+    import coinche_spec.batch as batch
+    from coinche_spec.variants.compiled import compiled_rules
+    plays = batch.batch_rules
+
+    def refusing(rules):
+        if compiled_rules(rules).contract.versus_defenders == "at_least_level":
+            raise batch.BatchUnsupported("rules.contract.versus_defenders: the batch engine does not play "
+                                         "option 'at_least_level'")
+        return plays(rules)
+    monkeypatch.setattr(batch, "batch_rules", refusing)
+    vid = "test-level-makes"
+    why = batch_refusal(load_variant(vid).rules)
+    assert why is not None and why.startswith("rules.contract.versus_defenders")
+    return vid, why
 
 
 # --- no divergence on batch deals ---------------------------------------------------
@@ -153,8 +164,8 @@ def test_the_command_gives_the_same_cases_with_one_job_or_two(capsys):
 
 # --- the fallback ------------------------------------------------------------------------
 
-def test_a_rule_set_the_batch_refuses_falls_back_to_the_per_deal_engine_saying_why(capsys):
-    vid, why = refused_rule_set()
+def test_a_rule_set_the_batch_refuses_falls_back_to_the_per_deal_engine_saying_why(capsys, monkeypatch):
+    vid, why = refused_rule_set(monkeypatch)
     code, stdout, err = fuzz_cli(capsys, "--impl", SERVE, "--variant", vid, "--deals", "3", "--json")
     assert code == 0, err
     assert json.loads(stdout)["generator"] == "deal"

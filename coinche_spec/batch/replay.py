@@ -57,15 +57,13 @@ def _legal_set(br, step) -> tuple:
     return other, bids
 
 
-def _engine_set(pairs, bids: int) -> tuple:
-    """The engine's legal calls in the same form, read as the engine lists them: the pass of the
-    seat to act, then its bids in ladder order, then coinches and surcoinches (another order
-    shows as a difference, never hides one)."""
-    if pairs and pairs[0][1].kind == "pass":
-        head, rest = pairs[1:1 + bids], [pairs[0]] + pairs[1 + bids:]
-    else:
-        head, rest = [], pairs
-    return {(seat, call.kind if call.kind != "bid" else str(call)) for seat, call in rest}, head
+def _engine_set(pairs) -> tuple:
+    """The engine's legal calls in the same form: the bids as a list in the order the engine lists
+    them (ladder order: another order shows as a difference, never hides one), the rest as a set.
+    The engine lists the pass first, then the bids, then coinches; after a coinche the pass, the
+    surcoinche, then (décoinchage) the bids."""
+    bids = [pair for pair in pairs if pair[1].kind == "bid"]
+    return {(seat, call.kind) for seat, call in pairs if call.kind != "bid"}, bids
 
 
 def _call_of(br, step):
@@ -101,7 +99,7 @@ def replay_deal(batch, i: int, steps: list, played_pos: dict) -> str | None:
         if deal.auction.to_act != want_to_act:
             return f"call {n}: to act {deal.auction.to_act}, batch {want_to_act}"
         mine = _legal_set(br, step)
-        engine = _engine_set(deal.legal_calls(), len(mine[1]))
+        engine = _engine_set(deal.legal_calls())
         if engine != mine:     # bids compared as lists in ladder order: the engine lists them so
             return (f"call {n}: legal calls differ: engine {sorted(engine[0])} and {len(engine[1])} bids "
                     f"from {engine[1][:1]}, batch {sorted(mine[0])} and {len(mine[1])} bids from {mine[1][:1]}")

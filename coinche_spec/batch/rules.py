@@ -60,15 +60,10 @@ BATCH_OPTIONS: dict = {
 # Options the per-deal engine plays and the batch engine does not yet (added after it was written).
 # (Every option of match.both_cross and match.tie is accepted: the batch scores single deals, never a match.)
 BATCH_NOT_YET: dict = {
-    "auction.coinche.effect": {"overbid_cancels"},
-    "auction.coinche.by": {"any_player"}, "auction.coinche.when": {"side_in_turn"},
 }
 # Rules that are not enumerated, added after the batch engine: (path, the setting it plays, why refused).
 # A rule set that leaves one out, or gives it the setting named, plays as before.
 BATCH_NOT_YET_RULES = (
-    ("auction.coinche.allowed", True, "a rule set without coinche"),
-    ("auction.coinche.minimum_bid", None, "a lowest coinchable bid"),
-    ("auction.bids.ladder", None, "an explicit ladder of bids"),
 )
 # match.deals (a match over a fixed number of deals) is not refused: the batch scores single deals.
 
@@ -260,7 +255,15 @@ class BatchRules:
         self.capot_ends = bool(a.capot.ends_auction)
         self.capot_coinchable = bool(a.capot.may_be_coinched)
         self.coinche_when = a.coinche.when
+        self.coinche_by_any = a.coinche.by == "any_player"
         self.coinche_ends = a.coinche.effect == "ends_auction"
+        self.overbid_cancels = a.coinche.effect == "overbid_cancels"      # décoinchage
+        # coinchable[j]: may ladder bid j be coinched (auction.coinche.allowed, minimum_bid; a capot or
+        # générale as capot.may_be_coinched), as engine/auction.py Auction._coinche_possible
+        minimum = a.coinche.get("minimum_bid")
+        self.coinchable = np.array([a.coinche.get("allowed", True) and (
+            (minimum is None or self.bid_value[j] >= minimum) if self.bid_numeric[j] else self.capot_coinchable)
+            for j in range(L)], dtype=bool)
         self.passes_after = int(a.coinche.passes_after)
         self.coinche_mult = int(a.coinche.multiplier)
         self.sur_allowed = bool(a.surcoinche.allowed)
