@@ -23,6 +23,7 @@ from coinche_spec.engine import options
 from coinche_spec.engine.errors import Unsupported
 from coinche_spec.engine.options import check_rules
 from coinche_spec.engine.random_play import random_deal
+from coinche_spec.protocol.cases import run_case
 from coinche_spec.variants.compiled import compiled_rules
 from coinche_spec.variants.loader import VariantError, known_ids
 
@@ -130,6 +131,35 @@ def test_said_by_is_a_rule_set_the_engine_plays(base, fragment, note):
 @pytest.mark.parametrize("base, fragment, note", _fragments("nearest"))
 def test_nearest_settings_are_a_rule_set_the_engine_plays(base, fragment, note):
     plays(fragment, base, note)
+
+
+def _examples():
+    return [pytest.param(e.get("base", CAT["default_base"]), e["said_by"], ex, id=f"{e['id']}-{i}")
+            for e in ENTRIES for i, ex in enumerate(e.get("examples", ()))]
+
+
+@pytest.mark.parametrize("base, fragment, example", _examples())
+def test_said_by_plays_the_rule_on_a_worked_example(base, fragment, example):
+    """The example's expectation is worked out by hand from the rule (the arithmetic is the comment
+    beside it in the catalogue); the engine, playing the fragment, must agree field by field."""
+    result = run_case(tally.variant_with(fragment, base).rules, example["case"])
+    for field, expected in example["expect"].items():
+        got = result.get(field)
+        if isinstance(expected, dict) and isinstance(got, dict):
+            got = {k: got.get(k) for k in expected}
+        assert got == expected, (field, result)
+
+
+def test_an_example_that_disagrees_with_the_rule_fails():
+    # décoinchage worked out wrongly (as if the coinche froze the auction): the check must catch it
+    entry = next(e for e in ENTRIES if e["id"] == "decoinchage")
+    wrong = {"case": entry["examples"][0]["case"], "expect": {"accepted": 2}}
+    with pytest.raises(AssertionError):
+        test_said_by_plays_the_rule_on_a_worked_example(CAT["default_base"], entry["said_by"], wrong)
+
+
+def test_enough_entries_have_worked_examples():
+    assert len(_examples()) >= 40
 
 
 def test_frame_entries_name_no_setting():

@@ -24,7 +24,7 @@ _WORDS = {"exact": "exact", "approximate": "approximate", "not_said": "not said"
 _DIMENSION = re.compile(r"-|[TAPVMBSG]\d*(?:[-/][TAPVMBSG]?\d+)*")
 _TOP = {"default_base", "rule_sets", "entries", "notes"}
 _FIELDS = {"id", "dimension", "rule", "played_by", "said_by", "frame", "status", "nearest", "reason",
-           "planned", "counted", "defect", "base", "note"}
+           "planned", "counted", "defect", "base", "note", "examples"}
 
 
 def status_of(entry: dict) -> str:
@@ -155,6 +155,19 @@ def _entry_problems(entry, sets: dict, where) -> list[tuple]:
             out.append((("planned",), "planned is {branch: ..., option: ...}"))
         if status == "exact":
             out.append((("planned",), "an exact entry plans nothing"))
+    if "examples" in entry:
+        examples = entry["examples"]
+        if status != "exact":
+            out.append((("examples",), "examples show what said_by plays: an exact entry only"))
+        if not isinstance(examples, list) or not examples:
+            out.append((("examples",), "examples is a list of {case, expect}"))
+        else:
+            for i, example in enumerate(examples):
+                if not (isinstance(example, dict) and set(example) == {"case", "expect"}
+                        and isinstance(example["case"], dict) and "kind" in example["case"]
+                        and isinstance(example["expect"], dict) and example["expect"]):
+                    out.append((("examples", i), "an example is {case: a protocol case, expect: the result "
+                                                 "fields worked out by hand}"))
     if "counted" in entry and status != "outside":
         out.append((("counted",), "only an outside entry is left out of the count"))
     if "defect" in entry and entry["defect"] is not True:
