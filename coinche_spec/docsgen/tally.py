@@ -216,7 +216,8 @@ def counts(catalogue: dict) -> dict:
     by = Counter(status_of(e) for e in catalogue["entries"])
     counted = by["exact"] + by["approximate"] + by["not_said"]
     planned = sum(1 for e in catalogue["entries"] if "planned" in e)
-    return {"entries": len(catalogue["entries"]), "counted": counted, "planned": planned,
+    examples = sum(1 for e in catalogue["entries"] if e.get("examples"))
+    return {"entries": len(catalogue["entries"]), "counted": counted, "planned": planned, "examples": examples,
             **{s: by[s] for s in STATUSES},
             "percent_exact": round(100 * by["exact"] / counted, 1) if counted else 0.0,
             "percent_if_planned": round(100 * (by["exact"] + planned) / counted, 1) if counted else 0.0}
@@ -266,6 +267,7 @@ def render_tally(catalogue: dict, source: str = "docs/options-in-the-wild.yaml")
            f"| outside (a procedure of the table, not counted) | {c['outside']} |",
            f"| **counted** | **{c['counted']}** |",
            f"| said exactly | {c['exact']} |",
+           f"| … of which played on a worked example | {c['examples']} |",
            f"| said approximately | {c['approximate']} |",
            f"| not said | {c['not_said']} |",
            f"| **said exactly, of those counted** | **{c['percent_exact']} %** |",
