@@ -27,6 +27,10 @@ def register(subparsers) -> None:
                     "               and the interpretations\n"
                     "  --compare    the seed rule sets side by side (docs/variants.md)\n"
                     "  --reference  every rule a variant file may set (docs/rules-reference.md)\n"
+                    "  --options-tally FILE\n"
+                    "               the counts of the catalogue of rule options in the wild: how many\n"
+                    "               the schema says exactly, and why not the others\n"
+                    "               (docs/options-in-the-wild.yaml -> docs/options-in-the-wild.md)\n"
                     "  --all DIR    the rules page of every seed, published, program's and house rule set (docs/rules/)\n"
                     "  --implementations DIR\n"
                     "               run each published implementation (colver) through the suite and write\n"
@@ -38,6 +42,7 @@ def register(subparsers) -> None:
                "  coinche-spec docs our-table.yaml --format html --output our-table.html\n"
                "  coinche-spec docs --compare --output docs/variants.md\n"
                "  coinche-spec docs --reference --output docs/rules-reference.md\n"
+               "  coinche-spec docs --options-tally docs/options-in-the-wild.yaml --output docs/options-in-the-wild.md\n"
                "  coinche-spec docs --all docs/rules\n"
                "  coinche-spec docs --implementations docs/implementations")
     p.add_argument("ref", nargs="?", metavar="ID|FILE",
@@ -49,6 +54,10 @@ def register(subparsers) -> None:
     p.add_argument("--reference", action="store_true",
                    help="every rule of the variant schema, grouped as the schema groups them, with its allowed "
                         "values and meaning, and how to change it in a house file with `extends`")
+    p.add_argument("--options-tally", dest="tally", metavar="FILE",
+                   help="the summary page of a catalogue of rule options in the wild (docs/options-in-the-wild.yaml): "
+                        "exact, approximate, not said and outside counts, and every option not said exactly, "
+                        "by rule set")
     p.add_argument("--output", "-o", metavar="FILE",
                    help="write the page (of ID|FILE, --compare or --reference) to FILE, whose folder must exist "
                         "(default: standard output)")
@@ -142,6 +151,8 @@ def _chosen(args) -> list[str]:
         chosen.append("--compare")
     if getattr(args, "reference", False):
         chosen.append("--reference")
+    if getattr(args, "tally", None) is not None:
+        chosen.append("--options-tally FILE")
     if args.all_dir is not None:
         chosen.append("--all DIR")
     if getattr(args, "impl_dir", None) is not None:
@@ -171,6 +182,21 @@ def implementations(args) -> int:
         raise _user_error(f"--implementations: {exc}") from None
     print(f"wrote {len(written)} files to {folder}")
     return 0
+
+
+def options_tally(path: str) -> str:
+    """``--options-tally FILE``: the catalogue's summary page; a malformed catalogue is refused, one line a problem."""
+    from ..yamlstrict import YamlStrictError
+    from .tally import catalogue_problems, load_catalogue, render_tally
+
+    try:
+        catalogue, positions = load_catalogue(path)
+    except YamlStrictError as exc:
+        raise _user_error("\n".join(exc.lines)) from None
+    problems = catalogue_problems(catalogue, positions, path)
+    if problems:
+        raise _user_error("\n".join(problems))
+    return render_tally(catalogue, path)
 
 
 def _emit(render, output: str | None, inputs=()) -> None:
@@ -203,6 +229,9 @@ def run(args) -> int:
     if getattr(args, "reference", False):
         from .reference import render_reference
         _emit(render_reference, args.output)
+        return 0
+    if getattr(args, "tally", None) is not None:
+        _emit(lambda: options_tally(args.tally), args.output, [args.tally])
         return 0
     if args.all_dir is not None:
         if args.output is not None:
