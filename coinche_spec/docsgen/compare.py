@@ -266,6 +266,8 @@ COMPOSED = {
     ("card_values.sweep",): _sweep,
     ("melds.runs",): lambda c: " / ".join(str(c.r["melds"]["runs"][n]) for n in ("3", "4", "5")),
     ("melds.squares",): lambda c: _squares(c.r["melds"]["squares"]),
+    ("melds.squares_sans_atout",): lambda c: _squares(c.r["melds"].get("squares_sans_atout") or c.r["melds"]["squares"]),
+    ("melds.squares_tout_atout",): lambda c: _squares(c.r["melds"].get("squares_tout_atout") or c.r["melds"]["squares"]),
     ("scoring.made",): lambda c: _outcome(c, "made"),
     ("scoring.failed",): lambda c: _outcome(c, "failed"),
     ("scoring.coinched_made",): lambda c: _outcome(c, "coinched_made"),

@@ -531,8 +531,8 @@ def _sweep(c: Ctx) -> str:
     return sentence_for("card_values.sweep.kind", SWEEP_KIND, s["kind"])(c, s, suit_total(c.r))
 
 
-def _squares(c: Ctx) -> str:
-    sq = c.r["melds"]["squares"]
+def _squares(c: Ctx, table: str = "squares", lead: str = "A square (four cards of one rank) scores") -> str:
+    sq = c.r["melds"][table]
     scoring = [k for k in PLAIN_ORDER if sq[k] > 0]
     none = [k for k in PLAIN_ORDER if sq[k] <= 0]
     by_value: dict[int, list[str]] = {}
@@ -544,10 +544,19 @@ def _squares(c: Ctx) -> str:
         words = [RANK_PLURALS[k] for k in ranks]
         names = words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
         parts.append(f"{value} for four {names}")
-    text = "A square (four cards of one rank) scores " + "; ".join(parts) if parts else "No square scores"
+    text = f"{lead} " + "; ".join(parts) if parts else f"{lead} nothing"
     if none:
         text += "; four " + " or four ".join(RANK_PLURALS[k] for k in none) + " score nothing"
     return text + "."
+
+
+def _strain_squares(kind: str, words: str):
+    """melds.squares_sans_atout / squares_tout_atout: the squares of that kind of contract, or the suits' table."""
+    def say(c: Ctx) -> str:
+        if c.r["melds"].get(f"squares_{kind}") is None:
+            return f"In {words}, squares score as in a suit contract."
+        return _squares(c, f"squares_{kind}", f"In {words}, a square scores")
+    return say
 
 
 def _runs(c: Ctx) -> str:
@@ -1049,6 +1058,10 @@ TEMPLATES: tuple[Template, ...] = (
         "AKQJT987": "Runs follow the order A K Q J 10 9 8 7 in every suit, trumps included.",
     }, _no_melds),
     Template("squares", "melds", "Squares", _table("melds.squares"), _squares, _no_melds),
+    Template("squares-sans-atout", "melds", "Squares in sans atout", _table("melds.squares_sans_atout"),
+             _strain_squares("sans_atout", "sans atout"), lambda c: _no_melds(c) or _not_sa(c)),
+    Template("squares-tout-atout", "melds", "Squares in tout atout", _table("melds.squares_tout_atout"),
+             _strain_squares("tout_atout", "tout atout"), lambda c: _no_melds(c) or _not_ta(c)),
     one("card-reuse", "melds", "One card, two melds", "melds.card_reuse", {
         "forbidden": "A card may serve in one meld only.",
         "allowed": "A card may serve in two melds (in a square and in a run).",

@@ -110,7 +110,7 @@ class MeldRules:
     the schema's; an option is kept as its table's behaviour.
     """
 
-    __slots__ = ("rules", "enabled", "squares", "runs", "long_runs", "run_order", "card_reuse",
+    __slots__ = ("rules", "enabled", "squares", "squares_by_strain", "runs", "long_runs", "run_order", "card_reuse",
                  "trump_breaks_ties", "compare_equal_cancels", "winner_scores", "direction", "found")
 
     def __init__(self, c):
@@ -118,6 +118,13 @@ class MeldRules:
         self.rules = c
         self.enabled = m.enabled
         self.squares = tuple(m.squares[RANKS[r]] for r in range(8))
+        # strain -> its squares table: melds.squares_sans_atout / squares_tout_atout (optional) replace
+        # melds.squares in those contracts
+        self.squares_by_strain = {s: self.squares for s in ("S", "H", "D", "C")}
+        for strain, kind in (("SA", "sans_atout"), ("TA", "tout_atout")):
+            table = m.get(f"squares_{kind}")
+            self.squares_by_strain[strain] = (self.squares if table is None
+                                              else tuple(table[RANKS[r]] for r in range(8)))
         self.runs = {n: m.runs[str(n)] for n in (3, 4, 5)}
         self.long_runs = choose(LONG_RUNS, m.long_runs)
         self.run_order = choose(RUN_ORDER, m.run_order)
@@ -127,7 +134,9 @@ class MeldRules:
         self.winner_scores = choose(WINNER_SCORES, m.winner_scores)
         choose(TIMING, m.timing)
         self.direction = c.table.direction
-        self.found: dict = {}   # declaration (tuple of cards) -> (Meld or None, declaration mask, meld mask)
+        # declaration (tuple of cards, after its strain where that strain has squares of its own)
+        # -> (Meld or None, declaration mask, meld mask)
+        self.found: dict = {}
 
 
 def _compiled(rules) -> MeldRules:
@@ -150,18 +159,22 @@ def evaluate(rules, strain: str, cards) -> Meld | None:
 
     A square is four cards of one rank whose square value is above 0 (sevens and
     eights usually score nothing, so they are no meld). A run is three or more
-    cards of one suit in A K Q J 10 9 8 7 order. ``strain`` does not change
-    what is a meld; it is taken so every meld function has one signature.
+    cards of one suit in A K Q J 10 9 8 7 order. ``strain`` chooses the squares
+    table (melds.squares_sans_atout and squares_tout_atout, where given).
     """
-    return _judged(_compiled(rules), _check_cards(cards))[0]
+    mr = _compiled(rules)
+    if strain not in mr.squares_by_strain:
+        raise MeldInputError(f"bad strain {strain!r}: expected S, H, D, C, TA or SA")
+    return _judged(mr, _check_cards(cards), strain)[0]
 
 
-def _judged(mr: MeldRules, cards: list[int]) -> tuple:
+def _judged(mr: MeldRules, cards: list[int], strain: str) -> tuple:
     """(Meld or None, mask of the declared cards, mask of the meld's cards) for checked cards."""
-    key = tuple(cards)
+    squares = mr.squares_by_strain[strain]
+    key = tuple(cards) if squares is mr.squares else (strain,) + tuple(cards)   # a table of its own: apart
     hit = mr.found.get(key)
     if hit is None:
-        meld = _evaluate(mr, cards)
+        meld = _evaluate(mr, cards, squares)
         hit = (meld, mask_of(cards), meld.mask if meld is not None else 0)
         if len(mr.found) > 4096:
             mr.found.clear()
@@ -169,7 +182,7 @@ def _judged(mr: MeldRules, cards: list[int]) -> tuple:
     return hit
 
 
-def _evaluate(mr: MeldRules, cards: list[int]) -> Meld | None:
+def _evaluate(mr: MeldRules, cards: list[int], squares: tuple) -> Meld | None:
     if not mr.enabled or len(cards) < 3 or len(set(cards)) != len(cards):
         return None
     declared = tuple(cards)
@@ -177,7 +190,7 @@ def _evaluate(mr: MeldRules, cards: list[int]) -> Meld | None:
     suits = {c >> 3 for c in cards}
     if len(cards) == 4 and len(ranks) == 1:
         rank = cards[0] & 7
-        value = mr.squares[rank]
+        value = squares[rank]
         if value <= 0:
             return None
         ordered = tuple(sorted(cards))
@@ -242,6 +255,8 @@ def compare(rules, strain: str, declared: dict, hands: dict | None = None,
         return MeldResult(None, {"NS": 0, "EW": 0}, [], valid, {"NS": None, "EW": None},
                           "no valid meld was declared")
     mr = _compiled(rules)
+    if strain not in mr.squares_by_strain:
+        raise MeldInputError(f"bad strain {strain!r}: expected S, H, D, C, TA or SA")
     trump = _TRUMP_SUIT.get(strain, -1) if mr.trump_breaks_ties else -1
     invalid: list[list[int]] = []
     reuse_forbidden = not mr.card_reuse
@@ -257,7 +272,7 @@ def compare(rules, strain: str, declared: dict, hands: dict | None = None,
         mine = valid[seat]
         for decl in decls:
             cards = _check_cards(decl)
-            meld, decl_mask, meld_mask = _judged(mr, cards)
+            meld, decl_mask, meld_mask = _judged(mr, cards, strain)
             if meld is None or (held is not None and decl_mask & ~held):
                 invalid.append(cards)
                 continue

@@ -76,9 +76,12 @@ class _PlayerRules:
         self.cut_minimum_packet = max(1, int(c.deal.cut.minimum_packet))   # a random cut never lifts none
         m = c.melds
         self.melds_enabled = m.enabled
-        # the squares the variant values, strongest first: (mask, cards in suit order)
+        # the squares the variant values in some contract (melds.squares, or a sans atout or tout atout
+        # table of its own), strongest first: (mask, cards in suit order); one the contract does not
+        # value is judged invalid and scores nothing
+        tables = [m.squares] + [t for t in (m.get("squares_sans_atout"), m.get("squares_tout_atout")) if t is not None]
         self.squares = tuple((_SQUARE_MASKS[r], tuple(s * 8 + r for s in range(4)))
-                             for r in _SQUARE_ORDER if m.squares[RANKS[r]] > 0)
+                             for r in _SQUARE_ORDER if any(t[RANKS[r]] > 0 for t in tables))
         self.dealer_after_throw_in = choose(DEALER_AFTER_THROW_IN, c.table.dealer_after_throw_in)
         self.direction = c.table.direction
 
@@ -90,7 +93,7 @@ def _player_rules(rules) -> _PlayerRules:
 def declarable_melds(rules, hand: int) -> list[list[int]]:
     """The squares and runs a player holds, no card in two of them (safe under every rule set).
 
-    Only squares the variant values are listed; a run is listed whole (a run
+    Only squares the variant values (in some contract) are listed; a run is listed whole (a run
     longer than five is judged by the variant's long-run rule).
     """
     pr = _player_rules(rules)
