@@ -253,6 +253,13 @@ def _capot_failed(c: Ctx) -> str:
     return f"takers: {award_short(c, o['takers'], mult)}; defenders: {award_short(c, o['defenders'], mult)}"
 
 
+def _bid_factor(c: Ctx) -> str:
+    factor = c.r["scoring"].get("bid_factor") or {}
+    shown = [f"× {factor[k]} in {name}" for k, name, ok in (("suit", "suits", True), ("sans_atout", "SA", c.sa),
+                                                            ("tout_atout", "TA", c.ta)) if ok and factor.get(k, 1) != 1]
+    return ", ".join(shown) or "once"
+
+
 def _table_values(group: str, order: tuple):
     return lambda c: _ranks(c.r["card_values"][group], order)
 
@@ -274,6 +281,7 @@ COMPOSED = {
     ("scoring.coinched_failed",): lambda c: _outcome(c, "coinched_failed"),
     ("scoring.capot_made",): _capot_made,
     ("scoring.capot_failed",): _capot_failed,
+    ("scoring.bid_factor",): lambda c: _bid_factor(c),
 }
 
 

@@ -811,6 +811,21 @@ def _rounding_up_from(c: Ctx) -> str:
     return f"Rounding to the nearest 10 goes up from a last digit that depends on the contract: {said}."
 
 
+_BID_FACTOR_PATHS = tuple(f"scoring.bid_factor.{k}" for k in ("suit", "sans_atout", "tout_atout"))
+
+
+def _bid_factor(c: Ctx) -> str:
+    """scoring.bid_factor: the bid counted N times in the awards, per kind of contract."""
+    factor = c.r["scoring"].get("bid_factor") or {}
+    kinds = [("a suit contract", "suit", True), ("sans atout", "sans_atout", c.sa), ("tout atout", "tout_atout", c.ta)]
+    said = [("twice" if factor.get(k, 1) == 2 else f"{factor.get(k, 1)} times") + f" in {words}"
+            for words, k, ok in kinds if ok and factor.get(k, 1) != 1]
+    if not said:
+        return "The bid counts once in an award, whatever the contract."
+    return ("Wherever an award counts the bid, it counts it " + ", ".join(said)
+            + " (before any multiplier); the contract is still judged on the bid itself.")
+
+
 def _rounding_stage(c: Ctx) -> str:
     return sentence_for("scoring.rounding_stage", _ROUNDING_STAGE, c.r["scoring"].get("rounding_stage", "award"))
 
@@ -1156,6 +1171,7 @@ TEMPLATES: tuple[Template, ...] = (
              _no_capot_nor_generale),
     Template("capot-failed", "scoring", "Capot bid failed", ("scoring.capot_failed",), _capot_failed,
              _no_capot_nor_generale),
+    Template("bid-factor", "scoring", "The bid counted several times", _BID_FACTOR_PATHS, _bid_factor),
     Template("sweep-bonus", "scoring", "Sweep bonus", ("scoring.sweep_bonus",), _sweep_bonus,
              lambda c: None if any(_sweep_bonus_uses(c).values()) else "no award counts it"),
     one("sweep-melds", "scoring", "Melds on a sweep", "scoring.sweep_takes_melds", {

@@ -213,7 +213,7 @@ class ScoreRules:
     __slots__ = ("rules", "last_trick", "sweep_kind", "sweep_value", "melds_count_towards_contract",
                  "belote_counts_towards_contract", "minimum_total", "versus_defenders", "capot_made", "capot_failed",
                  "capot_value", "generale_value", "sweep_takes_melds", "sweep_bonus", "rounding", "rounding_stage",
-                 "rounding_by_strain", "litige",
+                 "rounding_by_strain", "litige", "bid_factor",
                  "belote_enabled", "belote_points", "belote_strains", "belote_on_failure",
                  "belote_multiplied", "belote_placement", "awards", "scale", "scale_on_tricks",
                  "scale_round", "scale_complement")
@@ -249,6 +249,9 @@ class ScoreRules:
         self.rounding = choose(ROUNDING, sc.rounding)
         self.rounding_stage = choose(ROUNDING_STAGE, sc.get("rounding_stage", "award"))   # optional rule
         self.litige = choose(LITIGE, sc.get("litige", "none"))                            # optional rule
+        # scoring.bid_factor (optional): strain -> how many times the bid term counts the contract's value
+        factor = sc.get("bid_factor")
+        self.bid_factor = {s: (1 if factor is None else factor.get(_KIND.get(s, "suit"), 1)) for s in STRAINS}
         # scoring.rounding_up_from (optional): rounding to tens goes up from another digit per kind of contract
         up_from = sc.get("rounding_up_from")
         self.rounding_by_strain = None
@@ -699,6 +702,9 @@ def _score(sr: ScoreRules, contract: Contract, tp: dict, won: dict, last: str, m
         bid, bid_label = sr.generale_value, "générale bid"
     else:
         bid, bid_label = contract.value, "bid"
+    factor = sr.bid_factor[strain]
+    if factor != 1:                     # scoring.bid_factor: the bid term counts the value N times
+        bid, bid_label = bid * factor, f"{bid_label} ({bid} × {factor})"
     # scoring.rounding_stage may round the card points the awards count (not those reported)
     counted = cp
     how = sr.rounding_stage.card_points
