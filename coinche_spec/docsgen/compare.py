@@ -76,7 +76,9 @@ ENUM_WORDS: dict[str, dict] = {
     "belote.on_failure": {"holder": "kept by the takers", "defenders": "goes to the defenders", "lost": "lost"},
     **{f"belote.placement.{o}.{r}": {"takers": "to the takers", "defenders": "to the defenders", "lost": "lost"}
        for o, r in (("made", "takers"), ("made", "defenders"), ("coinched_made", "takers"),
-                    ("coinched_made", "defenders"), ("failed", "defenders"), ("coinched_failed", "defenders"))},
+                    ("coinched_made", "defenders"), ("failed", "defenders"), ("coinched_failed", "defenders"),
+                    ("capot_made", "takers"), ("capot_made", "defenders"), ("capot_failed", "takers"),
+                    ("capot_failed", "defenders"))},
     "belote.multiplied": {"never": "never multiplied", "with_award": "multiplied with its award"},
     "belote.tout_atout": {"none": "none", "each_suit": "one per suit"},
     "contract.versus_defenders": {"ignore": "reach the bid",

@@ -361,10 +361,13 @@ def one(key, section, title, path, texts, unused=lambda c: None, options=None) -
 _PLACEMENT_WHEN = {"made": "When the contract is made (not coinched)",
                    "coinched_made": "When a coinched or surcoinched contract is made",
                    "failed": "When the contract fails (not coinched)",
-                   "coinched_failed": "When a coinched or surcoinched contract fails"}
+                   "coinched_failed": "When a coinched or surcoinched contract fails",
+                   "capot_made": "When a capot bid (or a générale) is made, coinched or not",
+                   "capot_failed": "When a capot bid (or a générale) fails, coinched or not"}
 _PLACEMENT_PATHS = tuple(f"belote.placement.{o}.{r}" for o, r in (
     ("made", "takers"), ("made", "defenders"), ("coinched_made", "takers"), ("coinched_made", "defenders"),
-    ("failed", "defenders"), ("coinched_failed", "defenders")))
+    ("failed", "defenders"), ("coinched_failed", "defenders"), ("capot_made", "takers"), ("capot_made", "defenders"),
+    ("capot_failed", "takers"), ("capot_failed", "defenders")))
 
 
 def _placement_sentences(path: str) -> dict:

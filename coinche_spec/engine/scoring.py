@@ -197,7 +197,9 @@ BELOTE_DESTINATION = {
     "lost": lambda takers, defenders: None,
 }
 BELOTE_PLACEMENT_RULES = (("made", "takers"), ("made", "defenders"), ("coinched_made", "takers"),
-                          ("coinched_made", "defenders"), ("failed", "defenders"), ("coinched_failed", "defenders"))
+                          ("coinched_made", "defenders"), ("failed", "defenders"), ("coinched_failed", "defenders"),
+                          ("capot_made", "takers"), ("capot_made", "defenders"), ("capot_failed", "takers"),
+                          ("capot_failed", "defenders"))
 BELOTE_PLACEMENT = {rule: option_table(f"belote.placement.{rule[0]}.{rule[1]}", BELOTE_DESTINATION)
                     for rule in BELOTE_PLACEMENT_RULES}
 # belote.multiplied: is the belote multiplied with an award that is multiplied whole?
@@ -729,17 +731,20 @@ def _score(sr: ScoreRules, contract: Contract, tp: dict, won: dict, last: str, m
     # The belote joins its holder's award, unless belote.placement moves it for this outcome (or
     # belote.on_failure a failing takers' belote).
     placed = ("coinched_" if m > 1 else "") + ("made" if made or litige else "failed")
+    # a capot bid or a générale: belote.placement.capot_made / capot_failed first, coinched or not
+    capot = ("capot_made" if made else "capot_failed") if contract.value in ("capot", "generale") else None
     for holder in TEAMS:
         amount = belote[holder]
         if not amount:
             continue
         dest = holder
-        move = sr.belote_placement.get((placed, roles[holder])) if sr.belote_placement else None
+        where = (capot, roles[holder]) if (capot, roles[holder]) in sr.belote_placement else (placed, roles[holder])
+        move = sr.belote_placement.get(where) if sr.belote_placement else None
         if move is not None:
             dest = move(takers, defenders)
             if dest is None:
                 if explain:
-                    lines.append(f"{roles[holder]} {holder}'s belote {amount} is lost ({placed})")
+                    lines.append(f"{roles[holder]} {holder}'s belote {amount} is lost ({where[0]})")
                 continue
         elif holder == takers and not made and not litige:
             dest = sr.belote_on_failure(takers, defenders)
