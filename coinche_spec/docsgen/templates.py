@@ -1214,6 +1214,11 @@ TEMPLATES: tuple[Template, ...] = (
         "draw": "If both reach it with equal totals, the match is over and drawn: nobody wins.",
     }, _tie_unused),
     Template("deals", "match", "Number of deals", ("match.deals",), _match_deals),
+    one("last-deal-trick", "match", "A trick in the last deal", "match.last_deal_needs_a_trick",
+        lambda c: ("A side that reaches the target in a deal in which it won no trick cannot win on that deal; it "
+                   "wins at the end of a later deal in which it wins a trick, if it still has the target."
+                   if c.get("match.last_deal_needs_a_trick") else
+                   "A side may win on a deal in which it won no trick.")),
     one("belote-validation", "match", "Reaching the target through belote", "match.belote_validation", {
         "true": ("A side that reaches the target only thanks to its belote, in a deal where it failed as takers "
                  "or took no trick, has not yet won: it must first win a trick in a later deal."),

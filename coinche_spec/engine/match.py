@@ -6,7 +6,8 @@ number of deals; when both sides cross in the same deal the variant says who
 wins (or that the match is drawn);
 and, where the variant asks for it, a side that crossed only thanks to its
 belote in a deal it lost as takers or in which it took no trick must still
-win a trick in a later deal before the victory counts.
+win a trick in a later deal before the victory counts, or a side that won no
+trick in a deal cannot win on it.
 """
 
 from __future__ import annotations
@@ -164,6 +165,8 @@ class Match:
         self.both_cross = choose(BOTH_CROSS, g.both_cross)
         self.tie_winner = choose(TIE, g.tie)
         self.last_deal = g.get("deals")     # optional: the match ends after this many deals at the latest
+        # optional: a side that won no trick in a deal cannot win on it
+        self.needs_trick = bool(g.get("last_deal_needs_a_trick", False))
         self.totals = {"NS": 0, "EW": 0}
         self.waiting = {"NS": False, "EW": False}
         self.lines = [] if lines else None
@@ -183,7 +186,7 @@ class Match:
                          f"EW {before['EW']} + {score['EW']} = {totals['EW']}")
         if self.held or deal.held is not None:
             self.held = _carry_litige(i, deal, self.held, totals, lines)
-        if not (g.belote_validation or waiting["NS"] or waiting["EW"]):
+        if not (g.belote_validation or self.needs_trick or waiting["NS"] or waiting["EW"]):
             ns, ew = reached(totals["NS"]), reached(totals["EW"])
             if not (ns or ew) and (self.last_deal is None or i < self.last_deal):
                 return None                  # the usual deal: nobody has reached the target yet
@@ -223,6 +226,14 @@ class Match:
                                      f"{totals[t] - b}): it must win a trick in a later deal")
 
         eligible = [t for t in TEAMS if reached(totals[t]) and not waiting[t]]
+        if self.needs_trick and eligible:     # match.last_deal_needs_a_trick
+            if deal.tricks_won is None:
+                raise MatchInputError(f"bad match deal {i}: tricks_won is needed to check that a side reaching "
+                                      "the target won a trick in it (match.last_deal_needs_a_trick)")
+            for t in [t for t in eligible if deal.tricks_won[t] == 0]:
+                eligible.remove(t)
+                if lines is not None:
+                    lines.append(f"{t} reach the target but won no trick in deal {i}: they cannot win on it")
         winner = None
         if len(eligible) == 1:
             winner = eligible[0]
