@@ -115,6 +115,7 @@ CHANGED = [
     ("cafe-sans-tout-atout", {"play.void_opponent_winning.must_overtrump": False,
                               "play.partner_cut_only_trumps": "must_overtrump", "table.direction": "clockwise",
                               "scoring.sweep_takes_melds": "taker_sweep"}),
+    ("contree-701", {"contract.capot_by": "card_points", "belote.on_failure": "defenders"}),
 ]
 
 

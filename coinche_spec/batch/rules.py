@@ -45,7 +45,7 @@ BATCH_OPTIONS: dict = {
     "melds.compare.equal": _ALL, "melds.winner_scores": _ALL, "melds.timing": _ALL,
     "belote.tout_atout": _ALL, "belote.claim": _ALL, "belote.in_run": _ALL,
     "belote.on_failure": _ALL, "belote.multiplied": _ALL,
-    "contract.versus_defenders": _ALL,
+    "contract.versus_defenders": _ALL, "contract.capot_by": _ALL,
     "scoring.sweep_takes_melds": _ALL, "scoring.rounding": _ALL, "scoring.rounding_stage": _ALL, "scoring.litige": _ALL,
     "award.terms[]": _ALL, "award.multiplied": _ALL,
     "match.reach": _ALL, "match.both_cross": _ALL, "match.tie": _ALL,
@@ -148,6 +148,7 @@ class BatchRules:
         sc = c.scoring
         self.sweep_bonus = int(sc.sweep_bonus)
         self.sweep_takes_melds = sc.sweep_takes_melds
+        self.capot_by = c.contract.get("capot_by", "tricks")      # optional: who took every trick
         self.rounding = sc.rounding
         self.capot_made = sc.capot_made is not None
         self.awards = {}

@@ -35,9 +35,12 @@ def score_deals(br, strain, bid_index, declarer, mult, play, melds, belote) -> S
     takers = declarer & 1
     defenders = takers ^ 1
     won = np.stack([play.won_by_seat[0] + play.won_by_seat[2], play.won_by_seat[1] + play.won_by_seat[3]])
-    sweeper = np.where(won[0] == 8, 0, np.where(won[1] == 8, 1, -1))
     cp = play.points.copy()
     last = play.last_winner & 1
+    if br.capot_by == "card_points":          # the last trick taken, the other side's tricks worth 0
+        sweeper = np.where(cp[last ^ 1, ar] == 0, last, -1)
+    else:                                     # all eight tricks
+        sweeper = np.where(won[0] == 8, 0, np.where(won[1] == 8, 1, -1))
     extra = np.where(sweeper >= 0, br.sweep_extra, br.last_trick)
     cp[last, ar] += extra                       # the sweeper took the last trick too
     # the contract, judged on unrounded totals
@@ -55,7 +58,7 @@ def score_deals(br, strain, bid_index, declarer, mult, play, melds, belote) -> S
     elif br.versus == "strictly_more":
         made_number &= mine > theirs
     made = np.where(kind == 0, made_number,
-                    np.where(kind == 1, won[takers, ar] == 8, play.won_by_seat[declarer, ar] == 8))
+                    np.where(kind == 1, sweeper == takers, play.won_by_seat[declarer, ar] == 8))
     coinched = mult > 1
     outcome = np.where(made, np.where(coinched, 2, 0), np.where(coinched, 3, 1))
     if br.capot_made:
@@ -79,7 +82,7 @@ def score_deals(br, strain, bid_index, declarer, mult, play, melds, belote) -> S
             continue
         for role, (terms, multiplied, base, base_on_sweep) in enumerate(sides):
             side = takers if role == 0 else defenders
-            swept = won[side, ar] == 8
+            swept = sweeper == side
             plain = np.zeros(n, np.int64)
             bid_part = np.zeros(n, np.int64)
             for term in terms:

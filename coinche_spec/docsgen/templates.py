@@ -814,6 +814,14 @@ def _rounding_up_from(c: Ctx) -> str:
     return f"Rounding to the nearest 10 goes up from a last digit that depends on the contract: {said}."
 
 
+# contract.capot_by: what counts as a side taking every trick
+_CAPOT_BY = {
+    "tricks": "A side takes every trick (a sweep, a capot) only by taking all eight tricks.",
+    "card_points": ("A side counts as taking every trick (a sweep, a capot) when it takes the last trick and the "
+                    "other side's tricks are worth nothing, even if that side took tricks of sevens and eights."),
+}
+
+
 _BID_FACTOR_PATHS = tuple(f"scoring.bid_factor.{k}" for k in ("suit", "sans_atout", "tout_atout"))
 
 
@@ -1158,6 +1166,9 @@ TEMPLATES: tuple[Template, ...] = (
                            "defenders' total; an equal total makes it."),
     }),
     Template("minimum-total", "contract", "Least total", ("contract.minimum_total",), _minimum_total),
+    Template("capot-by", "contract", "Taking every trick", ("contract.capot_by",),
+             lambda c: sentence_for("contract.capot_by", _CAPOT_BY, c.get("contract.capot_by") or "tricks"),
+             options={"contract.capot_by": _CAPOT_BY}),
 
     # --- scoring
     Template("made", "scoring", "Contract made", ("scoring.made.takers", "scoring.made.defenders"),

@@ -125,6 +125,21 @@ VERSUS_DEFENDERS = option_table("contract.versus_defenders", {
     "at_least_level": lambda mine, theirs: (f"failed: {mine} is below the defenders' {theirs}" if mine < theirs
                                             else None, f" and is at least the defenders' {theirs}"),
 })
+def _swept_by_tricks(won: dict, tp: dict, last: str) -> str | None:
+    return "NS" if won["NS"] == 8 else "EW" if won["EW"] == 8 else None
+
+
+def _swept_by_points(won: dict, tp: dict, last: str) -> str | None:
+    """The side that took the last trick while the other side's tricks are worth nothing (BGA, Alounv,
+    coincoinche: a side "capot" with only 7s and 8s in its tricks)."""
+    other = "EW" if last == "NS" else "NS"
+    return last if tp[other] == 0 else None
+
+
+# contract.capot_by (optional; left out: tricks): which side took "every trick" (the sweep's card points,
+# a capot bid made, base_on_sweep, the sweep bonus, the melds a sweep takes), from (tricks won, trick
+# values, last trick); None: nobody
+CAPOT_BY = option_table("contract.capot_by", {"tricks": _swept_by_tricks, "card_points": _swept_by_points})
 # scoring.sweep_takes_melds: does a sweep by ``sweeper`` carry the other side's melds over to it?
 SWEEP_TAKES_MELDS = option_table("scoring.sweep_takes_melds", {
     "never": lambda sweeper, takers: False,
@@ -215,7 +230,7 @@ class ScoreRules:
     __slots__ = ("rules", "last_trick", "sweep_kind", "sweep_value", "melds_count_towards_contract",
                  "belote_counts_towards_contract", "minimum_total", "versus_defenders", "capot_made", "capot_failed",
                  "capot_value", "generale_value", "sweep_takes_melds", "sweep_bonus", "rounding", "rounding_stage",
-                 "rounding_by_strain", "litige", "bid_factor",
+                 "rounding_by_strain", "litige", "bid_factor", "swept",
                  "belote_enabled", "belote_points", "belote_strains", "belote_on_failure",
                  "belote_multiplied", "belote_placement", "awards", "scale", "scale_on_tricks",
                  "scale_round", "scale_complement")
@@ -241,6 +256,7 @@ class ScoreRules:
         self.belote_counts_towards_contract = c.belote.counts_towards_contract
         self.minimum_total = c.contract.minimum_total
         self.versus_defenders = choose(VERSUS_DEFENDERS, c.contract.versus_defenders)
+        self.swept = choose(CAPOT_BY, c.contract.get("capot_by", "tricks"))               # optional rule
         sc = c.scoring
         self.capot_made = sc.capot_made is not None      # a made capot (or générale) is scored apart
         self.capot_failed = sc.get("capot_failed") is not None     # and a failed one (optional rule)
@@ -410,9 +426,10 @@ def _card_points(sr: ScoreRules, strain, trick_points, tricks_won, last_trick, e
     won, last = _check_tricks(tricks_won, last_trick)
     points = dict(tp)
     words = {t: str(tp[t]) for t in TEAMS} if explain else None
-    sweeper = "NS" if won["NS"] == 8 else "EW" if won["EW"] == 8 else None
+    sweeper = sr.swept(won, tp, last)
     if sweeper is not None:
-        # the side that took every trick also took the last: card_values.sweep.kind says what it adds
+        # the side that took every trick (contract.capot_by) also took the last: card_values.sweep.kind
+        # says what it adds
         extra, said = sr.sweep_kind(sr.last_trick, sr.sweep_value)
         points[sweeper] += extra
         if explain:
@@ -450,10 +467,11 @@ _KIND = {"TA": "tout_atout", "SA": "sans_atout"}
 
 
 def _judge(sr: ScoreRules, contract: Contract, takers: str, defenders: str, cp, won, melds, belote,
-           explain: bool, by_seat: dict | None = None):
+           explain: bool, by_seat: dict | None = None, sweeper: str | None = None):
     """Made or failed, on the unrounded totals; returns (made, totals, totals in words, the reason).
 
-    The words and the reason are None unless ``explain``.
+    ``sweeper`` is the side that took every trick as contract.capot_by counts it. The words and the
+    reason are None unless ``explain``.
     """
     count_melds, count_belote = sr.melds_count_towards_contract, sr.belote_counts_towards_contract
     totals = {}
@@ -489,11 +507,16 @@ def _judge(sr: ScoreRules, contract: Contract, takers: str, defenders: str, cp, 
                 why = f"the générale fails: {declarer} took {alone} of the eight tricks"
         return made, totals, words, why
     if contract.value == "capot":
-        made = won[takers] == 8
+        made = sweeper == takers
         why = None
         if explain:
-            why = (f"the capot bid is made: {takers} took all eight tricks" if made else
-                   f"the capot bid fails: {takers} took {won[takers]} of the eight tricks")
+            if won[takers] == 8:
+                why = f"the capot bid is made: {takers} took all eight tricks"
+            elif made:
+                why = (f"the capot bid is made: {takers} took {won[takers]} tricks and the last, and the "
+                       f"defenders' tricks are worth nothing")
+            else:
+                why = f"the capot bid fails: {takers} took {won[takers]} of the eight tricks"
         return made, totals, words, why
     bid = contract.value
     least = sr.minimum_total
@@ -524,14 +547,14 @@ def _outcome(sr: ScoreRules, contract: Contract, made: bool) -> str:
 
 
 def _award(sr: ScoreRules, spec: tuple, where: tuple, side: str, strain: str, bid: int, bid_label: str,
-           cp, won, melds, m: int, explain: bool) -> tuple[int, str | None]:
+           cp, sweeper, melds, m: int, explain: bool) -> tuple[int, str | None]:
     """One side's award: its terms in the order the variant lists them, then the multiplier.
 
     ``where`` is (outcome, role), to name the award in a message about broken
     rules. Returns the award and, if ``explain``, its arithmetic in words.
     """
     terms, multiplied, base, base_on_sweep = spec
-    ctx = (sr, side, strain, bid, bid_label, cp, won[side] == 8, melds, base, base_on_sweep, where)
+    ctx = (sr, side, strain, bid, bid_label, cp, side == sweeper, melds, base, base_on_sweep, where)
     parts = []      # (term, label, amount)
     for term, amount_of in terms:
         part = amount_of(ctx)
@@ -668,8 +691,9 @@ def _score(sr: ScoreRules, contract: Contract, tp: dict, won: dict, last: str, m
     m = contract.multiplier
     lines = [f"card points: NS {cp_words['NS']}; EW {cp_words['EW']}"] if explain else None
 
+    sweeper = sr.swept(won, tp, last)        # who took every trick, as contract.capot_by counts it
     made, totals, total_words, why = _judge(sr, contract, takers, defenders, cp, won, melds, belote, explain,
-                                            by_seat)
+                                            by_seat, sweeper)
     if explain:
         lines.append(f"contract {contract.value}{strain} by {contract.declarer}"
                      + (f" × {m}" if m > 1 else "")
@@ -688,7 +712,6 @@ def _score(sr: ScoreRules, contract: Contract, tp: dict, won: dict, last: str, m
 
     # A sweep may carry the swept side's melds over to the side that took every trick.
     eff = melds
-    sweeper = "NS" if won["NS"] == 8 else "EW" if won["EW"] == 8 else None
     if sweeper is not None and sr.sweep_takes_melds(sweeper, takers):
         swept = defenders if sweeper == takers else takers
         if melds[swept]:
@@ -726,7 +749,7 @@ def _score(sr: ScoreRules, contract: Contract, tp: dict, won: dict, last: str, m
     awards, words = {}, {}
     for side in TEAMS:
         awards[side], words[side] = _award(sr, specs[side], (outcome, roles[side]), side,
-                                           strain, bid, bid_label, counted, won, eff, m, explain)
+                                           strain, bid, bid_label, counted, sweeper, eff, m, explain)
 
     # The belote joins its holder's award, unless belote.placement moves it for this outcome (or
     # belote.on_failure a failing takers' belote).
