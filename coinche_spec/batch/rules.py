@@ -42,7 +42,7 @@ BATCH_OPTIONS: dict = {
     "play.cannot_overtrump": _ALL, "play.partner_cut_only_trumps": _ALL, "play.first_leader": _ALL,
     "card_values.sweep.kind": _ALL,
     "melds.long_runs": _ALL, "melds.run_order": _ALL, "melds.card_reuse": _ALL,
-    "melds.compare.equal": _ALL, "melds.winner_scores": _ALL, "melds.timing": _ALL,
+    "melds.compare.equal": _ALL, "melds.winner_scores": _ALL, "melds.timing": _ALL, "melds.sides_scoring": _ALL,
     "belote.tout_atout": _ALL, "belote.claim": _ALL, "belote.in_run": _ALL,
     "belote.on_failure": _ALL, "belote.multiplied": _ALL,
     "contract.versus_defenders": _ALL, "contract.capot_by": _ALL,
@@ -60,7 +60,7 @@ BATCH_NOT_YET: dict = {
     "auction.coinche.effect": {"overbid_cancels"},
     "auction.coinche.by": {"any_player"}, "auction.coinche.when": {"side_in_turn"},
     "match.both_cross": {"last_deal", "last_taker"}, "match.tie": {"north_south", "draw"},
-    "belote.claim": {"said_once", "king_first"},
+    "belote.claim": {"said_once", "king_first"}, "melds.sides_scoring": {"both_sides"},
 }
 # Rules that are not enumerated, added after the batch engine: (path, the setting it plays, why refused).
 # A rule set that leaves one out, or gives it the setting named, plays as before.

@@ -66,6 +66,7 @@ ENUM_WORDS: dict[str, dict] = {
     "melds.card_reuse": {"forbidden": "one meld per card", "allowed": "a card in two melds"},
     "melds.compare.equal": {"cancel": "both cancel", "first_declared": "first declared wins"},
     "melds.winner_scores": {"all": "all its melds", "best": "its best meld only"},
+    "melds.sides_scoring": {"best_side": "the best side only", "both_sides": "both sides, each its own"},
     "melds.timing": {"declared_with_first_card": "with the first card"},
     "belote.claim": {"said": "must be said", "automatic": "counted automatically",
                      "said_once": "one word with the first card", "king_first": "said, king first"},

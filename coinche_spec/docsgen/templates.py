@@ -814,6 +814,18 @@ def _rounding_up_from(c: Ctx) -> str:
     return f"Rounding to the nearest 10 goes up from a last digit that depends on the contract: {said}."
 
 
+def _both_sides(c: Ctx) -> bool:
+    return c.get("melds.sides_scoring") == "both_sides"
+
+
+# melds.sides_scoring: only the better side scores its melds, or both sides theirs
+_SIDES_SCORING = {
+    "best_side": "Only the side with the best meld scores its melds.",
+    "both_sides": ("Each side scores its own melds, as said above, whichever holds the best meld and even when "
+                   "the best melds are equal."),
+}
+
+
 # contract.capot_by: what counts as a side taking every trick
 _CAPOT_BY = {
     "tricks": "A side takes every trick (a sweep, a capot) only by taking all eight tricks.",
@@ -1099,10 +1111,17 @@ TEMPLATES: tuple[Template, ...] = (
     one("meld-ties", "melds", "Equal best melds", "melds.compare.equal",
         _COMPARE_EQUAL, _no_melds),
     one("winner-scores", "melds", "What the better side scores", "melds.winner_scores", {
-        "all": ("Only the side with the best meld scores, and it scores all its declared melds; the other side "
-                "scores none."),
-        "best": "Only the side with the best meld scores, and only that best meld; the other side scores none.",
+        "all": lambda c: ("A side that scores its melds scores all its declared melds." if _both_sides(c) else
+                          "Only the side with the best meld scores, and it scores all its declared melds; the other "
+                          "side scores none."),
+        "best": lambda c: ("A side that scores its melds scores only its best meld." if _both_sides(c) else
+                           "Only the side with the best meld scores, and only that best meld; the other side scores "
+                           "none."),
     }, _no_melds),
+    Template("sides-scoring", "melds", "Which sides score their melds", ("melds.sides_scoring",),
+             lambda c: sentence_for("melds.sides_scoring", _SIDES_SCORING,
+                                    c.get("melds.sides_scoring") or "best_side"),
+             _no_melds, {"melds.sides_scoring": _SIDES_SCORING}),
     one("meld-timing", "melds", "Declaring and comparing", "melds.timing", {
         "declared_with_first_card": ("Each player declares his melds as he plays his first card. After the first "
                                      "card of the second trick the sides compare their best melds: a square beats "

@@ -97,6 +97,9 @@ WINNER_SCORES = option_table("melds.winner_scores", {
     "all": lambda melds, best: sum(m.points for m in melds),
     "best": lambda melds, best: best.points,
 })
+# melds.sides_scoring (optional; left out: best_side): does only the side with the best meld score (False),
+# or each side its own melds (True)?
+SIDES_SCORING = option_table("melds.sides_scoring", {"best_side": False, "both_sides": True})
 # melds.timing: with which of his cards a player declares (game.py keeps the first card's melds)
 TIMING = option_table("melds.timing", {"declared_with_first_card": 1})
 
@@ -111,7 +114,7 @@ class MeldRules:
     """
 
     __slots__ = ("rules", "enabled", "squares", "squares_by_strain", "runs", "long_runs", "run_order", "card_reuse",
-                 "trump_breaks_ties", "compare_equal_cancels", "winner_scores", "direction", "found")
+                 "trump_breaks_ties", "compare_equal_cancels", "winner_scores", "both_sides", "direction", "found")
 
     def __init__(self, c):
         m = c.melds
@@ -132,6 +135,7 @@ class MeldRules:
         self.trump_breaks_ties = m.compare.trump_breaks_ties
         self.compare_equal_cancels = choose(COMPARE_EQUAL, m.compare.equal)
         self.winner_scores = choose(WINNER_SCORES, m.winner_scores)
+        self.both_sides = choose(SIDES_SCORING, m.get("sides_scoring", "best_side"))
         choose(TIMING, m.timing)
         self.direction = c.table.direction
         # declaration (tuple of cards, after its strain where that strain has squares of its own)
@@ -305,6 +309,9 @@ def compare(rules, strain: str, declared: dict, hands: dict | None = None,
     elif ns is None or ew > ns:
         winner, reason = "EW", "EW hold the best meld"
     elif mr.compare_equal_cancels:
+        if mr.both_sides:
+            return MeldResult(None, _each_side(mr, valid, best), invalid, valid, best,
+                              "the best melds are equal: each side scores its own")
         return MeldResult(None, points, invalid, valid, best, "the best melds are equal: both sides' melds cancel")
     else:                                      # first_declared: first in play order among the tied holders
         if leader is None:
@@ -316,5 +323,13 @@ def compare(rules, strain: str, declared: dict, hands: dict | None = None,
         first = next(s for s in order if best_seat_key.get(s) == ns)
         winner, reason = team_of(first), f"the best melds are equal: {first} declared first"
 
+    if mr.both_sides:                          # melds.sides_scoring: each side scores its own melds
+        return MeldResult(winner, _each_side(mr, valid, best), invalid, valid, best, reason + "; each side scores its own")
     points[winner] = mr.winner_scores([mm for s in SEATS if team_of(s) == winner for mm in valid[s]], best[winner])
     return MeldResult(winner, points, invalid, valid, best, reason)
+
+
+def _each_side(mr: MeldRules, valid: dict, best: dict) -> dict:
+    """Each side's own melds, as melds.winner_scores says (all its valid melds, or its best)."""
+    return {t: (mr.winner_scores([mm for s in SEATS if team_of(s) == t for mm in valid[s]], best[t])
+                if best[t] is not None else 0) for t in TEAMS}
