@@ -1122,6 +1122,10 @@ TEMPLATES: tuple[Template, ...] = (
              lambda c: sentence_for("melds.sides_scoring", _SIDES_SCORING,
                                     c.get("melds.sides_scoring") or "best_side"),
              _no_melds, {"melds.sides_scoring": _SIDES_SCORING}),
+    one("sevens-cancel", "melds", "Four sevens", "melds.sevens_cancel",
+        lambda c: ("A player who declares the four sevens cancels every meld of the deal: nobody scores a meld "
+                   "(the belote still counts)." if c.get("melds.sevens_cancel") else
+                   "Four sevens cancel nothing; they score as the squares say."), _no_melds),
     one("meld-timing", "melds", "Declaring and comparing", "melds.timing", {
         "declared_with_first_card": ("Each player declares his melds as he plays his first card. After the first "
                                      "card of the second trick the sides compare their best melds: a square beats "

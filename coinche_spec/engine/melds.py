@@ -114,7 +114,8 @@ class MeldRules:
     """
 
     __slots__ = ("rules", "enabled", "squares", "squares_by_strain", "runs", "long_runs", "run_order", "card_reuse",
-                 "trump_breaks_ties", "compare_equal_cancels", "winner_scores", "both_sides", "direction", "found")
+                 "trump_breaks_ties", "compare_equal_cancels", "winner_scores", "both_sides", "sevens_cancel",
+                 "direction", "found")
 
     def __init__(self, c):
         m = c.melds
@@ -136,6 +137,7 @@ class MeldRules:
         self.compare_equal_cancels = choose(COMPARE_EQUAL, m.compare.equal)
         self.winner_scores = choose(WINNER_SCORES, m.winner_scores)
         self.both_sides = choose(SIDES_SCORING, m.get("sides_scoring", "best_side"))
+        self.sevens_cancel = bool(m.get("sevens_cancel", False))     # optional: four sevens annul every meld
         choose(TIMING, m.timing)
         self.direction = c.table.direction
         # declaration (tuple of cards, after its strain where that strain has squares of its own)
@@ -217,6 +219,7 @@ def _evaluate(mr: MeldRules, cards: list[int], squares: tuple) -> Meld | None:
 # --- comparing the sides ---------------------------------------------------------
 
 _TRUMP_SUIT = {"S": 0, "H": 1, "D": 2, "C": 3}
+_SEVENS = mask_of([s * 8 for s in range(4)])       # the four sevens (rank index 0)
 
 
 def _key(meld: Meld, trump: int) -> tuple:
@@ -267,6 +270,7 @@ def compare(rules, strain: str, declared: dict, hands: dict | None = None,
     best_seat_key: dict[str, tuple] = {}
     best: dict[str, Meld | None] = {"NS": None, "EW": None}
     best_key: dict[str, tuple | None] = {"NS": None, "EW": None}
+    cancelled_by = None
     for seat in SEATS:
         decls = declared.get(seat) or []
         if not isinstance(decls, (list, tuple)):
@@ -277,6 +281,10 @@ def compare(rules, strain: str, declared: dict, hands: dict | None = None,
         for decl in decls:
             cards = _check_cards(decl)
             meld, decl_mask, meld_mask = _judged(mr, cards, strain)
+            if (mr.sevens_cancel and decl_mask == _SEVENS and len(cards) == 4
+                    and (held is None or not decl_mask & ~held)):
+                cancelled_by = seat      # melds.sevens_cancel: the four sevens annul every meld
+                continue
             if meld is None or (held is not None and decl_mask & ~held):
                 invalid.append(cards)
                 continue
@@ -300,6 +308,9 @@ def compare(rules, strain: str, declared: dict, hands: dict | None = None,
             best_seat_key[seat] = seat_top
 
     points = {"NS": 0, "EW": 0}
+    if cancelled_by is not None:
+        return MeldResult(None, points, invalid, valid, best, f"{cancelled_by} declared the four sevens: every meld "
+                                                              "is cancelled")
     winner: str | None
     ns, ew = best_key["NS"], best_key["EW"]
     if ns is None and ew is None:
