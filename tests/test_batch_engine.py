@@ -192,7 +192,9 @@ def test_every_engine_option_table_has_a_batch_entry():
                                          ("test-belote-king-first", "belote.claim"),
                                          ("test-bid-factor-a", "scoring.bid_factor"),
                                          ("test-squares-per-strain-a", "melds.squares_sans_atout"),
-                                         ("test-melds-both-sides", "melds.sides_scoring")])
+                                         ("test-melds-both-sides", "melds.sides_scoring"),
+                                         ("test-sevens-cancel", "melds.sevens_cancel"),
+                                         ("test-contract-plus-2", "contract.margin")])
 def test_a_rule_added_after_the_batch_engine_is_refused_where_used(ident, rule):
     with pytest.raises(BatchUnsupported, match=r"rules\." + rule.replace(".", r"\.")):
         batch_rules(load_variant(ident))

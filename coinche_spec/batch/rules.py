@@ -72,6 +72,7 @@ BATCH_NOT_YET_RULES = (
     ("scoring.rounding_up_from", None, "rounding up from another digit per contract"),
     ("scoring.bid_factor", None, "the bid counted several times"),
     ("melds.sevens_cancel", False, "four sevens that cancel every meld"),
+    ("contract.margin", 0, "a margin over the bid"),
     ("melds.squares_sans_atout", None, "squares of their own at sans atout"),
     ("melds.squares_tout_atout", None, "squares of their own at tout atout"),
 )

@@ -1189,6 +1189,10 @@ TEMPLATES: tuple[Template, ...] = (
                            "defenders' total; an equal total makes it."),
     }),
     Template("minimum-total", "contract", "Least total", ("contract.minimum_total",), _minimum_total),
+    Template("margin", "contract", "A margin over the bid", ("contract.margin",),
+             lambda c: (f"A contract needs the bid plus {c.get('contract.margin')}: a bid of 100 needs "
+                        f"{100 + c.get('contract.margin')}; the score still counts the bid."
+                        if c.get("contract.margin") else "A contract needs its bid, no more.")),
     Template("capot-by", "contract", "Taking every trick", ("contract.capot_by",),
              lambda c: sentence_for("contract.capot_by", _CAPOT_BY, c.get("contract.capot_by") or "tricks"),
              options={"contract.capot_by": _CAPOT_BY}),

@@ -230,7 +230,7 @@ class ScoreRules:
     __slots__ = ("rules", "last_trick", "sweep_kind", "sweep_value", "melds_count_towards_contract",
                  "belote_counts_towards_contract", "minimum_total", "versus_defenders", "capot_made", "capot_failed",
                  "capot_value", "generale_value", "sweep_takes_melds", "sweep_bonus", "rounding", "rounding_stage",
-                 "rounding_by_strain", "litige", "bid_factor", "swept",
+                 "rounding_by_strain", "litige", "bid_factor", "swept", "margin",
                  "belote_enabled", "belote_points", "belote_strains", "belote_on_failure",
                  "belote_multiplied", "belote_placement", "awards", "scale", "scale_on_tricks",
                  "scale_round", "scale_complement")
@@ -255,6 +255,7 @@ class ScoreRules:
         self.melds_count_towards_contract = c.melds.count_towards_contract
         self.belote_counts_towards_contract = c.belote.counts_towards_contract
         self.minimum_total = c.contract.minimum_total
+        self.margin = c.contract.get("margin", 0)          # optional: a numeric contract needs the bid + margin
         self.versus_defenders = choose(VERSUS_DEFENDERS, c.contract.versus_defenders)
         self.swept = choose(CAPOT_BY, c.contract.get("capot_by", "tricks"))               # optional rule
         sc = c.scoring
@@ -520,8 +521,9 @@ def _judge(sr: ScoreRules, contract: Contract, takers: str, defenders: str, cp, 
         return made, totals, words, why
     bid = contract.value
     least = sr.minimum_total
-    if mine < bid:
-        failed = f"failed: {mine} is below the bid {bid}"
+    if mine < bid + sr.margin:
+        failed = (f"failed: {mine} is below the bid {bid}" if not sr.margin else
+                  f"failed: {mine} is below the bid {bid} + {sr.margin} = {bid + sr.margin}")
     elif mine < least:
         failed = f"failed: {mine} is below the least total {least} that makes a contract"
     else:
@@ -530,7 +532,7 @@ def _judge(sr: ScoreRules, contract: Contract, takers: str, defenders: str, cp, 
         return failed is None, totals, None, None
     if failed is not None:
         return False, totals, words, failed
-    why = f"made: {mine} reaches the bid {bid}"
+    why = f"made: {mine} reaches the bid {bid}" + (f" + {sr.margin}" if sr.margin else "")
     if least > bid:
         why += f" and the least total {least}"
     return True, totals, words, why + passed
@@ -700,7 +702,8 @@ def _score(sr: ScoreRules, contract: Contract, tp: dict, won: dict, last: str, m
                      + f": takers {takers} count {total_words[takers]}, "
                        f"defenders {defenders} count {total_words[defenders]}")
     litige = (sr.litige and contract.value not in ("capot", "generale")
-              and totals[takers] == totals[defenders] and totals[takers] >= max(contract.value, sr.minimum_total))
+              and totals[takers] == totals[defenders]
+              and totals[takers] >= max(contract.value + sr.margin, sr.minimum_total))
     if litige:
         # scoring.litige: neither made nor failed; the defenders score as on a made contract
         made = False
