@@ -48,7 +48,7 @@ BATCH_OPTIONS: dict = {
     "contract.versus_defenders": _ALL, "contract.capot_by": _ALL,
     "scoring.sweep_takes_melds": _ALL, "scoring.rounding": _ALL, "scoring.rounding_stage": _ALL, "scoring.litige": _ALL,
     "award.terms[]": _ALL, "award.multiplied": _ALL,
-    "match.reach": _ALL, "match.both_cross": _ALL, "match.tie": _ALL,
+    "match.reach": _ALL, "match.both_cross": _ALL, "match.tie": _ALL, "match.belote_validation_deals": _ALL,
 }
 
 

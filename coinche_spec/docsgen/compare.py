@@ -95,6 +95,8 @@ ENUM_WORDS: dict[str, dict] = {
     "scoring.rounding_stage": {"award": "the final award", "before_multiplier": "the award before the multiplier",
                                "card_points": "the card points", "card_points_complement":
                                "the takers' card points; the defenders take the rest"},
+    "match.belote_validation_deals": {"failed_or_no_trick": "failed or without a trick",
+                                      "no_trick": "without a trick", "any_deal": "any deal"},
     "match.reach": {"reach": "reaching it wins", "exceed": "only going over it wins"},
     "match.both_cross": {"higher_total": "the higher total", "deal_winner": "the deal's winners",
                          "last_deal": "more points in the last deal", "last_taker": "the last deal's takers"},

@@ -818,6 +818,11 @@ def _both_sides(c: Ctx) -> bool:
     return c.get("melds.sides_scoring") == "both_sides"
 
 
+# match.belote_validation_deals: the deals in which a crossing through belote alone waits for a trick
+_VALIDATION_DEALS = {"failed_or_no_trick": "a deal where it failed as takers or took no trick",
+                     "no_trick": "a deal where it took no trick", "any_deal": "any deal"}
+
+
 # melds.sides_scoring: only the better side scores its melds, or both sides theirs
 _SIDES_SCORING = {
     "best_side": "Only the side with the best meld scores its melds.",
@@ -1252,14 +1257,22 @@ TEMPLATES: tuple[Template, ...] = (
         "draw": "If both reach it with equal totals, the match is over and drawn: nobody wins.",
     }, _tie_unused),
     Template("deals", "match", "Number of deals", ("match.deals",), _match_deals),
+    Template("belote-validation-deals", "match", "Which deals the belote condition covers",
+             ("match.belote_validation_deals",),
+             lambda c: ("The condition on a belote covers " + _VALIDATION_DEALS[
+                 c.get("match.belote_validation_deals") or "failed_or_no_trick"] + "."),
+             lambda c: None if c.get("match.belote_validation") else "there is no condition on a belote",
+             {"match.belote_validation_deals": {k: f"The condition on a belote covers {v}."
+                                                for k, v in _VALIDATION_DEALS.items()}}),
     one("last-deal-trick", "match", "A trick in the last deal", "match.last_deal_needs_a_trick",
         lambda c: ("A side that reaches the target in a deal in which it won no trick cannot win on that deal; it "
                    "wins at the end of a later deal in which it wins a trick, if it still has the target."
                    if c.get("match.last_deal_needs_a_trick") else
                    "A side may win on a deal in which it won no trick.")),
     one("belote-validation", "match", "Reaching the target through belote", "match.belote_validation", {
-        "true": ("A side that reaches the target only thanks to its belote, in a deal where it failed as takers "
-                 "or took no trick, has not yet won: it must first win a trick in a later deal."),
+        "true": lambda c: ("A side that reaches the target only thanks to its belote, in "
+                           + _VALIDATION_DEALS[c.get("match.belote_validation_deals") or "failed_or_no_trick"]
+                           + ", has not yet won: it must first win a trick in a later deal."),
         "false": lambda c: ("There is no further condition: points from a belote count like any others towards "
                             "the target." if c.belote else "There is no further condition on reaching the target."),
     }),

@@ -60,6 +60,15 @@ TIE = option_table("match.tie", {
 })
 
 
+# match.belote_validation_deals: in which deals a crossing through belote alone must wait for a trick,
+# from (the side failed as takers, the side won no trick)
+BELOTE_VALIDATION_DEALS = option_table("match.belote_validation_deals", {
+    "failed_or_no_trick": lambda failed_takers, no_trick: failed_takers or no_trick,
+    "no_trick": lambda failed_takers, no_trick: no_trick,
+    "any_deal": lambda failed_takers, no_trick: True,
+})
+
+
 class MatchInputError(EngineError, ValueError):
     """A match request whose deals cannot be read (a missing score, a bad team)."""
 
@@ -167,6 +176,7 @@ class Match:
         self.last_deal = g.get("deals")     # optional: the match ends after this many deals at the latest
         # optional: a side that won no trick in a deal cannot win on it
         self.needs_trick = bool(g.get("last_deal_needs_a_trick", False))
+        self.validation_deal = choose(BELOTE_VALIDATION_DEALS, g.get("belote_validation_deals", "failed_or_no_trick"))
         self.totals = {"NS": 0, "EW": 0}
         self.waiting = {"NS": False, "EW": False}
         self.lines = [] if lines else None
@@ -215,7 +225,7 @@ class Match:
                     raise MatchInputError(f"bad match deal {i}: tricks_won is needed to check "
                                           f"{t}'s crossing (match.belote_validation)")
                 failed_takers = deal.takers == t and deal.made is False
-                if not (failed_takers or deal.tricks_won[t] == 0):
+                if not self.validation_deal(failed_takers, deal.tricks_won[t] == 0):
                     continue
                 count = deal.belotes[t] if deal.belotes is not None else int(deal.belote == t)
                 b = self.c.belote.points * count
