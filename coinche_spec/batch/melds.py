@@ -11,9 +11,11 @@ tables in BatchRules). The sides' best melds are then compared as
 engine/melds.py compares them, with one integer key per meld.
 
 The belote: the random players say "belote" and "rebelote" with the king
-and queen as they play them, so a said belote counts exactly when it is
-held (``belote.claim`` changes nothing for these players); with
-``belote.in_run: forbidden`` the pair must not sit in one of the holder's runs.
+and queen as they play them, so a belote counts exactly when it is held
+under ``belote.claim`` said, said_once and automatic, and under king_first
+when its king was played before its queen (read from the cards played);
+with ``belote.in_run: forbidden`` the pair must not sit in one of the
+holder's runs.
 """
 
 from __future__ import annotations
@@ -36,9 +38,9 @@ def _seat_melds(br, hands, strain):
     card with them (a run touching a square is not declared at all): per suit byte, one lookup
     of (byte, squares held) in the rule set's tables."""
     b = _bytes(hands)
-    sq = b[0] & b[1] & b[2] & b[3] & br.square_ranks          # (4, n) ranks held in every suit
-    total = np.take(br.sq_points, sq)
-    sq_key = np.take(br.sq_key, sq)
+    sq = b[0] & b[1] & b[2] & b[3] & br.square_ranks[strain][None, :]   # (4, n) valued ranks held in every suit
+    total = br.sq_points[strain[None, :], sq]                 # scored by the deal's strain's table
+    sq_key = br.sq_key[strain[None, :], sq]
     run_key = np.zeros_like(sq_key)
     run_best = np.zeros_like(sq_key)
     cards = []
@@ -54,8 +56,8 @@ def _seat_melds(br, hands, strain):
         run_best = np.where(better, np.take(br.byte_run_best, i), run_best)
         cards.append(np.take(br.byte_run_cards, i))
     key = np.maximum(sq_key, run_key)
-    best = np.where(sq_key >= run_key, np.take(br.sq_best, sq), run_best)
-    return total, key, best, cards
+    best = np.where(sq_key >= run_key, br.sq_best[strain[None, :], sq], run_best)
+    return total, key, best, cards, sq
 
 
 def meld_points(br, hands, strain, leader0):
@@ -63,7 +65,7 @@ def meld_points(br, hands, strain, leader0):
     n = hands.shape[1]
     if not br.melds_enabled:
         return np.zeros((2, n), np.int64), None
-    total, key, best, run_cards = _seat_melds(br, hands, strain)
+    total, key, best, run_cards, sq = _seat_melds(br, hands, strain)
     team_key = np.maximum(key[0:2], key[2:4])                   # NS = seats 0, 2; EW = 1, 3
     if br.winner_scores_all:
         team_points = total[0:2] + total[2:4]
@@ -84,13 +86,19 @@ def meld_points(br, hands, strain, leader0):
         ns_wins |= tie & ((first & 1) == 0)
         ew_wins |= tie & ((first & 1) == 1)
     out = np.zeros((2, n), np.int64)
-    out[0] = np.where(ns_wins, team_points[0], 0)
-    out[1] = np.where(ew_wins, team_points[1], 0)
+    if br.both_sides:                       # melds.sides_scoring: each side scores its own melds
+        out[0], out[1] = team_points[0], team_points[1]
+    else:
+        out[0] = np.where(ns_wins, team_points[0], 0)
+        out[1] = np.where(ew_wins, team_points[1], 0)
+    if br.sevens_cancel:                    # melds.sevens_cancel: four sevens declared annul every meld
+        out[:, ((sq & 1) != 0).any(axis=0)] = 0
     return out, run_cards
 
 
-def belote_points(br, hands, strain, run_cards):
-    """(2, n): each side's belote points before the contract is judged."""
+def belote_points(br, hands, strain, run_cards, cards=None):
+    """(2, n): each side's belote points before the contract is judged (``cards`` (32, n), the cards
+    in the order played, are needed where belote.claim is king_first)."""
     n = hands.shape[1]
     out = np.zeros((2, n), np.int64)
     if not br.belote_enabled:
@@ -102,6 +110,10 @@ def belote_points(br, hands, strain, run_cards):
         held = ((b[s] & 0x60) == 0x60) & ((suits >> s & 1) == 1)[None, :]
         if not br.belote_in_run and run_cards is not None:
             held &= (run_cards[s] & 0x60) != 0x60
+        if br.belote_king_first:
+            # the holder played both: his king must come first
+            king_first = np.argmax(cards == 8 * s + 6, axis=0) < np.argmax(cards == 8 * s + 5, axis=0)
+            held &= king_first[None, :]
         count += held
     out[0] = (count[0] + count[2]) * br.belote_points
     out[1] = (count[1] + count[3]) * br.belote_points

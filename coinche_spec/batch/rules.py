@@ -17,7 +17,8 @@ import numpy as np
 from ..engine.auction import _table as auction_table
 from ..engine.errors import Unsupported
 from ..engine.masks import BEAT, PLAIN_RANK_ORDER, SUIT_MASKS
-from ..engine.options import TABLES, engine_phase, rule_options
+from ..engine.options import TABLES, choose, engine_phase, rule_options
+from ..engine.scoring import SCALE_APPLIES_TO, SCALE_DEFENDERS, SCALE_ROUNDING
 from ..notation import RANKS
 from ..variants.compiled import STRAINS, compiled_rules
 
@@ -45,6 +46,12 @@ BATCH_OPTIONS: dict = {
     "melds.compare.equal": _ALL, "melds.winner_scores": _ALL, "melds.timing": _ALL, "melds.sides_scoring": _ALL,
     "belote.tout_atout": _ALL, "belote.claim": _ALL, "belote.in_run": _ALL,
     "belote.on_failure": _ALL, "belote.multiplied": _ALL,
+    "belote.placement.made.takers": _ALL, "belote.placement.made.defenders": _ALL,
+    "belote.placement.coinched_made.takers": _ALL, "belote.placement.coinched_made.defenders": _ALL,
+    "belote.placement.failed.defenders": _ALL, "belote.placement.coinched_failed.defenders": _ALL,
+    "belote.placement.capot_made.takers": _ALL, "belote.placement.capot_made.defenders": _ALL,
+    "belote.placement.capot_failed.takers": _ALL, "belote.placement.capot_failed.defenders": _ALL,
+    "card_values.scale.applies_to": _ALL, "card_values.scale.rounding": _ALL, "card_values.scale.defenders": _ALL,
     "contract.versus_defenders": _ALL, "contract.capot_by": _ALL,
     "scoring.sweep_takes_melds": _ALL, "scoring.rounding": _ALL, "scoring.rounding_stage": _ALL, "scoring.litige": _ALL,
     "award.terms[]": _ALL, "award.multiplied": _ALL,
@@ -53,37 +60,19 @@ BATCH_OPTIONS: dict = {
 
 
 # Options the per-deal engine plays and the batch engine does not yet (added after it was written).
+# (Every option of match.both_cross and match.tie is accepted: the batch scores single deals, never a match.)
 BATCH_NOT_YET: dict = {
-    "contract.versus_defenders": {"at_least_level"}, "scoring.rounding": {"nearest_5"},
-    "scoring.rounding_stage": {"before_multiplier", "card_points", "card_points_complement"},
-    "scoring.litige": {"takers_points_held"}, "award.multiplied": {"base"},
-    "auction.coinche.effect": {"overbid_cancels"},
-    "auction.coinche.by": {"any_player"}, "auction.coinche.when": {"side_in_turn"},
-    "match.both_cross": {"last_deal", "last_taker"}, "match.tie": {"north_south", "draw"},
-    "belote.claim": {"said_once", "king_first"}, "melds.sides_scoring": {"both_sides"},
 }
 # Rules that are not enumerated, added after the batch engine: (path, the setting it plays, why refused).
 # A rule set that leaves one out, or gives it the setting named, plays as before.
 BATCH_NOT_YET_RULES = (
-    ("auction.coinche.allowed", True, "a rule set without coinche"),
-    ("auction.coinche.minimum_bid", None, "a lowest coinchable bid"),
-    ("auction.bids.ladder", None, "an explicit ladder of bids"),
-    ("match.deals", None, "a match over a fixed number of deals"),
-    ("scoring.rounding_up_from", None, "rounding up from another digit per contract"),
-    ("scoring.bid_factor", None, "the bid counted several times"),
-    ("melds.sevens_cancel", False, "four sevens that cancel every meld"),
-    ("contract.margin", 0, "a margin over the bid"),
-    ("melds.squares_sans_atout", None, "squares of their own at sans atout"),
-    ("melds.squares_tout_atout", None, "squares of their own at tout atout"),
 )
+# match.deals (a match over a fixed number of deals) is not refused: the batch scores single deals.
 
 
 def check_batch_options(c) -> None:
     """Raise BatchUnsupported for the first enumerated rule or option the rule set uses that the
     batch engine does not play (a rule it does not know is refused only where the rule set uses it)."""
-    if c.scoring.get("capot_failed") is not None:
-        raise BatchUnsupported("rules.scoring.capot_failed: the batch engine does not play a separate "
-                               "award for a failed capot yet (play the deals one by one with coinche_spec.engine)")
     for path, plays, what in BATCH_NOT_YET_RULES:
         node = c
         for key in path.split("."):
@@ -103,8 +92,28 @@ def check_batch_options(c) -> None:
 
 # strain indices: S H D C TA SA, as variants.compiled.STRAINS
 _TRUMP = np.array([0, 1, 2, 3, -1, -1])
-_OUTCOMES = ("made", "failed", "coinched_made", "coinched_failed", "capot_made")
+_OUTCOMES = ("made", "failed", "coinched_made", "coinched_failed", "capot_made", "capot_failed")
 _KIND = {"TA": "tout_atout", "SA": "sans_atout"}
+# contract.versus_defenders: how the takers' total must compare with the defenders' (None: it need not)
+_VERSUS = {"ignore": None, "not_level": np.not_equal, "strictly_more": np.greater,
+           "at_least_level": np.greater_equal}
+# scoring.rounding: (unit, what is added before rounding down to the unit)
+_ROUNDING = {"none": (1, 0), "nearest_10_half_up": (10, 5), "nearest_10_half_down": (10, 4), "nearest_5": (5, 2)}
+# scoring.rounding_stage: what the rounding rounds (batch/scoring.py reads the name)
+_STAGES = {s: s for s in ("award", "before_multiplier", "card_points", "card_points_complement")}
+_LITIGE = {"none": False, "takers_points_held": True}      # scoring.litige: is a level total a litige?
+# belote.claim: must the king come before the queen (the players always say both words)?
+_KING_FIRST = {"said": False, "automatic": False, "said_once": False, "king_first": True}
+
+
+def _option(table: dict, path: str, option):
+    """What the batch does for ``option`` of the rule at ``path``; BatchUnsupported if it has no entry
+    (an option the per-deal engine learnt after the batch engine's tables were written)."""
+    if option not in table:
+        raise BatchUnsupported(f"rules.{path}: the batch engine does not play option {option!r}")
+    return table[option]
+
+
 # meld comparison keys as one integer (higher is better): a square (1, points, rank order, 0),
 # a run (0, length up to 5, top rank, trump) as in engine/melds.py _key
 _SQUARE_KEY = 1 << 40
@@ -142,17 +151,49 @@ class BatchRules:
         self.last_trick = int(cv.last_trick)
         self.sweep_extra = {"none": self.last_trick, "last_trick_value": int(cv.sweep.value),
                             "bonus": self.last_trick + int(cv.sweep.value)}[cv.sweep.kind]
+        self._scale(cv)
         self._melds(c)
         self._belote(c)
+        self._scoring(c)
+
+    # -- card values, contract and scoring ------------------------------------
+    def _scale(self, cv):
+        """card_values.scale: per strain the ratio times/per (1/1 and ``scaled`` False where none)."""
+        scale = cv.get("scale")
+        ratios = [scale.get(_KIND[s]) if scale is not None and s in _KIND else None for s in STRAINS]
+        self.scaled = np.array([r is not None for r in ratios])
+        self.scale_times = np.array([r.times if r is not None else 1 for r in ratios], dtype=np.int64)
+        self.scale_per = np.array([r.per if r is not None else 1 for r in ratios], dtype=np.int64)
+        if scale is not None:
+            # the per-deal engine's own behaviours (they work on arrays as on numbers)
+            self.scale_on_tricks = choose(SCALE_APPLIES_TO, scale.applies_to)
+            self.scale_round = choose(SCALE_ROUNDING, scale.rounding)
+            self.scale_complement = choose(SCALE_DEFENDERS, scale.defenders)
+
+    def _scoring(self, c):
         ct = c.contract
         self.minimum_total = int(ct.minimum_total)
-        self.versus = ct.versus_defenders
+        self.margin = int(ct.get("margin", 0))                      # a numeric contract needs the bid + margin
+        self.capot_by = ct.get("capot_by", "tricks")                # who took every trick: by tricks or points
+        factor = c.scoring.get("bid_factor")                        # the bid term counted N times per strain
+        self.bid_factor = np.array([1 if factor is None else factor.get(_KIND.get(s, "suit"), 1) for s in STRAINS],
+                                   dtype=np.int64)
+        self.versus = _option(_VERSUS, "contract.versus_defenders", ct.versus_defenders)
         sc = c.scoring
         self.sweep_bonus = int(sc.sweep_bonus)
         self.sweep_takes_melds = sc.sweep_takes_melds
-        self.capot_by = c.contract.get("capot_by", "tricks")      # optional: who took every trick
+        # scoring.rounding as (a + add[strain]) // unit * unit; rounding_up_from moves the threshold of tens
         self.rounding = sc.rounding
+        unit, add = _option(_ROUNDING, "scoring.rounding", sc.rounding)
+        up_from = sc.get("rounding_up_from")
+        by_strain = [add] * 6
+        if up_from is not None and unit == 10:
+            by_strain = [10 - up_from[_KIND.get(s, "suit")] for s in STRAINS]
+        self.round_unit, self.round_add = unit, np.array(by_strain, dtype=np.int64)
+        self.rounding_stage = _option(_STAGES, "scoring.rounding_stage", sc.get("rounding_stage", "award"))
+        self.litige = _option(_LITIGE, "scoring.litige", sc.get("litige", "none"))
         self.capot_made = sc.capot_made is not None
+        self.capot_failed = sc.get("capot_failed") is not None
         self.awards = {}
         for name in _OUTCOMES:
             block = sc.get(name)
@@ -221,7 +262,15 @@ class BatchRules:
         self.capot_ends = bool(a.capot.ends_auction)
         self.capot_coinchable = bool(a.capot.may_be_coinched)
         self.coinche_when = a.coinche.when
+        self.coinche_by_any = a.coinche.by == "any_player"
         self.coinche_ends = a.coinche.effect == "ends_auction"
+        self.overbid_cancels = a.coinche.effect == "overbid_cancels"      # décoinchage
+        # coinchable[j]: may ladder bid j be coinched (auction.coinche.allowed, minimum_bid; a capot or
+        # générale as capot.may_be_coinched), as engine/auction.py Auction._coinche_possible
+        minimum = a.coinche.get("minimum_bid")
+        self.coinchable = np.array([a.coinche.get("allowed", True) and (
+            (minimum is None or self.bid_value[j] >= minimum) if self.bid_numeric[j] else self.capot_coinchable)
+            for j in range(L)], dtype=bool)
         self.passes_after = int(a.coinche.passes_after)
         self.coinche_mult = int(a.coinche.multiplier)
         self.sur_allowed = bool(a.surcoinche.allowed)
@@ -232,19 +281,30 @@ class BatchRules:
     def _melds(self, c):
         m = c.melds
         self.melds_enabled = bool(m.enabled)
-        squares = [int(m.squares[RANKS[r]]) for r in range(8)]
-        self.square_ranks = sum(1 << r for r in range(8) if squares[r] > 0)     # the squares a player declares
+        # the squares table of each strain (melds.squares_sans_atout / squares_tout_atout replace
+        # melds.squares there); a player declares the squares his contract's table values, as declarable_melds
+        base = [int(m.squares[RANKS[r]]) for r in range(8)]
+        tables = []
+        for s in STRAINS:
+            own = m.get(f"squares_{_KIND[s]}") if s in _KIND else None
+            tables.append(base if own is None else [int(own[RANKS[r]]) for r in range(8)])
+        # square_ranks[strain]: the squares a player declares in that strain's contract
+        self.square_ranks = np.array([sum(1 << r for r in range(8) if t[r] > 0) for t in tables], dtype=np.intp)
         runs = {n: int(m.runs[str(n)]) for n in (3, 4, 5)}
-        sq_points = np.zeros(256, dtype=np.int64)
-        sq_key = np.zeros(256, dtype=np.int64)
-        sq_best = np.zeros(256, dtype=np.int64)
-        for held in range(256):
-            for r in range(8):
-                if held >> r & 1 and squares[r] > 0:
-                    sq_points[held] += squares[r]
-                    k = _SQUARE_KEY | (squares[r] << 16) | (PLAIN_RANK_ORDER[r] << 4)
-                    if k > sq_key[held]:
-                        sq_key[held], sq_best[held] = k, squares[r]
+        # sq_points[strain, held], sq_key, sq_best: the squares held (a rank mask) as scored in each strain
+        sq_points = np.zeros((6, 256), dtype=np.int64)
+        sq_key = np.zeros((6, 256), dtype=np.int64)
+        sq_best = np.zeros((6, 256), dtype=np.int64)
+        for i, squares in enumerate(tables):
+            for held in range(256):
+                for r in range(8):
+                    if held >> r & 1 and squares[r] > 0:
+                        sq_points[i, held] += squares[r]
+                        k = _SQUARE_KEY | (squares[r] << 16) | (PLAIN_RANK_ORDER[r] << 4)
+                        if k > sq_key[i, held]:
+                            sq_key[i, held], sq_best[i, held] = k, squares[r]
+        self.both_sides = m.get("sides_scoring", "best_side") == "both_sides"   # each side its own melds
+        self.sevens_cancel = bool(m.get("sevens_cancel", False))              # four sevens annul every meld
         # the (at most two) runs of three or more in each suit byte: mask, points, key, meld cards
         run_mask = np.zeros((2, 256), dtype=np.int64)
         run_points = np.zeros((2, 256), dtype=np.int64)
@@ -295,8 +355,36 @@ class BatchRules:
         self.belote_points = int(b.points)
         self.belote_in_run = b.in_run == "allowed"
         self.belote_count = bool(b.counts_towards_contract)
-        self.belote_on_failure = b.on_failure
         self.belote_multiplied = b.multiplied == "with_award"
+        # belote.claim: the random and simple players say "belote" with the first of the king and queen and
+        # "rebelote" with the second, so said, said_once and automatic count every belote held; king_first
+        # only those whose king was played first
+        self.belote_king_first = _option(_KING_FIRST, "belote.claim", b.claim)
+        # belote_dest[2 * placed + role]: where the takers' (role 0) or the defenders' (1) belote goes, for
+        # placed = 2 * coinched + made (a litige counts as made): 0 the takers, 1 the defenders, 2 lost.
+        # belote.placement where it says, else the holder's side, a failing takers' as belote.on_failure says
+        where = {"takers": 0, "defenders": 1, "lost": 2}
+        on_failure = _option({"holder": 0, "defenders": 1, "lost": 2}, "belote.on_failure", b.on_failure)
+        placement = b.get("placement")
+        dest = []
+        for placed in ("failed", "made", "coinched_failed", "coinched_made"):
+            block = placement.get(placed) if placement is not None else None
+            for role, own in (("takers", 0), ("defenders", 1)):
+                option = block.get(role) if block is not None else None
+                if option is not None:
+                    dest.append(_option(where, f"belote.placement.{placed}.{role}", option))
+                else:
+                    dest.append(on_failure if own == 0 and placed.endswith("failed") else own)
+        self.belote_dest = np.array(dest, dtype=np.intp)
+        # belote_capot_dest[2 * made + role]: on a capot bid or générale, belote.placement.capot_made /
+        # capot_failed where given (before the outcome's place and on_failure), else -1
+        capot = []
+        for placed in ("capot_failed", "capot_made"):
+            block = placement.get(placed) if placement is not None else None
+            for role in ("takers", "defenders"):
+                option = block.get(role) if block is not None else None
+                capot.append(-1 if option is None else _option(where, f"belote.placement.{placed}.{role}", option))
+        self.belote_capot_dest = np.array(capot, dtype=np.intp)
 
 
 def batch_rules(rules) -> BatchRules:

@@ -24,7 +24,7 @@ from .dealing import deal as deal_pack
 from .game import Deal
 from .options import choose, engine_phase, option_table
 
-__all__ = ["random_hands", "random_deal", "play_out", "choose_call", "choose_card", "declarable_melds"]
+__all__ = ["random_hands", "random_deal", "play_out", "choose_call", "choose_card", "declarable_melds", "belote_word"]
 
 # How often a player makes each kind of call when he may (the rest: pass).
 OPENING_BID = 0.5        # the first bid of the auction
@@ -76,12 +76,14 @@ class _PlayerRules:
         self.cut_minimum_packet = max(1, int(c.deal.cut.minimum_packet))   # a random cut never lifts none
         m = c.melds
         self.melds_enabled = m.enabled
-        # the squares the variant values in some contract (melds.squares, or a sans atout or tout atout
-        # table of its own), strongest first: (mask, cards in suit order); one the contract does not
-        # value is judged invalid and scores nothing
-        tables = [m.squares] + [t for t in (m.get("squares_sans_atout"), m.get("squares_tout_atout")) if t is not None]
-        self.squares = tuple((_SQUARE_MASKS[r], tuple(s * 8 + r for s in range(4)))
-                             for r in _SQUARE_ORDER if any(t[RANKS[r]] > 0 for t in tables))
+        # strain -> the squares the variant values in that contract (melds.squares, or a sans atout or
+        # tout atout table of its own), strongest first: (mask, cards in suit order)
+        self.squares = {}
+        for strain in ("S", "H", "D", "C", "TA", "SA"):
+            own = m.get({"SA": "squares_sans_atout", "TA": "squares_tout_atout"}.get(strain, "squares"))
+            table = own if own is not None else m.squares
+            self.squares[strain] = tuple((_SQUARE_MASKS[r], tuple(s * 8 + r for s in range(4)))
+                                         for r in _SQUARE_ORDER if table[RANKS[r]] > 0)
         self.dealer_after_throw_in = choose(DEALER_AFTER_THROW_IN, c.table.dealer_after_throw_in)
         self.direction = c.table.direction
 
@@ -90,10 +92,10 @@ def _player_rules(rules) -> _PlayerRules:
     return engine_phase(rules, "random player", _PlayerRules)
 
 
-def declarable_melds(rules, hand: int) -> list[list[int]]:
+def declarable_melds(rules, hand: int, strain: str = "S") -> list[list[int]]:
     """The squares and runs a player holds, no card in two of them (safe under every rule set).
 
-    Only squares the variant values (in some contract) are listed; a run is listed whole (a run
+    Only squares the variant values in the contract's ``strain`` are listed; a run is listed whole (a run
     longer than five is judged by the variant's long-run rule).
     """
     pr = _player_rules(rules)
@@ -101,7 +103,7 @@ def declarable_melds(rules, hand: int) -> list[list[int]]:
         return []
     found = []
     used = 0
-    for sq, cards in pr.squares:
+    for sq, cards in pr.squares[strain]:
         if hand & sq == sq:
             found.append(list(cards))
             used |= sq
@@ -191,14 +193,18 @@ def choose_card(deal: Deal, rng: random.Random) -> tuple:
         card = legal.bit_length() - 1
     melds = None
     if len(deal.log) < 4:
-        melds = declarable_melds(deal.rules, deal.hands[seat]) or None
-    say = None
-    if (card & 7) in (5, 6) and (card >> 3) in _belote_suits(deal):  # Q or K of a belote suit
+        melds = declarable_melds(deal.rules, deal.hands[seat], deal.contract.strain) or None
+    return card, melds, belote_word(deal, seat, card, _belote_suits(deal))
+
+
+def belote_word(deal: Deal, seat: str, card: int, suits) -> str | None:
+    """What ``seat`` says playing ``card``: "belote" with the first of the king and queen of a belote
+    suit (``suits``) he was dealt, "rebelote" with the second, else None."""
+    if (card & 7) in (5, 6) and (card >> 3) in suits:  # Q or K of a belote suit
         pair = 0x60 << (card & ~7)       # the Q (rank 5) and K (rank 6) of the card's suit
         if deal.hands[seat] & pair == pair:
-            # the first of the two is "belote"; the second, once the other is gone, "rebelote"
-            say = "belote" if st.hand(seat) & pair == pair else "rebelote"
-    return card, melds, say
+            return "belote" if deal.play.hand(seat) & pair == pair else "rebelote"
+    return None
 
 
 def _belote_suits(deal: Deal) -> tuple:
@@ -242,7 +248,7 @@ def play_out(deal: Deal, rng: random.Random, stats: dict | None = None) -> Deal:
                 card = (card & -card).bit_length() - 1
             else:
                 card = legal.bit_length() - 1
-            melds = (declarable_melds(rules, hands[seat]) or None) if played < 4 else None
+            melds = (declarable_melds(rules, hands[seat], deal.contract.strain) or None) if played < 4 else None
             say = None
             if pairs[seat] >> card & 1:
                 pair = 0x60 << (card & ~7)
