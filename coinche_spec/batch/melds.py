@@ -38,9 +38,9 @@ def _seat_melds(br, hands, strain):
     card with them (a run touching a square is not declared at all): per suit byte, one lookup
     of (byte, squares held) in the rule set's tables."""
     b = _bytes(hands)
-    sq = b[0] & b[1] & b[2] & b[3] & br.square_ranks          # (4, n) ranks held in every suit
-    total = np.take(br.sq_points, sq)
-    sq_key = np.take(br.sq_key, sq)
+    sq = b[0] & b[1] & b[2] & b[3] & br.square_ranks[strain][None, :]   # (4, n) valued ranks held in every suit
+    total = br.sq_points[strain[None, :], sq]                 # scored by the deal's strain's table
+    sq_key = br.sq_key[strain[None, :], sq]
     run_key = np.zeros_like(sq_key)
     run_best = np.zeros_like(sq_key)
     cards = []
@@ -56,8 +56,8 @@ def _seat_melds(br, hands, strain):
         run_best = np.where(better, np.take(br.byte_run_best, i), run_best)
         cards.append(np.take(br.byte_run_cards, i))
     key = np.maximum(sq_key, run_key)
-    best = np.where(sq_key >= run_key, np.take(br.sq_best, sq), run_best)
-    return total, key, best, cards
+    best = np.where(sq_key >= run_key, br.sq_best[strain[None, :], sq], run_best)
+    return total, key, best, cards, sq
 
 
 def meld_points(br, hands, strain, leader0):
@@ -65,7 +65,7 @@ def meld_points(br, hands, strain, leader0):
     n = hands.shape[1]
     if not br.melds_enabled:
         return np.zeros((2, n), np.int64), None
-    total, key, best, run_cards = _seat_melds(br, hands, strain)
+    total, key, best, run_cards, sq = _seat_melds(br, hands, strain)
     team_key = np.maximum(key[0:2], key[2:4])                   # NS = seats 0, 2; EW = 1, 3
     if br.winner_scores_all:
         team_points = total[0:2] + total[2:4]
@@ -86,8 +86,13 @@ def meld_points(br, hands, strain, leader0):
         ns_wins |= tie & ((first & 1) == 0)
         ew_wins |= tie & ((first & 1) == 1)
     out = np.zeros((2, n), np.int64)
-    out[0] = np.where(ns_wins, team_points[0], 0)
-    out[1] = np.where(ew_wins, team_points[1], 0)
+    if br.both_sides:                       # melds.sides_scoring: each side scores its own melds
+        out[0], out[1] = team_points[0], team_points[1]
+    else:
+        out[0] = np.where(ns_wins, team_points[0], 0)
+        out[1] = np.where(ew_wins, team_points[1], 0)
+    if br.sevens_cancel:                    # melds.sevens_cancel: four sevens declared annul every meld
+        out[:, ((sq & 1) != 0).any(axis=0)] = 0
     return out, run_cards
 
 

@@ -128,7 +128,7 @@ def replay_deal(batch, i: int, steps: list, played_pos: dict) -> str | None:
             return (f"card {j}: legal {[card_name(c) for c in deal.legal_cards()]}, batch "
                     f"{[card_name(c) for c in range(32) if int(play.legal[j, p]) >> c & 1]}")
         card = int(play.cards[j, p])
-        melds = (declarable_melds(rules, hands[seat]) or None) if j < 4 else None
+        melds = (declarable_melds(rules, hands[seat], deal.contract.strain) or None) if j < 4 else None
         if suits is None:
             suits = _belote_suits(deal)
         say = None

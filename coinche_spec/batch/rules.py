@@ -43,17 +43,19 @@ BATCH_OPTIONS: dict = {
     "play.cannot_overtrump": _ALL, "play.partner_cut_only_trumps": _ALL, "play.first_leader": _ALL,
     "card_values.sweep.kind": _ALL,
     "melds.long_runs": _ALL, "melds.run_order": _ALL, "melds.card_reuse": _ALL,
-    "melds.compare.equal": _ALL, "melds.winner_scores": _ALL, "melds.timing": _ALL,
+    "melds.compare.equal": _ALL, "melds.winner_scores": _ALL, "melds.timing": _ALL, "melds.sides_scoring": _ALL,
     "belote.tout_atout": _ALL, "belote.claim": _ALL, "belote.in_run": _ALL,
     "belote.on_failure": _ALL, "belote.multiplied": _ALL,
     "belote.placement.made.takers": _ALL, "belote.placement.made.defenders": _ALL,
     "belote.placement.coinched_made.takers": _ALL, "belote.placement.coinched_made.defenders": _ALL,
     "belote.placement.failed.defenders": _ALL, "belote.placement.coinched_failed.defenders": _ALL,
+    "belote.placement.capot_made.takers": _ALL, "belote.placement.capot_made.defenders": _ALL,
+    "belote.placement.capot_failed.takers": _ALL, "belote.placement.capot_failed.defenders": _ALL,
     "card_values.scale.applies_to": _ALL, "card_values.scale.rounding": _ALL, "card_values.scale.defenders": _ALL,
-    "contract.versus_defenders": _ALL,
+    "contract.versus_defenders": _ALL, "contract.capot_by": _ALL,
     "scoring.sweep_takes_melds": _ALL, "scoring.rounding": _ALL, "scoring.rounding_stage": _ALL, "scoring.litige": _ALL,
     "award.terms[]": _ALL, "award.multiplied": _ALL,
-    "match.reach": _ALL, "match.both_cross": _ALL, "match.tie": _ALL,
+    "match.reach": _ALL, "match.both_cross": _ALL, "match.tie": _ALL, "match.belote_validation_deals": _ALL,
 }
 
 
@@ -171,6 +173,11 @@ class BatchRules:
     def _scoring(self, c):
         ct = c.contract
         self.minimum_total = int(ct.minimum_total)
+        self.margin = int(ct.get("margin", 0))                      # a numeric contract needs the bid + margin
+        self.capot_by = ct.get("capot_by", "tricks")                # who took every trick: by tricks or points
+        factor = c.scoring.get("bid_factor")                        # the bid term counted N times per strain
+        self.bid_factor = np.array([1 if factor is None else factor.get(_KIND.get(s, "suit"), 1) for s in STRAINS],
+                                   dtype=np.int64)
         self.versus = _option(_VERSUS, "contract.versus_defenders", ct.versus_defenders)
         sc = c.scoring
         self.sweep_bonus = int(sc.sweep_bonus)
@@ -274,19 +281,30 @@ class BatchRules:
     def _melds(self, c):
         m = c.melds
         self.melds_enabled = bool(m.enabled)
-        squares = [int(m.squares[RANKS[r]]) for r in range(8)]
-        self.square_ranks = sum(1 << r for r in range(8) if squares[r] > 0)     # the squares a player declares
+        # the squares table of each strain (melds.squares_sans_atout / squares_tout_atout replace
+        # melds.squares there); a player declares the squares his contract's table values, as declarable_melds
+        base = [int(m.squares[RANKS[r]]) for r in range(8)]
+        tables = []
+        for s in STRAINS:
+            own = m.get(f"squares_{_KIND[s]}") if s in _KIND else None
+            tables.append(base if own is None else [int(own[RANKS[r]]) for r in range(8)])
+        # square_ranks[strain]: the squares a player declares in that strain's contract
+        self.square_ranks = np.array([sum(1 << r for r in range(8) if t[r] > 0) for t in tables], dtype=np.intp)
         runs = {n: int(m.runs[str(n)]) for n in (3, 4, 5)}
-        sq_points = np.zeros(256, dtype=np.int64)
-        sq_key = np.zeros(256, dtype=np.int64)
-        sq_best = np.zeros(256, dtype=np.int64)
-        for held in range(256):
-            for r in range(8):
-                if held >> r & 1 and squares[r] > 0:
-                    sq_points[held] += squares[r]
-                    k = _SQUARE_KEY | (squares[r] << 16) | (PLAIN_RANK_ORDER[r] << 4)
-                    if k > sq_key[held]:
-                        sq_key[held], sq_best[held] = k, squares[r]
+        # sq_points[strain, held], sq_key, sq_best: the squares held (a rank mask) as scored in each strain
+        sq_points = np.zeros((6, 256), dtype=np.int64)
+        sq_key = np.zeros((6, 256), dtype=np.int64)
+        sq_best = np.zeros((6, 256), dtype=np.int64)
+        for i, squares in enumerate(tables):
+            for held in range(256):
+                for r in range(8):
+                    if held >> r & 1 and squares[r] > 0:
+                        sq_points[i, held] += squares[r]
+                        k = _SQUARE_KEY | (squares[r] << 16) | (PLAIN_RANK_ORDER[r] << 4)
+                        if k > sq_key[i, held]:
+                            sq_key[i, held], sq_best[i, held] = k, squares[r]
+        self.both_sides = m.get("sides_scoring", "best_side") == "both_sides"   # each side its own melds
+        self.sevens_cancel = bool(m.get("sevens_cancel", False))              # four sevens annul every meld
         # the (at most two) runs of three or more in each suit byte: mask, points, key, meld cards
         run_mask = np.zeros((2, 256), dtype=np.int64)
         run_points = np.zeros((2, 256), dtype=np.int64)
@@ -358,6 +376,15 @@ class BatchRules:
                 else:
                     dest.append(on_failure if own == 0 and placed.endswith("failed") else own)
         self.belote_dest = np.array(dest, dtype=np.intp)
+        # belote_capot_dest[2 * made + role]: on a capot bid or générale, belote.placement.capot_made /
+        # capot_failed where given (before the outcome's place and on_failure), else -1
+        capot = []
+        for placed in ("capot_failed", "capot_made"):
+            block = placement.get(placed) if placement is not None else None
+            for role in ("takers", "defenders"):
+                option = block.get(role) if block is not None else None
+                capot.append(-1 if option is None else _option(where, f"belote.placement.{placed}.{role}", option))
+        self.belote_capot_dest = np.array(capot, dtype=np.intp)
 
 
 def batch_rules(rules) -> BatchRules:

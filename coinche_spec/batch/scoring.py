@@ -79,9 +79,12 @@ def score_deals(br, strain, bid_index, declarer, mult, play, melds, belote) -> S
     takers = declarer & 1
     defenders = takers ^ 1
     won = np.stack([play.won_by_seat[0] + play.won_by_seat[2], play.won_by_seat[1] + play.won_by_seat[3]])
-    sweeper = np.where(won[0] == 8, 0, np.where(won[1] == 8, 1, -1))
     cp = play.points.copy()
     last = play.last_winner & 1
+    if br.capot_by == "card_points":          # the last trick taken, the other side's tricks worth 0
+        sweeper = np.where(cp[last ^ 1, ar] == 0, last, -1)
+    else:                                     # all eight tricks
+        sweeper = np.where(won[0] == 8, 0, np.where(won[1] == 8, 1, -1))
     extra = np.where(sweeper >= 0, br.sweep_extra, br.last_trick)
     cp[last, ar] += extra                       # the sweeper took the last trick too
     if br.scaled.any():
@@ -95,12 +98,12 @@ def score_deals(br, strain, bid_index, declarer, mult, play, melds, belote) -> S
     mine, theirs = totals[takers, ar], totals[defenders, ar]
     kind = br.bid_kind[bid_index]
     bid = br.bid_value[bid_index]
-    reaches = (mine >= bid) & (mine >= br.minimum_total)
+    reaches = (mine >= bid + br.margin) & (mine >= br.minimum_total)
     made_number = reaches
     if br.versus is not None:
         made_number = reaches & br.versus(mine, theirs)
     made = np.where(kind == 0, made_number,
-                    np.where(kind == 1, won[takers, ar] == 8, play.won_by_seat[declarer, ar] == 8))
+                    np.where(kind == 1, sweeper == takers, play.won_by_seat[declarer, ar] == 8))
     # scoring.litige: a level numeric contract that reaches the bid is neither made nor failed; it is
     # scored as made, the takers' award held back
     litige = (kind == 0) & reaches & (mine == theirs) if br.litige else np.zeros(n, bool)
@@ -124,6 +127,7 @@ def score_deals(br, strain, bid_index, declarer, mult, play, melds, belote) -> S
         eff[s, ar] += moved
         eff[s ^ 1, ar] -= moved
     counted = _counted(br, cp, strain, takers, ar)
+    bid = bid * br.bid_factor[strain]           # scoring.bid_factor: the bid term counts the value N times
     before = br.rounding_stage == "before_multiplier"
     awards = np.zeros((2, n), np.int64)
     dest_all = np.zeros((2, n), bool)           # is side t's award multiplied whole (for the belote)?
@@ -133,7 +137,7 @@ def score_deals(br, strain, bid_index, declarer, mult, play, melds, belote) -> S
             continue
         for role, (terms, multiplied, base, base_on_sweep) in enumerate(sides):
             side = takers if role == 0 else defenders
-            swept = won[side, ar] == 8
+            swept = sweeper == side
             plain = np.zeros(n, np.int64)
             bid_part = np.zeros(n, np.int64)
             base_part = np.zeros(n, np.int64)
@@ -178,6 +182,9 @@ def score_deals(br, strain, bid_index, declarer, mult, play, melds, belote) -> S
     for role, holder in ((0, takers), (1, defenders)):
         amount = belote[holder, ar]
         code = br.belote_dest[2 * placed + role]
+        if (br.belote_capot_dest >= 0).any():   # a capot bid or générale: belote.placement.capot_*
+            capot = br.belote_capot_dest[2 * made + role]
+            code = np.where((kind > 0) & (capot >= 0), capot, code)
         dest = np.where(code == 0, takers, defenders)
         times = np.where(dest_all[dest, ar] & coinched, mult, 1) if br.belote_multiplied else 1
         awards[dest, ar] += np.where(code == 2, 0, amount * times)

@@ -191,12 +191,13 @@ def match_lengths(rules, records: list) -> list[int]:
     """The number of played deals in each finished match, taking the deals in order.
 
     Every deal goes through ``engine.match.Match`` except the usual ones: where no belote must be
-    validated, a deal after which neither side has reached the target, or exactly one has, is
+    validated and no trick is needed to win, a deal after which neither side has reached the target, or exactly one has, is
     decided by the totals alone (Match.add's own first test), so only deals where both sides
     reach it are handed to Match (with the whole match so far)."""
     played = [r for r in records if r[0] is not None]
     probe = Match(rules, lines=False)
-    if probe.g.belote_validation or probe.last_deal is not None or any(_held(r) for r in played):
+    if (probe.g.belote_validation or probe.needs_trick or probe.last_deal is not None
+            or any(_held(r) for r in played)):
         return _match_lengths_slow(rules, played)
     reached = probe.reached
     out = []

@@ -130,7 +130,7 @@ class BatchDeals:
             seat = SEATS[(int(play.leaders[t, p]) + pos * self._direction) & 3]
             card = int(play.cards[j, p])
             # with what the per-deal random player declares and says with this card
-            melds = (declarable_melds(rules, hands[seat]) or None) if j < 4 else None
+            melds = (declarable_melds(rules, hands[seat], deal.contract.strain) or None) if j < 4 else None
             try:
                 deal = deal.apply_card(seat, card, melds, belote_word(deal, seat, card, suits))
             except EngineError as exc:     # wrong seat, a card not held or not legal

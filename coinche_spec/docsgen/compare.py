@@ -66,6 +66,7 @@ ENUM_WORDS: dict[str, dict] = {
     "melds.card_reuse": {"forbidden": "one meld per card", "allowed": "a card in two melds"},
     "melds.compare.equal": {"cancel": "both cancel", "first_declared": "first declared wins"},
     "melds.winner_scores": {"all": "all its melds", "best": "its best meld only"},
+    "melds.sides_scoring": {"best_side": "the best side only", "both_sides": "both sides, each its own"},
     "melds.timing": {"declared_with_first_card": "with the first card"},
     "belote.claim": {"said": "must be said", "automatic": "counted automatically",
                      "said_once": "one word with the first card", "king_first": "said, king first"},
@@ -76,13 +77,16 @@ ENUM_WORDS: dict[str, dict] = {
     "belote.on_failure": {"holder": "kept by the takers", "defenders": "goes to the defenders", "lost": "lost"},
     **{f"belote.placement.{o}.{r}": {"takers": "to the takers", "defenders": "to the defenders", "lost": "lost"}
        for o, r in (("made", "takers"), ("made", "defenders"), ("coinched_made", "takers"),
-                    ("coinched_made", "defenders"), ("failed", "defenders"), ("coinched_failed", "defenders"))},
+                    ("coinched_made", "defenders"), ("failed", "defenders"), ("coinched_failed", "defenders"),
+                    ("capot_made", "takers"), ("capot_made", "defenders"), ("capot_failed", "takers"),
+                    ("capot_failed", "defenders"))},
     "belote.multiplied": {"never": "never multiplied", "with_award": "multiplied with its award"},
     "belote.tout_atout": {"none": "none", "each_suit": "one per suit"},
     "contract.versus_defenders": {"ignore": "reach the bid",
                                   "not_level": "reach the bid, not level with the defenders",
                                   "strictly_more": "reach the bid and beat the defenders",
                                   "at_least_level": "reach the bid, at least level with the defenders"},
+    "contract.capot_by": {"tricks": "all eight tricks", "card_points": "the last trick, the other side's tricks worth 0"},
     "scoring.sweep_takes_melds": {"never": "never", "taker_sweep": "to the takers if they sweep",
                                   "any_sweep": "to any side that sweeps"},
     "scoring.rounding": {"none": "none", "nearest_10_half_up": "nearest 10, 5 up",
@@ -91,6 +95,8 @@ ENUM_WORDS: dict[str, dict] = {
     "scoring.rounding_stage": {"award": "the final award", "before_multiplier": "the award before the multiplier",
                                "card_points": "the card points", "card_points_complement":
                                "the takers' card points; the defenders take the rest"},
+    "match.belote_validation_deals": {"failed_or_no_trick": "failed or without a trick",
+                                      "no_trick": "without a trick", "any_deal": "any deal"},
     "match.reach": {"reach": "reaching it wins", "exceed": "only going over it wins"},
     "match.both_cross": {"higher_total": "the higher total", "deal_winner": "the deal's winners",
                          "last_deal": "more points in the last deal", "last_taker": "the last deal's takers"},
@@ -253,6 +259,13 @@ def _capot_failed(c: Ctx) -> str:
     return f"takers: {award_short(c, o['takers'], mult)}; defenders: {award_short(c, o['defenders'], mult)}"
 
 
+def _bid_factor(c: Ctx) -> str:
+    factor = c.r["scoring"].get("bid_factor") or {}
+    shown = [f"× {factor[k]} in {name}" for k, name, ok in (("suit", "suits", True), ("sans_atout", "SA", c.sa),
+                                                            ("tout_atout", "TA", c.ta)) if ok and factor.get(k, 1) != 1]
+    return ", ".join(shown) or "once"
+
+
 def _table_values(group: str, order: tuple):
     return lambda c: _ranks(c.r["card_values"][group], order)
 
@@ -266,12 +279,15 @@ COMPOSED = {
     ("card_values.sweep",): _sweep,
     ("melds.runs",): lambda c: " / ".join(str(c.r["melds"]["runs"][n]) for n in ("3", "4", "5")),
     ("melds.squares",): lambda c: _squares(c.r["melds"]["squares"]),
+    ("melds.squares_sans_atout",): lambda c: _squares(c.r["melds"].get("squares_sans_atout") or c.r["melds"]["squares"]),
+    ("melds.squares_tout_atout",): lambda c: _squares(c.r["melds"].get("squares_tout_atout") or c.r["melds"]["squares"]),
     ("scoring.made",): lambda c: _outcome(c, "made"),
     ("scoring.failed",): lambda c: _outcome(c, "failed"),
     ("scoring.coinched_made",): lambda c: _outcome(c, "coinched_made"),
     ("scoring.coinched_failed",): lambda c: _outcome(c, "coinched_failed"),
     ("scoring.capot_made",): _capot_made,
     ("scoring.capot_failed",): _capot_failed,
+    ("scoring.bid_factor",): lambda c: _bid_factor(c),
 }
 
 

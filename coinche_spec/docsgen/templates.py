@@ -361,10 +361,13 @@ def one(key, section, title, path, texts, unused=lambda c: None, options=None) -
 _PLACEMENT_WHEN = {"made": "When the contract is made (not coinched)",
                    "coinched_made": "When a coinched or surcoinched contract is made",
                    "failed": "When the contract fails (not coinched)",
-                   "coinched_failed": "When a coinched or surcoinched contract fails"}
+                   "coinched_failed": "When a coinched or surcoinched contract fails",
+                   "capot_made": "When a capot bid (or a générale) is made, coinched or not",
+                   "capot_failed": "When a capot bid (or a générale) fails, coinched or not"}
 _PLACEMENT_PATHS = tuple(f"belote.placement.{o}.{r}" for o, r in (
     ("made", "takers"), ("made", "defenders"), ("coinched_made", "takers"), ("coinched_made", "defenders"),
-    ("failed", "defenders"), ("coinched_failed", "defenders")))
+    ("failed", "defenders"), ("coinched_failed", "defenders"), ("capot_made", "takers"), ("capot_made", "defenders"),
+    ("capot_failed", "takers"), ("capot_failed", "defenders")))
 
 
 def _placement_sentences(path: str) -> dict:
@@ -531,8 +534,8 @@ def _sweep(c: Ctx) -> str:
     return sentence_for("card_values.sweep.kind", SWEEP_KIND, s["kind"])(c, s, suit_total(c.r))
 
 
-def _squares(c: Ctx) -> str:
-    sq = c.r["melds"]["squares"]
+def _squares(c: Ctx, table: str = "squares", lead: str = "A square (four cards of one rank) scores") -> str:
+    sq = c.r["melds"][table]
     scoring = [k for k in PLAIN_ORDER if sq[k] > 0]
     none = [k for k in PLAIN_ORDER if sq[k] <= 0]
     by_value: dict[int, list[str]] = {}
@@ -544,10 +547,19 @@ def _squares(c: Ctx) -> str:
         words = [RANK_PLURALS[k] for k in ranks]
         names = words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
         parts.append(f"{value} for four {names}")
-    text = "A square (four cards of one rank) scores " + "; ".join(parts) if parts else "No square scores"
+    text = f"{lead} " + "; ".join(parts) if parts else f"{lead} nothing"
     if none:
         text += "; four " + " or four ".join(RANK_PLURALS[k] for k in none) + " score nothing"
     return text + "."
+
+
+def _strain_squares(kind: str, words: str):
+    """melds.squares_sans_atout / squares_tout_atout: the squares of that kind of contract, or the suits' table."""
+    def say(c: Ctx) -> str:
+        if c.r["melds"].get(f"squares_{kind}") is None:
+            return f"In {words}, squares score as in a suit contract."
+        return _squares(c, f"squares_{kind}", f"In {words}, a square scores")
+    return say
 
 
 def _runs(c: Ctx) -> str:
@@ -802,6 +814,46 @@ def _rounding_up_from(c: Ctx) -> str:
     return f"Rounding to the nearest 10 goes up from a last digit that depends on the contract: {said}."
 
 
+def _both_sides(c: Ctx) -> bool:
+    return c.get("melds.sides_scoring") == "both_sides"
+
+
+# match.belote_validation_deals: the deals in which a crossing through belote alone waits for a trick
+_VALIDATION_DEALS = {"failed_or_no_trick": "a deal where it failed as takers or took no trick",
+                     "no_trick": "a deal where it took no trick", "any_deal": "any deal"}
+
+
+# melds.sides_scoring: only the better side scores its melds, or both sides theirs
+_SIDES_SCORING = {
+    "best_side": "Only the side with the best meld scores its melds.",
+    "both_sides": ("Each side scores its own melds, as said above, whichever holds the best meld and even when "
+                   "the best melds are equal."),
+}
+
+
+# contract.capot_by: what counts as a side taking every trick
+_CAPOT_BY = {
+    "tricks": "A side takes every trick (a sweep, a capot) only by taking all eight tricks.",
+    "card_points": ("A side counts as taking every trick (a sweep, a capot) when it takes the last trick and the "
+                    "other side's tricks are worth nothing, even if that side took tricks of sevens and eights."),
+}
+
+
+_BID_FACTOR_PATHS = tuple(f"scoring.bid_factor.{k}" for k in ("suit", "sans_atout", "tout_atout"))
+
+
+def _bid_factor(c: Ctx) -> str:
+    """scoring.bid_factor: the bid counted N times in the awards, per kind of contract."""
+    factor = c.r["scoring"].get("bid_factor") or {}
+    kinds = [("a suit contract", "suit", True), ("sans atout", "sans_atout", c.sa), ("tout atout", "tout_atout", c.ta)]
+    said = [("twice" if factor.get(k, 1) == 2 else f"{factor.get(k, 1)} times") + f" in {words}"
+            for words, k, ok in kinds if ok and factor.get(k, 1) != 1]
+    if not said:
+        return "The bid counts once in an award, whatever the contract."
+    return ("Wherever an award counts the bid, it counts it " + ", ".join(said)
+            + " (before any multiplier); the contract is still judged on the bid itself.")
+
+
 def _rounding_stage(c: Ctx) -> str:
     return sentence_for("scoring.rounding_stage", _ROUNDING_STAGE, c.r["scoring"].get("rounding_stage", "award"))
 
@@ -1049,6 +1101,10 @@ TEMPLATES: tuple[Template, ...] = (
         "AKQJT987": "Runs follow the order A K Q J 10 9 8 7 in every suit, trumps included.",
     }, _no_melds),
     Template("squares", "melds", "Squares", _table("melds.squares"), _squares, _no_melds),
+    Template("squares-sans-atout", "melds", "Squares in sans atout", _table("melds.squares_sans_atout"),
+             _strain_squares("sans_atout", "sans atout"), lambda c: _no_melds(c) or _not_sa(c)),
+    Template("squares-tout-atout", "melds", "Squares in tout atout", _table("melds.squares_tout_atout"),
+             _strain_squares("tout_atout", "tout atout"), lambda c: _no_melds(c) or _not_ta(c)),
     one("card-reuse", "melds", "One card, two melds", "melds.card_reuse", {
         "forbidden": "A card may serve in one meld only.",
         "allowed": "A card may serve in two melds (in a square and in a run).",
@@ -1060,10 +1116,21 @@ TEMPLATES: tuple[Template, ...] = (
     one("meld-ties", "melds", "Equal best melds", "melds.compare.equal",
         _COMPARE_EQUAL, _no_melds),
     one("winner-scores", "melds", "What the better side scores", "melds.winner_scores", {
-        "all": ("Only the side with the best meld scores, and it scores all its declared melds; the other side "
-                "scores none."),
-        "best": "Only the side with the best meld scores, and only that best meld; the other side scores none.",
+        "all": lambda c: ("A side that scores its melds scores all its declared melds." if _both_sides(c) else
+                          "Only the side with the best meld scores, and it scores all its declared melds; the other "
+                          "side scores none."),
+        "best": lambda c: ("A side that scores its melds scores only its best meld." if _both_sides(c) else
+                           "Only the side with the best meld scores, and only that best meld; the other side scores "
+                           "none."),
     }, _no_melds),
+    Template("sides-scoring", "melds", "Which sides score their melds", ("melds.sides_scoring",),
+             lambda c: sentence_for("melds.sides_scoring", _SIDES_SCORING,
+                                    c.get("melds.sides_scoring") or "best_side"),
+             _no_melds, {"melds.sides_scoring": _SIDES_SCORING}),
+    one("sevens-cancel", "melds", "Four sevens", "melds.sevens_cancel",
+        lambda c: ("A player who declares the four sevens cancels every meld of the deal: nobody scores a meld "
+                   "(the belote still counts)." if c.get("melds.sevens_cancel") else
+                   "Four sevens cancel nothing; they score as the squares say."), _no_melds),
     one("meld-timing", "melds", "Declaring and comparing", "melds.timing", {
         "declared_with_first_card": ("Each player declares his melds as he plays his first card. After the first "
                                      "card of the second trick the sides compare their best melds: a square beats "
@@ -1127,6 +1194,13 @@ TEMPLATES: tuple[Template, ...] = (
                            "defenders' total; an equal total makes it."),
     }),
     Template("minimum-total", "contract", "Least total", ("contract.minimum_total",), _minimum_total),
+    Template("margin", "contract", "A margin over the bid", ("contract.margin",),
+             lambda c: (f"A contract needs the bid plus {c.get('contract.margin')}: a bid of 100 needs "
+                        f"{100 + c.get('contract.margin')}; the score still counts the bid."
+                        if c.get("contract.margin") else "A contract needs its bid, no more.")),
+    Template("capot-by", "contract", "Taking every trick", ("contract.capot_by",),
+             lambda c: sentence_for("contract.capot_by", _CAPOT_BY, c.get("contract.capot_by") or "tricks"),
+             options={"contract.capot_by": _CAPOT_BY}),
 
     # --- scoring
     Template("made", "scoring", "Contract made", ("scoring.made.takers", "scoring.made.defenders"),
@@ -1143,6 +1217,7 @@ TEMPLATES: tuple[Template, ...] = (
              _no_capot_nor_generale),
     Template("capot-failed", "scoring", "Capot bid failed", ("scoring.capot_failed",), _capot_failed,
              _no_capot_nor_generale),
+    Template("bid-factor", "scoring", "The bid counted several times", _BID_FACTOR_PATHS, _bid_factor),
     Template("sweep-bonus", "scoring", "Sweep bonus", ("scoring.sweep_bonus",), _sweep_bonus,
              lambda c: None if any(_sweep_bonus_uses(c).values()) else "no award counts it"),
     one("sweep-melds", "scoring", "Melds on a sweep", "scoring.sweep_takes_melds", {
@@ -1182,9 +1257,22 @@ TEMPLATES: tuple[Template, ...] = (
         "draw": "If both reach it with equal totals, the match is over and drawn: nobody wins.",
     }, _tie_unused),
     Template("deals", "match", "Number of deals", ("match.deals",), _match_deals),
+    Template("belote-validation-deals", "match", "Which deals the belote condition covers",
+             ("match.belote_validation_deals",),
+             lambda c: ("The condition on a belote covers " + _VALIDATION_DEALS[
+                 c.get("match.belote_validation_deals") or "failed_or_no_trick"] + "."),
+             lambda c: None if c.get("match.belote_validation") else "there is no condition on a belote",
+             {"match.belote_validation_deals": {k: f"The condition on a belote covers {v}."
+                                                for k, v in _VALIDATION_DEALS.items()}}),
+    one("last-deal-trick", "match", "A trick in the last deal", "match.last_deal_needs_a_trick",
+        lambda c: ("A side that reaches the target in a deal in which it won no trick cannot win on that deal; it "
+                   "wins at the end of a later deal in which it wins a trick, if it still has the target."
+                   if c.get("match.last_deal_needs_a_trick") else
+                   "A side may win on a deal in which it won no trick.")),
     one("belote-validation", "match", "Reaching the target through belote", "match.belote_validation", {
-        "true": ("A side that reaches the target only thanks to its belote, in a deal where it failed as takers "
-                 "or took no trick, has not yet won: it must first win a trick in a later deal."),
+        "true": lambda c: ("A side that reaches the target only thanks to its belote, in "
+                           + _VALIDATION_DEALS[c.get("match.belote_validation_deals") or "failed_or_no_trick"]
+                           + ", has not yet won: it must first win a trick in a later deal."),
         "false": lambda c: ("There is no further condition: points from a belote count like any others towards "
                             "the target." if c.belote else "There is no further condition on reaching the target."),
     }),

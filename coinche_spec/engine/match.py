@@ -6,7 +6,8 @@ number of deals; when both sides cross in the same deal the variant says who
 wins (or that the match is drawn);
 and, where the variant asks for it, a side that crossed only thanks to its
 belote in a deal it lost as takers or in which it took no trick must still
-win a trick in a later deal before the victory counts.
+win a trick in a later deal before the victory counts, or a side that won no
+trick in a deal cannot win on it.
 """
 
 from __future__ import annotations
@@ -56,6 +57,15 @@ TIE = option_table("match.tie", {
     "deal_winner": lambda i, deal: _deal_winner(i, deal, "match.tie"),
     "north_south": lambda i, deal: "NS",
     "draw": lambda i, deal: DRAW,
+})
+
+
+# match.belote_validation_deals: in which deals a crossing through belote alone must wait for a trick,
+# from (the side failed as takers, the side won no trick)
+BELOTE_VALIDATION_DEALS = option_table("match.belote_validation_deals", {
+    "failed_or_no_trick": lambda failed_takers, no_trick: failed_takers or no_trick,
+    "no_trick": lambda failed_takers, no_trick: no_trick,
+    "any_deal": lambda failed_takers, no_trick: True,
 })
 
 
@@ -164,6 +174,9 @@ class Match:
         self.both_cross = choose(BOTH_CROSS, g.both_cross)
         self.tie_winner = choose(TIE, g.tie)
         self.last_deal = g.get("deals")     # optional: the match ends after this many deals at the latest
+        # optional: a side that won no trick in a deal cannot win on it
+        self.needs_trick = bool(g.get("last_deal_needs_a_trick", False))
+        self.validation_deal = choose(BELOTE_VALIDATION_DEALS, g.get("belote_validation_deals", "failed_or_no_trick"))
         self.totals = {"NS": 0, "EW": 0}
         self.waiting = {"NS": False, "EW": False}
         self.lines = [] if lines else None
@@ -183,7 +196,7 @@ class Match:
                          f"EW {before['EW']} + {score['EW']} = {totals['EW']}")
         if self.held or deal.held is not None:
             self.held = _carry_litige(i, deal, self.held, totals, lines)
-        if not (g.belote_validation or waiting["NS"] or waiting["EW"]):
+        if not (g.belote_validation or self.needs_trick or waiting["NS"] or waiting["EW"]):
             ns, ew = reached(totals["NS"]), reached(totals["EW"])
             if not (ns or ew) and (self.last_deal is None or i < self.last_deal):
                 return None                  # the usual deal: nobody has reached the target yet
@@ -212,7 +225,7 @@ class Match:
                     raise MatchInputError(f"bad match deal {i}: tricks_won is needed to check "
                                           f"{t}'s crossing (match.belote_validation)")
                 failed_takers = deal.takers == t and deal.made is False
-                if not (failed_takers or deal.tricks_won[t] == 0):
+                if not self.validation_deal(failed_takers, deal.tricks_won[t] == 0):
                     continue
                 count = deal.belotes[t] if deal.belotes is not None else int(deal.belote == t)
                 b = self.c.belote.points * count
@@ -223,6 +236,14 @@ class Match:
                                      f"{totals[t] - b}): it must win a trick in a later deal")
 
         eligible = [t for t in TEAMS if reached(totals[t]) and not waiting[t]]
+        if self.needs_trick and eligible:     # match.last_deal_needs_a_trick
+            if deal.tricks_won is None:
+                raise MatchInputError(f"bad match deal {i}: tricks_won is needed to check that a side reaching "
+                                      "the target won a trick in it (match.last_deal_needs_a_trick)")
+            for t in [t for t in eligible if deal.tricks_won[t] == 0]:
+                eligible.remove(t)
+                if lines is not None:
+                    lines.append(f"{t} reach the target but won no trick in deal {i}: they cannot win on it")
         winner = None
         if len(eligible) == 1:
             winner = eligible[0]

@@ -97,6 +97,9 @@ WINNER_SCORES = option_table("melds.winner_scores", {
     "all": lambda melds, best: sum(m.points for m in melds),
     "best": lambda melds, best: best.points,
 })
+# melds.sides_scoring (optional; left out: best_side): does only the side with the best meld score (False),
+# or each side its own melds (True)?
+SIDES_SCORING = option_table("melds.sides_scoring", {"best_side": False, "both_sides": True})
 # melds.timing: with which of his cards a player declares (game.py keeps the first card's melds)
 TIMING = option_table("melds.timing", {"declared_with_first_card": 1})
 
@@ -110,14 +113,22 @@ class MeldRules:
     the schema's; an option is kept as its table's behaviour.
     """
 
-    __slots__ = ("rules", "enabled", "squares", "runs", "long_runs", "run_order", "card_reuse",
-                 "trump_breaks_ties", "compare_equal_cancels", "winner_scores", "direction", "found")
+    __slots__ = ("rules", "enabled", "squares", "squares_by_strain", "runs", "long_runs", "run_order", "card_reuse",
+                 "trump_breaks_ties", "compare_equal_cancels", "winner_scores", "both_sides", "sevens_cancel",
+                 "direction", "found")
 
     def __init__(self, c):
         m = c.melds
         self.rules = c
         self.enabled = m.enabled
         self.squares = tuple(m.squares[RANKS[r]] for r in range(8))
+        # strain -> its squares table: melds.squares_sans_atout / squares_tout_atout (optional) replace
+        # melds.squares in those contracts
+        self.squares_by_strain = {s: self.squares for s in ("S", "H", "D", "C")}
+        for strain, kind in (("SA", "sans_atout"), ("TA", "tout_atout")):
+            table = m.get(f"squares_{kind}")
+            self.squares_by_strain[strain] = (self.squares if table is None
+                                              else tuple(table[RANKS[r]] for r in range(8)))
         self.runs = {n: m.runs[str(n)] for n in (3, 4, 5)}
         self.long_runs = choose(LONG_RUNS, m.long_runs)
         self.run_order = choose(RUN_ORDER, m.run_order)
@@ -125,9 +136,13 @@ class MeldRules:
         self.trump_breaks_ties = m.compare.trump_breaks_ties
         self.compare_equal_cancels = choose(COMPARE_EQUAL, m.compare.equal)
         self.winner_scores = choose(WINNER_SCORES, m.winner_scores)
+        self.both_sides = choose(SIDES_SCORING, m.get("sides_scoring", "best_side"))
+        self.sevens_cancel = bool(m.get("sevens_cancel", False))     # optional: four sevens annul every meld
         choose(TIMING, m.timing)
         self.direction = c.table.direction
-        self.found: dict = {}   # declaration (tuple of cards) -> (Meld or None, declaration mask, meld mask)
+        # declaration (tuple of cards, after its strain where that strain has squares of its own)
+        # -> (Meld or None, declaration mask, meld mask)
+        self.found: dict = {}
 
 
 def _compiled(rules) -> MeldRules:
@@ -150,18 +165,22 @@ def evaluate(rules, strain: str, cards) -> Meld | None:
 
     A square is four cards of one rank whose square value is above 0 (sevens and
     eights usually score nothing, so they are no meld). A run is three or more
-    cards of one suit in A K Q J 10 9 8 7 order. ``strain`` does not change
-    what is a meld; it is taken so every meld function has one signature.
+    cards of one suit in A K Q J 10 9 8 7 order. ``strain`` chooses the squares
+    table (melds.squares_sans_atout and squares_tout_atout, where given).
     """
-    return _judged(_compiled(rules), _check_cards(cards))[0]
+    mr = _compiled(rules)
+    if strain not in mr.squares_by_strain:
+        raise MeldInputError(f"bad strain {strain!r}: expected S, H, D, C, TA or SA")
+    return _judged(mr, _check_cards(cards), strain)[0]
 
 
-def _judged(mr: MeldRules, cards: list[int]) -> tuple:
+def _judged(mr: MeldRules, cards: list[int], strain: str) -> tuple:
     """(Meld or None, mask of the declared cards, mask of the meld's cards) for checked cards."""
-    key = tuple(cards)
+    squares = mr.squares_by_strain[strain]
+    key = tuple(cards) if squares is mr.squares else (strain,) + tuple(cards)   # a table of its own: apart
     hit = mr.found.get(key)
     if hit is None:
-        meld = _evaluate(mr, cards)
+        meld = _evaluate(mr, cards, squares)
         hit = (meld, mask_of(cards), meld.mask if meld is not None else 0)
         if len(mr.found) > 4096:
             mr.found.clear()
@@ -169,7 +188,7 @@ def _judged(mr: MeldRules, cards: list[int]) -> tuple:
     return hit
 
 
-def _evaluate(mr: MeldRules, cards: list[int]) -> Meld | None:
+def _evaluate(mr: MeldRules, cards: list[int], squares: tuple) -> Meld | None:
     if not mr.enabled or len(cards) < 3 or len(set(cards)) != len(cards):
         return None
     declared = tuple(cards)
@@ -177,7 +196,7 @@ def _evaluate(mr: MeldRules, cards: list[int]) -> Meld | None:
     suits = {c >> 3 for c in cards}
     if len(cards) == 4 and len(ranks) == 1:
         rank = cards[0] & 7
-        value = mr.squares[rank]
+        value = squares[rank]
         if value <= 0:
             return None
         ordered = tuple(sorted(cards))
@@ -200,6 +219,7 @@ def _evaluate(mr: MeldRules, cards: list[int]) -> Meld | None:
 # --- comparing the sides ---------------------------------------------------------
 
 _TRUMP_SUIT = {"S": 0, "H": 1, "D": 2, "C": 3}
+_SEVENS = mask_of([s * 8 for s in range(4)])       # the four sevens (rank index 0)
 
 
 def _key(meld: Meld, trump: int) -> tuple:
@@ -242,12 +262,15 @@ def compare(rules, strain: str, declared: dict, hands: dict | None = None,
         return MeldResult(None, {"NS": 0, "EW": 0}, [], valid, {"NS": None, "EW": None},
                           "no valid meld was declared")
     mr = _compiled(rules)
+    if strain not in mr.squares_by_strain:
+        raise MeldInputError(f"bad strain {strain!r}: expected S, H, D, C, TA or SA")
     trump = _TRUMP_SUIT.get(strain, -1) if mr.trump_breaks_ties else -1
     invalid: list[list[int]] = []
     reuse_forbidden = not mr.card_reuse
     best_seat_key: dict[str, tuple] = {}
     best: dict[str, Meld | None] = {"NS": None, "EW": None}
     best_key: dict[str, tuple | None] = {"NS": None, "EW": None}
+    cancelled_by = None
     for seat in SEATS:
         decls = declared.get(seat) or []
         if not isinstance(decls, (list, tuple)):
@@ -257,7 +280,11 @@ def compare(rules, strain: str, declared: dict, hands: dict | None = None,
         mine = valid[seat]
         for decl in decls:
             cards = _check_cards(decl)
-            meld, decl_mask, meld_mask = _judged(mr, cards)
+            meld, decl_mask, meld_mask = _judged(mr, cards, strain)
+            if (mr.sevens_cancel and decl_mask == _SEVENS and len(cards) == 4
+                    and (held is None or not decl_mask & ~held)):
+                cancelled_by = seat      # melds.sevens_cancel: the four sevens annul every meld
+                continue
             if meld is None or (held is not None and decl_mask & ~held):
                 invalid.append(cards)
                 continue
@@ -281,6 +308,9 @@ def compare(rules, strain: str, declared: dict, hands: dict | None = None,
             best_seat_key[seat] = seat_top
 
     points = {"NS": 0, "EW": 0}
+    if cancelled_by is not None:
+        return MeldResult(None, points, invalid, valid, best, f"{cancelled_by} declared the four sevens: every meld "
+                                                              "is cancelled")
     winner: str | None
     ns, ew = best_key["NS"], best_key["EW"]
     if ns is None and ew is None:
@@ -290,6 +320,9 @@ def compare(rules, strain: str, declared: dict, hands: dict | None = None,
     elif ns is None or ew > ns:
         winner, reason = "EW", "EW hold the best meld"
     elif mr.compare_equal_cancels:
+        if mr.both_sides:
+            return MeldResult(None, _each_side(mr, valid, best), invalid, valid, best,
+                              "the best melds are equal: each side scores its own")
         return MeldResult(None, points, invalid, valid, best, "the best melds are equal: both sides' melds cancel")
     else:                                      # first_declared: first in play order among the tied holders
         if leader is None:
@@ -301,5 +334,13 @@ def compare(rules, strain: str, declared: dict, hands: dict | None = None,
         first = next(s for s in order if best_seat_key.get(s) == ns)
         winner, reason = team_of(first), f"the best melds are equal: {first} declared first"
 
+    if mr.both_sides:                          # melds.sides_scoring: each side scores its own melds
+        return MeldResult(winner, _each_side(mr, valid, best), invalid, valid, best, reason + "; each side scores its own")
     points[winner] = mr.winner_scores([mm for s in SEATS if team_of(s) == winner for mm in valid[s]], best[winner])
     return MeldResult(winner, points, invalid, valid, best, reason)
+
+
+def _each_side(mr: MeldRules, valid: dict, best: dict) -> dict:
+    """Each side's own melds, as melds.winner_scores says (all its valid melds, or its best)."""
+    return {t: (mr.winner_scores([mm for s in SEATS if team_of(s) == t for mm in valid[s]], best[t])
+                if best[t] is not None else 0) for t in TEAMS}

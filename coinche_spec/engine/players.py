@@ -535,7 +535,7 @@ def choose_card(deal: Deal, memory: _Memory | None = None) -> tuple:
     card = _play(deal, v)
     melds = None
     if len(deal.log) < 4:
-        melds = declarable_melds(deal.rules, deal.hands[v.seat]) or None
+        melds = declarable_melds(deal.rules, deal.hands[v.seat], deal.contract.strain) or None
     return card, melds, _belote_word(deal, v.seat, card)
 
 

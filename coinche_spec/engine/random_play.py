@@ -76,9 +76,14 @@ class _PlayerRules:
         self.cut_minimum_packet = max(1, int(c.deal.cut.minimum_packet))   # a random cut never lifts none
         m = c.melds
         self.melds_enabled = m.enabled
-        # the squares the variant values, strongest first: (mask, cards in suit order)
-        self.squares = tuple((_SQUARE_MASKS[r], tuple(s * 8 + r for s in range(4)))
-                             for r in _SQUARE_ORDER if m.squares[RANKS[r]] > 0)
+        # strain -> the squares the variant values in that contract (melds.squares, or a sans atout or
+        # tout atout table of its own), strongest first: (mask, cards in suit order)
+        self.squares = {}
+        for strain in ("S", "H", "D", "C", "TA", "SA"):
+            own = m.get({"SA": "squares_sans_atout", "TA": "squares_tout_atout"}.get(strain, "squares"))
+            table = own if own is not None else m.squares
+            self.squares[strain] = tuple((_SQUARE_MASKS[r], tuple(s * 8 + r for s in range(4)))
+                                         for r in _SQUARE_ORDER if table[RANKS[r]] > 0)
         self.dealer_after_throw_in = choose(DEALER_AFTER_THROW_IN, c.table.dealer_after_throw_in)
         self.direction = c.table.direction
 
@@ -87,10 +92,10 @@ def _player_rules(rules) -> _PlayerRules:
     return engine_phase(rules, "random player", _PlayerRules)
 
 
-def declarable_melds(rules, hand: int) -> list[list[int]]:
+def declarable_melds(rules, hand: int, strain: str = "S") -> list[list[int]]:
     """The squares and runs a player holds, no card in two of them (safe under every rule set).
 
-    Only squares the variant values are listed; a run is listed whole (a run
+    Only squares the variant values in the contract's ``strain`` are listed; a run is listed whole (a run
     longer than five is judged by the variant's long-run rule).
     """
     pr = _player_rules(rules)
@@ -98,7 +103,7 @@ def declarable_melds(rules, hand: int) -> list[list[int]]:
         return []
     found = []
     used = 0
-    for sq, cards in pr.squares:
+    for sq, cards in pr.squares[strain]:
         if hand & sq == sq:
             found.append(list(cards))
             used |= sq
@@ -188,7 +193,7 @@ def choose_card(deal: Deal, rng: random.Random) -> tuple:
         card = legal.bit_length() - 1
     melds = None
     if len(deal.log) < 4:
-        melds = declarable_melds(deal.rules, deal.hands[seat]) or None
+        melds = declarable_melds(deal.rules, deal.hands[seat], deal.contract.strain) or None
     return card, melds, belote_word(deal, seat, card, _belote_suits(deal))
 
 
@@ -243,7 +248,7 @@ def play_out(deal: Deal, rng: random.Random, stats: dict | None = None) -> Deal:
                 card = (card & -card).bit_length() - 1
             else:
                 card = legal.bit_length() - 1
-            melds = (declarable_melds(rules, hands[seat]) or None) if played < 4 else None
+            melds = (declarable_melds(rules, hands[seat], deal.contract.strain) or None) if played < 4 else None
             say = None
             if pairs[seat] >> card & 1:
                 pair = 0x60 << (card & ~7)

@@ -125,6 +125,21 @@ VERSUS_DEFENDERS = option_table("contract.versus_defenders", {
     "at_least_level": lambda mine, theirs: (f"failed: {mine} is below the defenders' {theirs}" if mine < theirs
                                             else None, f" and is at least the defenders' {theirs}"),
 })
+def _swept_by_tricks(won: dict, tp: dict, last: str) -> str | None:
+    return "NS" if won["NS"] == 8 else "EW" if won["EW"] == 8 else None
+
+
+def _swept_by_points(won: dict, tp: dict, last: str) -> str | None:
+    """The side that took the last trick while the other side's tricks are worth nothing (BGA, Alounv,
+    coincoinche: a side "capot" with only 7s and 8s in its tricks)."""
+    other = "EW" if last == "NS" else "NS"
+    return last if tp[other] == 0 else None
+
+
+# contract.capot_by (optional; left out: tricks): which side took "every trick" (the sweep's card points,
+# a capot bid made, base_on_sweep, the sweep bonus, the melds a sweep takes), from (tricks won, trick
+# values, last trick); None: nobody
+CAPOT_BY = option_table("contract.capot_by", {"tricks": _swept_by_tricks, "card_points": _swept_by_points})
 # scoring.sweep_takes_melds: does a sweep by ``sweeper`` carry the other side's melds over to it?
 SWEEP_TAKES_MELDS = option_table("scoring.sweep_takes_melds", {
     "never": lambda sweeper, takers: False,
@@ -197,7 +212,9 @@ BELOTE_DESTINATION = {
     "lost": lambda takers, defenders: None,
 }
 BELOTE_PLACEMENT_RULES = (("made", "takers"), ("made", "defenders"), ("coinched_made", "takers"),
-                          ("coinched_made", "defenders"), ("failed", "defenders"), ("coinched_failed", "defenders"))
+                          ("coinched_made", "defenders"), ("failed", "defenders"), ("coinched_failed", "defenders"),
+                          ("capot_made", "takers"), ("capot_made", "defenders"), ("capot_failed", "takers"),
+                          ("capot_failed", "defenders"))
 BELOTE_PLACEMENT = {rule: option_table(f"belote.placement.{rule[0]}.{rule[1]}", BELOTE_DESTINATION)
                     for rule in BELOTE_PLACEMENT_RULES}
 # belote.multiplied: is the belote multiplied with an award that is multiplied whole?
@@ -213,7 +230,7 @@ class ScoreRules:
     __slots__ = ("rules", "last_trick", "sweep_kind", "sweep_value", "melds_count_towards_contract",
                  "belote_counts_towards_contract", "minimum_total", "versus_defenders", "capot_made", "capot_failed",
                  "capot_value", "generale_value", "sweep_takes_melds", "sweep_bonus", "rounding", "rounding_stage",
-                 "rounding_by_strain", "litige",
+                 "rounding_by_strain", "litige", "bid_factor", "swept", "margin",
                  "belote_enabled", "belote_points", "belote_strains", "belote_on_failure",
                  "belote_multiplied", "belote_placement", "awards", "scale", "scale_on_tricks",
                  "scale_round", "scale_complement")
@@ -238,7 +255,9 @@ class ScoreRules:
         self.melds_count_towards_contract = c.melds.count_towards_contract
         self.belote_counts_towards_contract = c.belote.counts_towards_contract
         self.minimum_total = c.contract.minimum_total
+        self.margin = c.contract.get("margin", 0)          # optional: a numeric contract needs the bid + margin
         self.versus_defenders = choose(VERSUS_DEFENDERS, c.contract.versus_defenders)
+        self.swept = choose(CAPOT_BY, c.contract.get("capot_by", "tricks"))               # optional rule
         sc = c.scoring
         self.capot_made = sc.capot_made is not None      # a made capot (or générale) is scored apart
         self.capot_failed = sc.get("capot_failed") is not None     # and a failed one (optional rule)
@@ -249,6 +268,9 @@ class ScoreRules:
         self.rounding = choose(ROUNDING, sc.rounding)
         self.rounding_stage = choose(ROUNDING_STAGE, sc.get("rounding_stage", "award"))   # optional rule
         self.litige = choose(LITIGE, sc.get("litige", "none"))                            # optional rule
+        # scoring.bid_factor (optional): strain -> how many times the bid term counts the contract's value
+        factor = sc.get("bid_factor")
+        self.bid_factor = {s: (1 if factor is None else factor.get(_KIND.get(s, "suit"), 1)) for s in STRAINS}
         # scoring.rounding_up_from (optional): rounding to tens goes up from another digit per kind of contract
         up_from = sc.get("rounding_up_from")
         self.rounding_by_strain = None
@@ -405,9 +427,10 @@ def _card_points(sr: ScoreRules, strain, trick_points, tricks_won, last_trick, e
     won, last = _check_tricks(tricks_won, last_trick)
     points = dict(tp)
     words = {t: str(tp[t]) for t in TEAMS} if explain else None
-    sweeper = "NS" if won["NS"] == 8 else "EW" if won["EW"] == 8 else None
+    sweeper = sr.swept(won, tp, last)
     if sweeper is not None:
-        # the side that took every trick also took the last: card_values.sweep.kind says what it adds
+        # the side that took every trick (contract.capot_by) also took the last: card_values.sweep.kind
+        # says what it adds
         extra, said = sr.sweep_kind(sr.last_trick, sr.sweep_value)
         points[sweeper] += extra
         if explain:
@@ -445,10 +468,11 @@ _KIND = {"TA": "tout_atout", "SA": "sans_atout"}
 
 
 def _judge(sr: ScoreRules, contract: Contract, takers: str, defenders: str, cp, won, melds, belote,
-           explain: bool, by_seat: dict | None = None):
+           explain: bool, by_seat: dict | None = None, sweeper: str | None = None):
     """Made or failed, on the unrounded totals; returns (made, totals, totals in words, the reason).
 
-    The words and the reason are None unless ``explain``.
+    ``sweeper`` is the side that took every trick as contract.capot_by counts it. The words and the
+    reason are None unless ``explain``.
     """
     count_melds, count_belote = sr.melds_count_towards_contract, sr.belote_counts_towards_contract
     totals = {}
@@ -484,16 +508,22 @@ def _judge(sr: ScoreRules, contract: Contract, takers: str, defenders: str, cp, 
                 why = f"the générale fails: {declarer} took {alone} of the eight tricks"
         return made, totals, words, why
     if contract.value == "capot":
-        made = won[takers] == 8
+        made = sweeper == takers
         why = None
         if explain:
-            why = (f"the capot bid is made: {takers} took all eight tricks" if made else
-                   f"the capot bid fails: {takers} took {won[takers]} of the eight tricks")
+            if won[takers] == 8:
+                why = f"the capot bid is made: {takers} took all eight tricks"
+            elif made:
+                why = (f"the capot bid is made: {takers} took {won[takers]} tricks and the last, and the "
+                       f"defenders' tricks are worth nothing")
+            else:
+                why = f"the capot bid fails: {takers} took {won[takers]} of the eight tricks"
         return made, totals, words, why
     bid = contract.value
     least = sr.minimum_total
-    if mine < bid:
-        failed = f"failed: {mine} is below the bid {bid}"
+    if mine < bid + sr.margin:
+        failed = (f"failed: {mine} is below the bid {bid}" if not sr.margin else
+                  f"failed: {mine} is below the bid {bid} + {sr.margin} = {bid + sr.margin}")
     elif mine < least:
         failed = f"failed: {mine} is below the least total {least} that makes a contract"
     else:
@@ -502,7 +532,7 @@ def _judge(sr: ScoreRules, contract: Contract, takers: str, defenders: str, cp, 
         return failed is None, totals, None, None
     if failed is not None:
         return False, totals, words, failed
-    why = f"made: {mine} reaches the bid {bid}"
+    why = f"made: {mine} reaches the bid {bid}" + (f" + {sr.margin}" if sr.margin else "")
     if least > bid:
         why += f" and the least total {least}"
     return True, totals, words, why + passed
@@ -519,14 +549,14 @@ def _outcome(sr: ScoreRules, contract: Contract, made: bool) -> str:
 
 
 def _award(sr: ScoreRules, spec: tuple, where: tuple, side: str, strain: str, bid: int, bid_label: str,
-           cp, won, melds, m: int, explain: bool) -> tuple[int, str | None]:
+           cp, sweeper, melds, m: int, explain: bool) -> tuple[int, str | None]:
     """One side's award: its terms in the order the variant lists them, then the multiplier.
 
     ``where`` is (outcome, role), to name the award in a message about broken
     rules. Returns the award and, if ``explain``, its arithmetic in words.
     """
     terms, multiplied, base, base_on_sweep = spec
-    ctx = (sr, side, strain, bid, bid_label, cp, won[side] == 8, melds, base, base_on_sweep, where)
+    ctx = (sr, side, strain, bid, bid_label, cp, side == sweeper, melds, base, base_on_sweep, where)
     parts = []      # (term, label, amount)
     for term, amount_of in terms:
         part = amount_of(ctx)
@@ -663,15 +693,17 @@ def _score(sr: ScoreRules, contract: Contract, tp: dict, won: dict, last: str, m
     m = contract.multiplier
     lines = [f"card points: NS {cp_words['NS']}; EW {cp_words['EW']}"] if explain else None
 
+    sweeper = sr.swept(won, tp, last)        # who took every trick, as contract.capot_by counts it
     made, totals, total_words, why = _judge(sr, contract, takers, defenders, cp, won, melds, belote, explain,
-                                            by_seat)
+                                            by_seat, sweeper)
     if explain:
         lines.append(f"contract {contract.value}{strain} by {contract.declarer}"
                      + (f" × {m}" if m > 1 else "")
                      + f": takers {takers} count {total_words[takers]}, "
                        f"defenders {defenders} count {total_words[defenders]}")
     litige = (sr.litige and contract.value not in ("capot", "generale")
-              and totals[takers] == totals[defenders] and totals[takers] >= max(contract.value, sr.minimum_total))
+              and totals[takers] == totals[defenders]
+              and totals[takers] >= max(contract.value + sr.margin, sr.minimum_total))
     if litige:
         # scoring.litige: neither made nor failed; the defenders score as on a made contract
         made = False
@@ -683,7 +715,6 @@ def _score(sr: ScoreRules, contract: Contract, tp: dict, won: dict, last: str, m
 
     # A sweep may carry the swept side's melds over to the side that took every trick.
     eff = melds
-    sweeper = "NS" if won["NS"] == 8 else "EW" if won["EW"] == 8 else None
     if sweeper is not None and sr.sweep_takes_melds(sweeper, takers):
         swept = defenders if sweeper == takers else takers
         if melds[swept]:
@@ -699,6 +730,9 @@ def _score(sr: ScoreRules, contract: Contract, tp: dict, won: dict, last: str, m
         bid, bid_label = sr.generale_value, "générale bid"
     else:
         bid, bid_label = contract.value, "bid"
+    factor = sr.bid_factor[strain]
+    if factor != 1:                     # scoring.bid_factor: the bid term counts the value N times
+        bid, bid_label = bid * factor, f"{bid_label} ({bid} × {factor})"
     # scoring.rounding_stage may round the card points the awards count (not those reported)
     counted = cp
     how = sr.rounding_stage.card_points
@@ -718,22 +752,25 @@ def _score(sr: ScoreRules, contract: Contract, tp: dict, won: dict, last: str, m
     awards, words = {}, {}
     for side in TEAMS:
         awards[side], words[side] = _award(sr, specs[side], (outcome, roles[side]), side,
-                                           strain, bid, bid_label, counted, won, eff, m, explain)
+                                           strain, bid, bid_label, counted, sweeper, eff, m, explain)
 
     # The belote joins its holder's award, unless belote.placement moves it for this outcome (or
     # belote.on_failure a failing takers' belote).
     placed = ("coinched_" if m > 1 else "") + ("made" if made or litige else "failed")
+    # a capot bid or a générale: belote.placement.capot_made / capot_failed first, coinched or not
+    capot = ("capot_made" if made else "capot_failed") if contract.value in ("capot", "generale") else None
     for holder in TEAMS:
         amount = belote[holder]
         if not amount:
             continue
         dest = holder
-        move = sr.belote_placement.get((placed, roles[holder])) if sr.belote_placement else None
+        where = (capot, roles[holder]) if (capot, roles[holder]) in sr.belote_placement else (placed, roles[holder])
+        move = sr.belote_placement.get(where) if sr.belote_placement else None
         if move is not None:
             dest = move(takers, defenders)
             if dest is None:
                 if explain:
-                    lines.append(f"{roles[holder]} {holder}'s belote {amount} is lost ({placed})")
+                    lines.append(f"{roles[holder]} {holder}'s belote {amount} is lost ({where[0]})")
                 continue
         elif holder == takers and not made and not litige:
             dest = sr.belote_on_failure(takers, defenders)

@@ -656,14 +656,15 @@ def _check_score_for_rules(rules, case: dict, path: tuple) -> None:
                         f"{points['NS']} + {points['EW']} = {points['NS'] + points['EW']}, but the cards of a "
                         f"{STRAIN_WORDS[contract['strain']]} contract are worth {total} in this rule set")
     melds = case["melds"]
-    if not compiled_rules(rules).melds.enabled:
+    c = compiled_rules(rules)
+    if not c.melds.enabled:
         for team in TEAMS:
             if melds[team]:
                 raise CaseError(path + ("melds", team),
                                 f"{melds[team]}: this rule set has no melds (melds.enabled is false)")
-    if melds["NS"] and melds["EW"]:
+    if melds["NS"] and melds["EW"] and c.melds.get("sides_scoring", "best_side") == "best_side":
         raise CaseError(path + ("melds",), f"both sides score melds (NS {melds['NS']}, EW {melds['EW']}); "
-                                           "after the comparison only one side can")
+                                           "after the comparison only one side can (melds.sides_scoring is best_side)")
 
 
 def check_for_rules(rules, case: dict, path: tuple = ("case",)) -> None:
