@@ -39,7 +39,7 @@ def _batch_plays(ident) -> bool:
 SHIPPED = shipped_ids() + house_ids() + [i for i in WRITTEN if _batch_plays(i)]
 # rule set -> the rule its refusal names: each a rule the batch engine does not play yet
 REFUSED = {"colver": "belote.placement", "peer-slim0": "belote.placement",
-           "peer-bga": "card_values.scale", "peer-ten0": "card_values.scale",
+           "peer-bga": "auction.coinche.effect", "peer-ten0": "auction.coinche.by",
            "peer-alounv": "scoring.capot_failed", "peer-coinche-cli": "scoring.capot_failed",
            "peer-koubs934": "scoring.capot_failed", "peer-oliboy50": "auction.coinche.effect",
            "peer-libcoinche": "auction.coinche.by",

@@ -255,8 +255,9 @@ def _double_wanted(deal: Deal, seat: str, call) -> bool:
             return own >= 25
         need = _deal_total(deal.rules, strain) - value    # what the defenders need to beat the bid
         return own + PARTNER_SHARE >= need + COINCHE_MARGIN
-    # surcoinche: the declarer on his own count, his partner on what his hand adds to the bid
-    if type(value) is not int:
+    # surcoinche: the declarer on his own count, his partner on what his hand adds to the bid; never a
+    # defender (surcoinche.by: next_caller lets him, but it only raises what his side stands to lose)
+    if type(value) is not int or seat not in (auction.bidder, partner(auction.bidder)):
         return False
     if seat == auction.bidder:
         return bidding_strength(deal.rules, hand, strain) >= value + SURCOINCHE_MARGIN
