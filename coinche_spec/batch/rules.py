@@ -70,6 +70,7 @@ BATCH_NOT_YET_RULES = (
     ("auction.coinche.minimum_bid", None, "a lowest coinchable bid"),
     ("auction.bids.ladder", None, "an explicit ladder of bids"),
     ("match.deals", None, "a match over a fixed number of deals"),
+    ("deal.packets_after_auction", None, "the last packets dealt after the auction"),
     ("scoring.rounding_up_from", None, "rounding up from another digit per contract"),
 )
 

@@ -143,6 +143,8 @@ def _number(path: str, value, c: Ctx) -> str:
         return "1 pass" if value == 1 else f"{value} passes"
     if path == "match.deals":
         return "no limit" if value is None else f"{value} deals at most"
+    if path == "deal.packets_after_auction":
+        return "none" if value is None else f"the last {_count(value, 'packet')}"
     if path == "auction.coinche.minimum_bid":
         return "any bid" if value is None else f"{value} or more"
     if path in ("auction.coinche.multiplier", "auction.surcoinche.multiplier"):

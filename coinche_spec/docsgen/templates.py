@@ -565,6 +565,17 @@ def _packets(c: Ctx) -> str:
             f"receives one packet, starting with {c.neighbour(c.next_side)}.")
 
 
+def _packets_after_auction(c: Ctx) -> str:
+    after = c.get("deal.packets_after_auction")
+    if not after:
+        return "Every card is dealt before the auction."
+    n = c.rules.cards_before_auction()
+    last = "packet" if after == 1 else f"{after} packets"
+    return (f"The players bid on their first {n} cards: the last {last} ({8 - n} cards each) are dealt only "
+            "after the auction ends with a contract, in the same order; after four passes the cards are thrown "
+            "in before they are dealt.")
+
+
 def _alt_packets(c: Ctx) -> str:
     alts = c.r["deal"]["alternative_packets"]
     if not alts:
@@ -866,6 +877,8 @@ TEMPLATES: tuple[Template, ...] = (
     }),
     Template("packets", "table", "Packets", ("deal.packets",), _packets),
     Template("alternative-packets", "table", "Other packets", ("deal.alternative_packets",), _alt_packets),
+    Template("packets-after-auction", "table", "Cards dealt after the auction", ("deal.packets_after_auction",),
+             _packets_after_auction),
 
     # --- auction
     one("first-speaker", "auction", "First to speak", "auction.first_speaker", {
