@@ -71,6 +71,7 @@ BATCH_NOT_YET_RULES = (
     ("auction.bids.ladder", None, "an explicit ladder of bids"),
     ("match.deals", None, "a match over a fixed number of deals"),
     ("deal.packets_after_auction", None, "the last packets dealt after the auction"),
+    ("auction.coinche.partner_may_speak", True, "a coincher's partner who may not speak"),
     ("scoring.rounding_up_from", None, "rounding up from another digit per contract"),
 )
 

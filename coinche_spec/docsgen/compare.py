@@ -109,6 +109,7 @@ BOOL_WORDS: dict[str, tuple[str, str]] = {
     "auction.capot.allowed": ("may be bid", "no"),
     "auction.capot.ends_auction": ("ends the auction", "the auction goes on"),
     "auction.capot.may_be_coinched": ("may be coinched", "cannot be coinched"),
+    "auction.coinche.partner_may_speak": ("speaks in turn", "must not speak"),
     "auction.generale.allowed": ("may be bid", "not played"),
     "auction.speak_after_pass": ("may bid again", "may only pass"),
     "auction.coinche.allowed": ("allowed", "none"),

@@ -981,6 +981,14 @@ TEMPLATES: tuple[Template, ...] = (
              lambda c: _no_coinche(c) or ("a coinche comes only after the auction has ended" if c.after_auction else
                                           "a coinche ends the auction at once" if c.coinche_ends
                                           or c.window_after_coinche else None)),
+    one("coinche-partner", "coinche", "The coincher's partner", "auction.coinche.partner_may_speak", {
+        "true": "The coincher's partner speaks in his turn like anyone else.",
+        None: "The coincher's partner speaks in his turn like anyone else.",
+        "false": ("After a coinche the coincher's partner must not speak: his turn is skipped, so he neither passes "
+                  "nor surcoinches, and the passes that end the auction are the other players'."),
+    }, lambda c: _no_coinche(c) or ("a coinche comes only after the auction has ended" if c.after_auction else
+                                    "a coinche ends the auction at once" if c.coinche_ends
+                                    or c.window_after_coinche else None)),
     one("coinche-multiplier", "coinche", "Coinche multiplier", "auction.coinche.multiplier",
         lambda c: (f"A coinche multiplies by {c.m_coinche} (what is multiplied: see Scoring a deal)."),
         _no_coinche),

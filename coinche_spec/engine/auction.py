@@ -154,7 +154,7 @@ class _Table:
         "capot_allowed", "capot_ends_auction", "capot_may_be_coinched", "generale_allowed",
         "passes_to_end", "speak_after_pass", "raise_own_bid", "first_speaker", "all_pass",
         "coinche_allowed", "coinche_minimum", "coinche_by", "coinche_refused", "coinche_when", "coinche_effect", "overbid_cancels",
-        "coinche_window", "coinche_passes_after", "coinche_multiplier", "surcoinche_allowed", "surcoinche_by", "surcoinche_ends_auction", "surcoinche_multiplier",
+        "coinche_window", "coinche_passes_after", "coinche_multiplier", "partner_silent", "surcoinche_allowed", "surcoinche_by", "surcoinche_ends_auction", "surcoinche_multiplier",
         "keys", "listing", "pairs", "pass_pair", "coinche_pair", "sur_pair",
     )
 
@@ -187,6 +187,8 @@ class _Table:
         self.coinche_when = choose(COINCHE_WHEN, a.coinche.when)
         self.coinche_effect, self.overbid_cancels, self.coinche_window = choose(COINCHE_EFFECT, a.coinche.effect)
         self.coinche_passes_after = a.coinche.passes_after
+        # optional: left out, the coincher's partner speaks in his turn like anyone
+        self.partner_silent = a.coinche.get("partner_may_speak", True) is False
         self.coinche_multiplier = a.coinche.multiplier
         self.surcoinche_allowed = a.surcoinche.allowed
         sur_by = choose(SURCOINCHE_BY, a.surcoinche.get("by", "coinched_side"))   # optional
@@ -612,7 +614,7 @@ class Auction:
                 if passes >= t.coinche_passes_after:
                     a._end()
                 else:
-                    a._to_act = nxt
+                    a._to_act = self._after_in_doubled(seat)
                 return a
             if self._high is None:
                 if passes >= 4:
@@ -653,7 +655,7 @@ class Auction:
                 a._window = t.coinche_window and t.surcoinche_allowed   # BGA: the takers may still surcoinche
             else:
                 a._phase = _DOUBLED
-                a._to_act = nxt
+                a._to_act = a._after_in_doubled(seat)
             return a
         # surcoinche, in the doubled phase
         a._surcoinched = True
@@ -662,8 +664,17 @@ class Auction:
         if t.surcoinche_ends_auction:
             a._end()
         else:
-            a._to_act = nxt
+            a._to_act = a._after_in_doubled(seat)
         return a
+
+    def _after_in_doubled(self, seat):
+        """Who speaks after ``seat`` while the contract is coinched: the next seat, skipping the
+        coincher's partner where he may not speak (coinche.partner_may_speak: false)."""
+        t = self._t
+        nxt = t.nxt[seat]
+        if t.partner_silent and nxt == partner(self._coincher):
+            nxt = t.nxt[nxt]
+        return nxt
 
     def _end(self) -> None:
         """Settle with a contract, no window (a coinche or surcoinche was already possible)."""
