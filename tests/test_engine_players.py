@@ -35,6 +35,7 @@ RULE_SETS["coinche-last-caller-window"] = changed_rules("contree-701", {
 RULE_SETS["surcoinche-next-caller"] = changed_rules("contree-701", {"auction.coinche.by": "any_player",
                                                                    "auction.surcoinche.by": "next_caller"})
 RULE_SETS["six-then-two"] = load_variant("peer-oliboy50").rules
+RULE_SETS["raise-named-strain"] = changed_rules("contree-701", {"auction.raise_own_bid": "never_in_a_named_strain"})
 RULE_SETS["coinche-partner-silent"] = changed_rules("federation", {"auction.coinche.partner_may_speak": False,
                                                                    "auction.coinche.passes_after": 2})
 

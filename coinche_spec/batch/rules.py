@@ -59,7 +59,7 @@ BATCH_NOT_YET: dict = {
     "scoring.litige": {"takers_points_held"}, "award.multiplied": {"base"},
     "auction.coinche.effect": {"overbid_cancels", "ends_bidding_window"},
     "auction.coinche.by": {"any_player", "opponents_of_last_caller"}, "auction.coinche.when": {"side_in_turn"},
-    "auction.surcoinche.by": {"next_caller"},
+    "auction.surcoinche.by": {"next_caller"}, "auction.raise_own_bid": {"never_in_a_named_strain"},
     "match.both_cross": {"last_deal", "last_taker"}, "match.tie": {"north_south", "draw"},
     "belote.claim": {"said_once", "king_first"},
 }

@@ -646,7 +646,7 @@ def _passes_to_end(c: Ctx) -> str:
 
 
 def _raise_unused(c):
-    if c.r["auction"]["passes_to_end"] < 4:
+    if c.r["auction"]["passes_to_end"] < 4 and c.r["auction"]["raise_own_bid"] != "never_in_a_named_strain":
         return ("with fewer than four passes ending the auction, a bidder's turn never comes back to him "
                 "before someone else has bid")
     return None
@@ -941,6 +941,9 @@ TEMPLATES: tuple[Template, ...] = (
                                  "générale names a strain too, so capot hearts over his own 80 hearts is refused "
                                  "and capot spades allowed."),
         "always": "A player may bid over his own bid.",
+        "never_in_a_named_strain": ("No player may bid again in a strain he has already bid in during this auction, "
+                                    "even after other bids, and a capot or a générale names its strain too; he may "
+                                    "still bid in another strain."),
     }, _raise_unused),
 
     # --- coinche and surcoinche

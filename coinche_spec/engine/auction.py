@@ -87,12 +87,20 @@ FIRST_SPEAKER = option_table("auction.first_speaker", {"next_to_dealer": lambda 
 OVERCALL = option_table("auction.overcall", {"higher_value": False, "higher_value_or_strain": True})
 # auction.all_pass: what four passes without a bid lead to (the auction's state)
 ALL_PASS = option_table("auction.all_pass", {"throw_in": "redeal"})
-# auction.raise_own_bid: why a player may not bid over his own highest bid (None: he may), from
-# (seat, the bid's strain or None for "any bid at all", the highest bid, the bid in words)
+def _free_over_own(seat, strain, high, text):
+    return None
+
+
+# auction.raise_own_bid: (why a player may not bid over his own highest bid (None: he may), from
+# (seat, the bid's strain or None for "any bid at all", the highest bid, the bid in words); may
+# nobody bid again in a strain he has named in this auction? -- see Auction._strain_named)
 RAISE_OWN_BID = option_table("auction.raise_own_bid", {
-    "never_without_intervening_bid": _never_over_own,
-    "when_changing_strain": _over_own_in_another_strain,
-    "always": lambda seat, strain, high, text: None,
+    "never_without_intervening_bid": (_never_over_own, False),
+    "when_changing_strain": (_over_own_in_another_strain, False),
+    "always": (_free_over_own, False),
+    # Alounv's other reading of «BIDDING ITS OWN COLOR»: no second bid in a strain one has named
+    # (over his own standing bid too, which the named strain covers)
+    "never_in_a_named_strain": (_free_over_own, True),
 })
 def _opponents(seat, nxt) -> tuple:
     return (nxt[seat], partner(nxt[seat]))
@@ -152,7 +160,7 @@ class _Table:
     __slots__ = (
         "rules", "nxt", "minimum", "step", "maximum", "overcall", "strain_rank", "strain_order",
         "capot_allowed", "capot_ends_auction", "capot_may_be_coinched", "generale_allowed",
-        "passes_to_end", "speak_after_pass", "raise_own_bid", "first_speaker", "all_pass",
+        "passes_to_end", "speak_after_pass", "raise_own_bid", "no_strain_twice", "first_speaker", "all_pass",
         "coinche_allowed", "coinche_minimum", "coinche_by", "coinche_refused", "coinche_when", "coinche_effect", "overbid_cancels",
         "coinche_window", "coinche_passes_after", "coinche_multiplier", "partner_silent", "surcoinche_allowed", "surcoinche_by", "surcoinche_ends_auction", "surcoinche_multiplier",
         "keys", "listing", "pairs", "pass_pair", "coinche_pair", "sur_pair",
@@ -175,7 +183,7 @@ class _Table:
         self.generale_allowed = a.generale.allowed
         self.passes_to_end = a.passes_to_end
         self.speak_after_pass = a.speak_after_pass
-        self.raise_own_bid = choose(RAISE_OWN_BID, a.raise_own_bid)
+        self.raise_own_bid, self.no_strain_twice = choose(RAISE_OWN_BID, a.raise_own_bid)
         speaker = choose(FIRST_SPEAKER, a.first_speaker)
         self.first_speaker = {d: speaker(d, self.nxt) for d in SEATS}      # dealer -> first to speak
         self.all_pass = choose(ALL_PASS, a.all_pass)
@@ -236,7 +244,7 @@ class Auction:
     """One moment of the auction; immutable, so ``apply`` returns a new one."""
 
     __slots__ = ("_t", "_dealer", "_to_act", "_phase", "_state", "_high", "_bidder", "_passes",
-                 "_passed", "_mult", "_coincher", "_surcoinched", "_first_bidder", "_window", "_last")
+                 "_passed", "_mult", "_coincher", "_surcoinched", "_first_bidder", "_window", "_last", "_named")
 
     # _high is (key, strain_rank, value, strain) of the highest bid, or None.
     # _passed is the set of seats that have passed (speak_after_pass), a frozenset.
@@ -262,6 +270,7 @@ class Auction:
         a._first_bidder = None
         a._window = False
         a._last = None
+        a._named = frozenset()      # (seat, strain) of every bid, kept where raise_own_bid reads it
         return a
 
     def _copy(self) -> "Auction":
@@ -281,6 +290,7 @@ class Auction:
         a._first_bidder = self._first_bidder
         a._window = self._window
         a._last = self._last
+        a._named = self._named
         return a
 
     # -- what the outside sees ------------------------------------------------
@@ -402,6 +412,15 @@ class Auction:
                 if self._bidder == seat:
                     out[:] = [p for p in out if p[1].kind != "bid"
                               or t.raise_own_bid(seat, p[1].strain, high, p[1]) is None]
+            if t.no_strain_twice and self._named:
+                out[:] = [p for p in out if p[1].kind != "bid" or self._strain_named(seat, p[1].strain, p[1]) is None]
+
+    def _strain_named(self, seat, strain, text) -> str | None:
+        """raise_own_bid never_in_a_named_strain: why ``seat`` may not bid in ``strain`` (None: he may)."""
+        if (seat, strain) not in self._named:
+            return None
+        return (f"{seat} cannot bid {text}: {seat} has already bid in {strain} in this auction, and no one "
+                f"may bid twice in a strain")
 
     def _coinchers(self) -> tuple:
         """The seats auction.coinche.by lets coinche the highest bid now."""
@@ -552,6 +571,8 @@ class Auction:
                         fault += f" ({' and '.join(above)} outrank{'s' if len(above) == 1 else ''} it)"
                 return f"bid {text}: {fault}"
             key = value
+        if t.no_strain_twice and self._strain_named(seat, strain, text) is not None:
+            return self._strain_named(seat, strain, text)
         high = self._high
         if high is None:
             return None
@@ -633,6 +654,8 @@ class Auction:
             key = _KEYS.get(value, value) if type(value) is str else value
             a._high = (key, t.rank_of(strain), value, strain)
             a._bidder = seat
+            if t.no_strain_twice:
+                a._named = self._named | {(seat, strain)}
             a._passes = 0
             if self._phase == _DOUBLED:    # décoinchage: the higher bid cancels the coinche (and surcoinche)
                 a._phase = _BIDDING
