@@ -134,8 +134,9 @@ COINCHE_BY = option_table("auction.coinche.by", {
 # bidder, seat -> the next seat); in the doubled phase only the one to act among them
 SURCOINCHE_BY = option_table("auction.surcoinche.by", {
     "coinched_side": lambda bidder, nxt: (bidder, partner(bidder)),
-    # libcoinche: the next call after a coinche may be a surcoinche, whatever the caller's side
-    "next_caller": lambda bidder, nxt: _everyone(bidder, nxt),
+    # libcoinche: the next call after a coinche may be a surcoinche, whatever the caller's side (the
+    # takers listed first, as under coinched_side)
+    "next_caller": lambda bidder, nxt: (bidder, partner(bidder)) + _opponents(bidder, nxt),
 })
 COINCHE_WHEN = option_table("auction.coinche.when", {
     "in_turn": _When(True, False),
