@@ -36,6 +36,11 @@ CHANGED = [
     ("federation", {"play.void_opponent_winning.must_trump": False, "belote.counts_towards_contract": False}),
     ("cafe-sans-tout-atout", {"belote.tout_atout": "each_suit", "play.sans_atout_must_go_up": True,
                               "play.trump_lead_must_overtrump": False, "table.direction": "clockwise"}),
+    # scoring and belote options: the simple players say belote as the random ones do
+    ("cafe-701", {"belote.claim": "king_first", "scoring.litige": "takers_points_held",
+                  "scoring.rounding": "nearest_5", "scoring.rounding_stage": "before_multiplier"}),
+    ("contree-701", {"contract.versus_defenders": "at_least_level", "belote.claim": "said_once",
+                     "scoring.rounding_stage": "card_points_complement"}),
 ]
 
 

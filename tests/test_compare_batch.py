@@ -61,6 +61,31 @@ def test_the_batch_simulation_does_not_depend_on_the_chunks(monkeypatch):
     assert simulate.play_deals(refs, 500, seed=3, engine="batch", jobs=2) == whole
 
 
+@pytest.fixture
+def batch_refuses_level_makes(monkeypatch):
+    """The batch engine plays every shipped and test rule set's scoring: a refusal of
+    contract.versus_defenders at_least_level (test-level-makes) is staged, as for a rule added later."""
+    import coinche_spec.batch as batch
+    from coinche_spec.variants.compiled import compiled_rules
+    plays = batch.batch_rules
+
+    def refusing(rules):
+        if compiled_rules(rules).contract.versus_defenders == "at_least_level":
+            raise batch.BatchUnsupported("rules.contract.versus_defenders: the batch engine does not play "
+                                         "option 'at_least_level'")
+        return plays(rules)
+    monkeypatch.setattr(batch, "batch_rules", refusing)
+
+
+def test_a_litige_is_held_alike_on_both_engines():
+    """scoring.litige: the points held back are part of the records, on either engine."""
+    refs = ["federation", "conformance/rulesets/test-litige.yaml"]
+    one = simulate.play_deals(refs, 1500, seed=2, engine="deal")
+    assert simulate.play_deals(refs, 1500, seed=2, engine="batch") == one
+    assert any(d[1][9] is not None for d in one) and all(d[0][9] is None for d in one)
+
+
+@pytest.mark.usefixtures("batch_refuses_level_makes")
 def test_a_rule_set_the_batch_refuses_is_played_one_by_one_and_stderr_says_so():
     notes = []
     refs = ["contree-701", "conformance/rulesets/test-level-makes.yaml"]
@@ -71,6 +96,7 @@ def test_a_rule_set_the_batch_refuses_is_played_one_by_one_and_stderr_says_so():
         simulate.play_deals(refs, 30, seed=1, engine="batch")
 
 
+@pytest.mark.usefixtures("batch_refuses_level_makes")
 def test_compare_command_notes_the_fallback_on_stderr():
     from coinche_spec.cli import main
     out, err = io.StringIO(), io.StringIO()

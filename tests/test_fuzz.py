@@ -310,8 +310,9 @@ def test_jobs_play_the_deals_of_one_and_a_shard_plays_its_slice(capsys):
     assert code == 0, err
     second = json.loads(stdout)
     assert (second["first_deal"], second["last_deal"], second["deals"]) == (10, 19, 10)
-    assert second["divergences"] == 0 and second["jobs"] == 2
-    half = fuzz.play_range(started(InProcess(), variant_id), rules, 1, range(10, 20), fuzz.KINDS)
+    assert second["divergences"] == 0 and second["jobs"] == 2 and second["generator"] == "batch"
+    half = fuzz.play_range(started(InProcess(), variant_id), rules, 1, range(10, 20), fuzz.KINDS,
+                           generator="batch")
     assert (second["cases"], second["cases_by_kind"]) == (half.cases, half.by_kind)
 
 

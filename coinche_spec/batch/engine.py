@@ -30,7 +30,9 @@ class Batch:
     reached one (else thrown in); ``played`` the indices of those deals, and for them: ``bid``
     (ladder index), ``strain`` (0..5 = S H D C TA SA), ``declarer``, ``multiplier``, ``tricks_won``
     (2, m), ``card_points`` (2, m), ``melds`` (2, m), ``belote`` (2, m), ``made`` (m,), ``score``
-    (2, m), ``sweeper`` (m,: 0 NS, 1 EW, -1 none). ``auction`` and ``play`` keep what was recorded.
+    (2, m), ``sweeper`` (m,: 0 NS, 1 EW, -1 none), ``outcome`` (m,: an index into scoring.OUTCOMES),
+    ``totals`` (2, m: what each side counted when the contract was judged), ``held`` (2, m: a litige's
+    takers' points held back, else 0). ``auction`` and ``play`` keep what was recorded.
     """
 
     def __init__(self, **fields):
@@ -73,13 +75,15 @@ def play_batch(rules, n: int, seed=None, record: bool = False, players: str = "r
     else:
         leader = declarer
     melds, run_cards = meld_points(br, ph, strain, leader)
-    belote = belote_points(br, ph, strain, run_cards)
     if chooser is not None:
         chooser.start_play(strain, declarer)
-    p = play_tricks(br, rng, ph, strain, leader, record, chooser)
+    # belote.claim king_first reads the order of the cards played: the play is recorded for it
+    p = play_tricks(br, rng, ph, strain, leader, record or br.belote_king_first, chooser)
+    belote = belote_points(br, ph, strain, run_cards, p.cards)
     s = score_deals(br, strain, bid, declarer, mult, p, melds, belote)
     won = np.stack([p.won_by_seat[0] + p.won_by_seat[2], p.won_by_seat[1] + p.won_by_seat[3]])
     return Batch(rules=br, hands=hands, dealer=dealer, contract=a.state == auction_mod.CONTRACT,
                  played=played, bid=bid, strain=strain, declarer=declarer, multiplier=mult,
                  tricks_won=won, card_points=s.card_points, melds=melds, belote=belote, made=s.made,
-                 score=s.score, sweeper=s.sweeper, auction=a, play=p, players=players)
+                 score=s.score, sweeper=s.sweeper, outcome=s.outcome, totals=s.totals, held=s.held,
+                 auction=a, play=p, players=players)

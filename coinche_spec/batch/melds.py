@@ -11,9 +11,11 @@ tables in BatchRules). The sides' best melds are then compared as
 engine/melds.py compares them, with one integer key per meld.
 
 The belote: the random players say "belote" and "rebelote" with the king
-and queen as they play them, so a said belote counts exactly when it is
-held (``belote.claim`` changes nothing for these players); with
-``belote.in_run: forbidden`` the pair must not sit in one of the holder's runs.
+and queen as they play them, so a belote counts exactly when it is held
+under ``belote.claim`` said, said_once and automatic, and under king_first
+when its king was played before its queen (read from the cards played);
+with ``belote.in_run: forbidden`` the pair must not sit in one of the
+holder's runs.
 """
 
 from __future__ import annotations
@@ -89,8 +91,9 @@ def meld_points(br, hands, strain, leader0):
     return out, run_cards
 
 
-def belote_points(br, hands, strain, run_cards):
-    """(2, n): each side's belote points before the contract is judged."""
+def belote_points(br, hands, strain, run_cards, cards=None):
+    """(2, n): each side's belote points before the contract is judged (``cards`` (32, n), the cards
+    in the order played, are needed where belote.claim is king_first)."""
     n = hands.shape[1]
     out = np.zeros((2, n), np.int64)
     if not br.belote_enabled:
@@ -102,6 +105,10 @@ def belote_points(br, hands, strain, run_cards):
         held = ((b[s] & 0x60) == 0x60) & ((suits >> s & 1) == 1)[None, :]
         if not br.belote_in_run and run_cards is not None:
             held &= (run_cards[s] & 0x60) != 0x60
+        if br.belote_king_first:
+            # the holder played both: his king must come first
+            king_first = np.argmax(cards == 8 * s + 6, axis=0) < np.argmax(cards == 8 * s + 5, axis=0)
+            held &= king_first[None, :]
         count += held
     out[0] = (count[0] + count[2]) * br.belote_points
     out[1] = (count[1] + count[3]) * br.belote_points

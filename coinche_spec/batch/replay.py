@@ -6,7 +6,8 @@ call and each card the batch chose is applied by the per-deal engine (which
 checks it), and at every step the seat to act and the whole legal set are
 compared (and, for a batch of simple players, the call and card the per-deal simple
 players choose, engine/players.py); at the end every field of the per-deal result (contract, tricks,
-tricks won, card points, melds, belote, made, score). It returns the first
+tricks won, card points, melds, belote, made, score, and held after a litige),
+and the score's outcome and the totals the contract was judged on. It returns the first
 disagreement of each deal that has one, as text. The test and the benchmark
 run share it.
 """
@@ -17,8 +18,9 @@ from ..engine import players
 from ..engine.game import Deal
 from ..engine.random_play import _belote_suits, declarable_melds
 from ..notation import SEATS, Call, card_name
+from .scoring import OUTCOMES
 
-__all__ = ["replay_batch"]
+__all__ = ["replay_batch", "recorded_calls"]
 
 _TEAMS = ("NS", "EW")
 
@@ -55,15 +57,13 @@ def _legal_set(br, step) -> tuple:
     return other, bids
 
 
-def _engine_set(pairs, bids: int) -> tuple:
-    """The engine's legal calls in the same form, read as the engine lists them: the pass of the
-    seat to act, then its bids in ladder order, then coinches and surcoinches (another order
-    shows as a difference, never hides one)."""
-    if pairs and pairs[0][1].kind == "pass":
-        head, rest = pairs[1:1 + bids], [pairs[0]] + pairs[1 + bids:]
-    else:
-        head, rest = [], pairs
-    return {(seat, call.kind if call.kind != "bid" else str(call)) for seat, call in rest}, head
+def _engine_set(pairs) -> tuple:
+    """The engine's legal calls in the same form: the bids as a list in the order the engine lists
+    them (ladder order: another order shows as a difference, never hides one), the rest as a set.
+    The engine lists the pass first, then the bids, then coinches; after a coinche the pass, the
+    surcoinche, then (décoinchage) the bids."""
+    bids = [pair for pair in pairs if pair[1].kind == "bid"]
+    return {(seat, call.kind) for seat, call in pairs if call.kind != "bid"}, bids
 
 
 def _call_of(br, step):
@@ -80,6 +80,13 @@ def _call_of(br, step):
     return None                                      # the play starts
 
 
+def recorded_calls(batch) -> dict:
+    """Deal index -> the calls a recorded batch made in it, in order, as (seat, Call); None where
+    the play starts with the after-auction window still open. For the fuzzer's batch deals."""
+    br = batch.rules
+    return {i: [_call_of(br, step) for step in steps] for i, steps in _calls_by_deal(batch).items()}
+
+
 def replay_deal(batch, i: int, steps: list, played_pos: dict) -> str | None:
     """The first disagreement between the batch and the per-deal engine on deal i, or None."""
     br = batch.rules
@@ -92,7 +99,7 @@ def replay_deal(batch, i: int, steps: list, played_pos: dict) -> str | None:
         if deal.auction.to_act != want_to_act:
             return f"call {n}: to act {deal.auction.to_act}, batch {want_to_act}"
         mine = _legal_set(br, step)
-        engine = _engine_set(deal.legal_calls(), len(mine[1]))
+        engine = _engine_set(deal.legal_calls())
         if engine != mine:     # bids compared as lists in ladder order: the engine lists them so
             return (f"call {n}: legal calls differ: engine {sorted(engine[0])} and {len(engine[1])} bids "
                     f"from {engine[1][:1]}, batch {sorted(mine[0])} and {len(mine[1])} bids from {mine[1][:1]}")
@@ -144,12 +151,26 @@ def replay_deal(batch, i: int, steps: list, played_pos: dict) -> str | None:
             "belote": _belote_side(batch.belote[:, p]),
             "made": bool(batch.made[p]),
             "score": {_TEAMS[s]: int(batch.score[s, p]) for s in (0, 1)}}
+    ns, ew = int(batch.belote[0, p]), int(batch.belote[1, p])
+    each = rules.belote.points
+    if (ns and ew) or (ns or ew) and max(ns, ew) > each:
+        want["belotes"] = {"NS": ns // each, "EW": ew // each}
+    if OUTCOMES[int(batch.outcome[p])] == "litige":
+        want["held"] = {_TEAMS[s]: int(batch.held[s, p]) for s in (0, 1)}
+    if set(r) != set(want):
+        return f"result fields: engine {sorted(r)}, batch {sorted(want)}"
     for key, value in want.items():
         if r[key] != value:
             return f"result {key}: engine {r[key]}, batch {value}"
     o = deal.outcome()
-    if o.belote_points != {"NS": int(batch.belote[0, p]), "EW": int(batch.belote[1, p])}:
+    if o.belote_points != {"NS": ns, "EW": ew}:
         return f"belote points: engine {o.belote_points}, batch {batch.belote[:, p]}"
+    sr = o.score_result
+    judged = {"outcome": OUTCOMES[int(batch.outcome[p])],
+              "totals": {_TEAMS[s]: int(batch.totals[s, p]) for s in (0, 1)}}
+    for key, value in judged.items():
+        if getattr(sr, key) != value:
+            return f"score {key}: engine {getattr(sr, key)}, batch {value}"
     return None
 
 
@@ -160,13 +181,14 @@ def _belote_side(points) -> str | None:
     return "NS" if ns else "EW" if ew else None
 
 
-def replay_batch(batch, limit: int | None = None) -> list:
-    """(deal index, what differs) for every deal (the first ``limit``) the per-deal engine disagrees on."""
+def replay_batch(batch, limit: int | None = None, deals=None) -> list:
+    """(deal index, what differs) for every deal (the first ``limit``, or those of ``deals``, indices
+    into the batch) the per-deal engine disagrees on."""
     calls = _calls_by_deal(batch)
     played_pos = {int(d): p for p, d in enumerate(batch.played)}
     out = []
     n = len(batch) if limit is None else min(limit, len(batch))
-    for i in range(n):
+    for i in (range(n) if deals is None else (int(i) for i in deals)):
         diff = replay_deal(batch, i, calls.get(i, []), played_pos)
         if diff is not None:
             out.append((i, diff))

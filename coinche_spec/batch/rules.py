@@ -17,7 +17,8 @@ import numpy as np
 from ..engine.auction import _table as auction_table
 from ..engine.errors import Unsupported
 from ..engine.masks import BEAT, PLAIN_RANK_ORDER, SUIT_MASKS
-from ..engine.options import TABLES, engine_phase, rule_options
+from ..engine.options import TABLES, choose, engine_phase, rule_options
+from ..engine.scoring import SCALE_APPLIES_TO, SCALE_DEFENDERS, SCALE_ROUNDING
 from ..notation import RANKS
 from ..variants.compiled import STRAINS, compiled_rules
 
@@ -45,6 +46,10 @@ BATCH_OPTIONS: dict = {
     "melds.compare.equal": _ALL, "melds.winner_scores": _ALL, "melds.timing": _ALL,
     "belote.tout_atout": _ALL, "belote.claim": _ALL, "belote.in_run": _ALL,
     "belote.on_failure": _ALL, "belote.multiplied": _ALL,
+    "belote.placement.made.takers": _ALL, "belote.placement.made.defenders": _ALL,
+    "belote.placement.coinched_made.takers": _ALL, "belote.placement.coinched_made.defenders": _ALL,
+    "belote.placement.failed.defenders": _ALL, "belote.placement.coinched_failed.defenders": _ALL,
+    "card_values.scale.applies_to": _ALL, "card_values.scale.rounding": _ALL, "card_values.scale.defenders": _ALL,
     "contract.versus_defenders": _ALL,
     "scoring.sweep_takes_melds": _ALL, "scoring.rounding": _ALL, "scoring.rounding_stage": _ALL, "scoring.litige": _ALL,
     "award.terms[]": _ALL, "award.multiplied": _ALL,
@@ -53,35 +58,23 @@ BATCH_OPTIONS: dict = {
 
 
 # Options the per-deal engine plays and the batch engine does not yet (added after it was written).
+# (Every option of match.both_cross and match.tie is accepted: the batch scores single deals, never a match.)
 BATCH_NOT_YET: dict = {
-    "contract.versus_defenders": {"at_least_level"}, "scoring.rounding": {"nearest_5"},
-    "scoring.rounding_stage": {"before_multiplier", "card_points", "card_points_complement"},
-    "scoring.litige": {"takers_points_held"}, "award.multiplied": {"base"},
-    "auction.coinche.effect": {"overbid_cancels", "ends_bidding_window"},
-    "auction.coinche.by": {"any_player", "opponents_of_last_caller"}, "auction.coinche.when": {"side_in_turn"},
-    "auction.surcoinche.by": {"next_caller"}, "auction.raise_own_bid": {"never_in_a_named_strain"},
-    "match.both_cross": {"last_deal", "last_taker"}, "match.tie": {"north_south", "draw"},
-    "belote.claim": {"said_once", "king_first"},
+    "auction.coinche.effect": {"ends_bidding_window"}, "auction.coinche.by": {"opponents_of_last_caller"},
+    "auction.raise_own_bid": {"never_in_a_named_strain"},
 }
 # Rules that are not enumerated, added after the batch engine: (path, the setting it plays, why refused).
 # A rule set that leaves one out, or gives it the setting named, plays as before.
 BATCH_NOT_YET_RULES = (
-    ("auction.coinche.allowed", True, "a rule set without coinche"),
-    ("auction.coinche.minimum_bid", None, "a lowest coinchable bid"),
-    ("auction.bids.ladder", None, "an explicit ladder of bids"),
-    ("match.deals", None, "a match over a fixed number of deals"),
     ("deal.packets_after_auction", None, "the last packets dealt after the auction"),
     ("auction.coinche.partner_may_speak", True, "a coincher's partner who may not speak"),
-    ("scoring.rounding_up_from", None, "rounding up from another digit per contract"),
 )
+# match.deals (a match over a fixed number of deals) is not refused: the batch scores single deals.
 
 
 def check_batch_options(c) -> None:
     """Raise BatchUnsupported for the first enumerated rule or option the rule set uses that the
     batch engine does not play (a rule it does not know is refused only where the rule set uses it)."""
-    if c.scoring.get("capot_failed") is not None:
-        raise BatchUnsupported("rules.scoring.capot_failed: the batch engine does not play a separate "
-                               "award for a failed capot yet (play the deals one by one with coinche_spec.engine)")
     for path, plays, what in BATCH_NOT_YET_RULES:
         node = c
         for key in path.split("."):
@@ -101,8 +94,28 @@ def check_batch_options(c) -> None:
 
 # strain indices: S H D C TA SA, as variants.compiled.STRAINS
 _TRUMP = np.array([0, 1, 2, 3, -1, -1])
-_OUTCOMES = ("made", "failed", "coinched_made", "coinched_failed", "capot_made")
+_OUTCOMES = ("made", "failed", "coinched_made", "coinched_failed", "capot_made", "capot_failed")
 _KIND = {"TA": "tout_atout", "SA": "sans_atout"}
+# contract.versus_defenders: how the takers' total must compare with the defenders' (None: it need not)
+_VERSUS = {"ignore": None, "not_level": np.not_equal, "strictly_more": np.greater,
+           "at_least_level": np.greater_equal}
+# scoring.rounding: (unit, what is added before rounding down to the unit)
+_ROUNDING = {"none": (1, 0), "nearest_10_half_up": (10, 5), "nearest_10_half_down": (10, 4), "nearest_5": (5, 2)}
+# scoring.rounding_stage: what the rounding rounds (batch/scoring.py reads the name)
+_STAGES = {s: s for s in ("award", "before_multiplier", "card_points", "card_points_complement")}
+_LITIGE = {"none": False, "takers_points_held": True}      # scoring.litige: is a level total a litige?
+# belote.claim: must the king come before the queen (the players always say both words)?
+_KING_FIRST = {"said": False, "automatic": False, "said_once": False, "king_first": True}
+
+
+def _option(table: dict, path: str, option):
+    """What the batch does for ``option`` of the rule at ``path``; BatchUnsupported if it has no entry
+    (an option the per-deal engine learnt after the batch engine's tables were written)."""
+    if option not in table:
+        raise BatchUnsupported(f"rules.{path}: the batch engine does not play option {option!r}")
+    return table[option]
+
+
 # meld comparison keys as one integer (higher is better): a square (1, points, rank order, 0),
 # a run (0, length up to 5, top rank, trump) as in engine/melds.py _key
 _SQUARE_KEY = 1 << 40
@@ -140,16 +153,44 @@ class BatchRules:
         self.last_trick = int(cv.last_trick)
         self.sweep_extra = {"none": self.last_trick, "last_trick_value": int(cv.sweep.value),
                             "bonus": self.last_trick + int(cv.sweep.value)}[cv.sweep.kind]
+        self._scale(cv)
         self._melds(c)
         self._belote(c)
+        self._scoring(c)
+
+    # -- card values, contract and scoring ------------------------------------
+    def _scale(self, cv):
+        """card_values.scale: per strain the ratio times/per (1/1 and ``scaled`` False where none)."""
+        scale = cv.get("scale")
+        ratios = [scale.get(_KIND[s]) if scale is not None and s in _KIND else None for s in STRAINS]
+        self.scaled = np.array([r is not None for r in ratios])
+        self.scale_times = np.array([r.times if r is not None else 1 for r in ratios], dtype=np.int64)
+        self.scale_per = np.array([r.per if r is not None else 1 for r in ratios], dtype=np.int64)
+        if scale is not None:
+            # the per-deal engine's own behaviours (they work on arrays as on numbers)
+            self.scale_on_tricks = choose(SCALE_APPLIES_TO, scale.applies_to)
+            self.scale_round = choose(SCALE_ROUNDING, scale.rounding)
+            self.scale_complement = choose(SCALE_DEFENDERS, scale.defenders)
+
+    def _scoring(self, c):
         ct = c.contract
         self.minimum_total = int(ct.minimum_total)
-        self.versus = ct.versus_defenders
+        self.versus = _option(_VERSUS, "contract.versus_defenders", ct.versus_defenders)
         sc = c.scoring
         self.sweep_bonus = int(sc.sweep_bonus)
         self.sweep_takes_melds = sc.sweep_takes_melds
+        # scoring.rounding as (a + add[strain]) // unit * unit; rounding_up_from moves the threshold of tens
         self.rounding = sc.rounding
+        unit, add = _option(_ROUNDING, "scoring.rounding", sc.rounding)
+        up_from = sc.get("rounding_up_from")
+        by_strain = [add] * 6
+        if up_from is not None and unit == 10:
+            by_strain = [10 - up_from[_KIND.get(s, "suit")] for s in STRAINS]
+        self.round_unit, self.round_add = unit, np.array(by_strain, dtype=np.int64)
+        self.rounding_stage = _option(_STAGES, "scoring.rounding_stage", sc.get("rounding_stage", "award"))
+        self.litige = _option(_LITIGE, "scoring.litige", sc.get("litige", "none"))
         self.capot_made = sc.capot_made is not None
+        self.capot_failed = sc.get("capot_failed") is not None
         self.awards = {}
         for name in _OUTCOMES:
             block = sc.get(name)
@@ -218,10 +259,19 @@ class BatchRules:
         self.capot_ends = bool(a.capot.ends_auction)
         self.capot_coinchable = bool(a.capot.may_be_coinched)
         self.coinche_when = a.coinche.when
+        self.coinche_by_any = a.coinche.by == "any_player"
         self.coinche_ends = a.coinche.effect == "ends_auction"
+        self.overbid_cancels = a.coinche.effect == "overbid_cancels"      # décoinchage
+        # coinchable[j]: may ladder bid j be coinched (auction.coinche.allowed, minimum_bid; a capot or
+        # générale as capot.may_be_coinched), as engine/auction.py Auction._coinche_possible
+        minimum = a.coinche.get("minimum_bid")
+        self.coinchable = np.array([a.coinche.get("allowed", True) and (
+            (minimum is None or self.bid_value[j] >= minimum) if self.bid_numeric[j] else self.capot_coinchable)
+            for j in range(L)], dtype=bool)
         self.passes_after = int(a.coinche.passes_after)
         self.coinche_mult = int(a.coinche.multiplier)
         self.sur_allowed = bool(a.surcoinche.allowed)
+        self.sur_by_any = a.surcoinche.get("by", "coinched_side") == "next_caller"
         self.sur_ends = bool(a.surcoinche.ends_auction)
         self.sur_mult = int(a.surcoinche.multiplier)
 
@@ -292,8 +342,27 @@ class BatchRules:
         self.belote_points = int(b.points)
         self.belote_in_run = b.in_run == "allowed"
         self.belote_count = bool(b.counts_towards_contract)
-        self.belote_on_failure = b.on_failure
         self.belote_multiplied = b.multiplied == "with_award"
+        # belote.claim: the random and simple players say "belote" with the first of the king and queen and
+        # "rebelote" with the second, so said, said_once and automatic count every belote held; king_first
+        # only those whose king was played first
+        self.belote_king_first = _option(_KING_FIRST, "belote.claim", b.claim)
+        # belote_dest[2 * placed + role]: where the takers' (role 0) or the defenders' (1) belote goes, for
+        # placed = 2 * coinched + made (a litige counts as made): 0 the takers, 1 the defenders, 2 lost.
+        # belote.placement where it says, else the holder's side, a failing takers' as belote.on_failure says
+        where = {"takers": 0, "defenders": 1, "lost": 2}
+        on_failure = _option({"holder": 0, "defenders": 1, "lost": 2}, "belote.on_failure", b.on_failure)
+        placement = b.get("placement")
+        dest = []
+        for placed in ("failed", "made", "coinched_failed", "coinched_made"):
+            block = placement.get(placed) if placement is not None else None
+            for role, own in (("takers", 0), ("defenders", 1)):
+                option = block.get(role) if block is not None else None
+                if option is not None:
+                    dest.append(_option(where, f"belote.placement.{placed}.{role}", option))
+                else:
+                    dest.append(on_failure if own == 0 and placed.endswith("failed") else own)
+        self.belote_dest = np.array(dest, dtype=np.intp)
 
 
 def batch_rules(rules) -> BatchRules:

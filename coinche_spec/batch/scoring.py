@@ -1,31 +1,75 @@
 """Scoring B deals: card points, the contract judged, each side's award, rounding.
 
 engine/scoring.py on arrays, in the same order: card points (the last trick
-or the sweep), made or failed on unrounded totals, the sweep's transfer of
-melds, each outcome's awards from its terms and multiplier, the belote, the
-rounding. Every outcome's awards are worked out for every deal and each deal
-keeps its own outcome's, which is cheaper than sorting deals by outcome.
+or the sweep, then card_values.scale), made or failed on unrounded totals (or
+a litige), the sweep's transfer of melds, each outcome's awards from its terms
+and multiplier, the belote where belote.placement puts it, the rounding at the
+stage scoring.rounding_stage names. Every outcome's awards are worked out for
+every deal and each deal keeps its own outcome's, which is cheaper than
+sorting deals by outcome; every option is a constant of the batch.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["ScoreArrays", "score_deals"]
+__all__ = ["ScoreArrays", "score_deals", "OUTCOMES"]
 
-_ROUND = {"none": lambda a: a, "nearest_10_half_up": lambda a: (a + 5) // 10 * 10,
-          "nearest_10_half_down": lambda a: (a + 4) // 10 * 10}
-_OUTCOME_INDEX = {"made": 0, "failed": 1, "coinched_made": 2, "coinched_failed": 3, "capot_made": 4}
+# the outcome of each deal, as engine/scoring.py names it (ScoreResult.outcome)
+OUTCOMES = ("made", "failed", "coinched_made", "coinched_failed", "capot_made", "capot_failed", "litige")
+_OUTCOME_INDEX = {name: i for i, name in enumerate(OUTCOMES)}
+_LITIGE = _OUTCOME_INDEX["litige"]
 
 
 class ScoreArrays:
-    """Per deal: card points (2, n), made (n,), score (2, n), swept (n,: the side that took all, -1)."""
+    """Per deal: card points (2, n), made (n,), score (2, n), swept (n,: the side that took all, -1),
+    outcome (n,: an index into OUTCOMES), totals (2, n: what each side counted when the contract was
+    judged), held (2, n: a litige's takers' points held back, else 0)."""
 
-    def __init__(self, card_points, made, score, sweeper):
+    def __init__(self, card_points, made, score, sweeper, outcome, totals, held):
         self.card_points = card_points
         self.made = made
         self.score = score
         self.sweeper = sweeper
+        self.outcome = outcome
+        self.totals = totals
+        self.held = held
+
+
+def _rounded(br, a, strain):
+    """scoring.rounding (with scoring.rounding_up_from's threshold for each deal's strain)."""
+    if br.round_unit == 1:
+        return a
+    return (a + br.round_add[strain]) // br.round_unit * br.round_unit
+
+
+def _scaled(br, strain, tp, cp, takers, ar):
+    """card_values.scale, as engine/scoring.py _scaled: the strain's ratio applied to the trick values
+    (the last trick or sweep added after, unscaled) or to the card points; with ``complement`` the
+    defenders get the scaled total less the takers' points. Deals in a strain without a ratio keep cp."""
+    times, per = br.scale_times[strain], br.scale_per[strain]
+    src = tp if br.scale_on_tricks else cp
+    out = br.scale_round(src * times, per)
+    if br.scale_complement:
+        total = br.scale_round((src[0] + src[1]) * times, per)
+        out[takers ^ 1, ar] = total - out[takers, ar]
+    if br.scale_on_tricks:
+        out += cp - tp
+    return np.where(br.scaled[strain], out, cp)
+
+
+def _counted(br, cp, strain, takers, ar):
+    """The card points the awards count: scoring.rounding_stage card_points rounds each side's,
+    card_points_complement the takers' and gives the defenders the rounded total less them."""
+    if br.rounding_stage == "card_points":
+        return _rounded(br, cp, strain)
+    if br.rounding_stage == "card_points_complement":
+        counted = np.empty_like(cp)
+        mine = _rounded(br, cp[takers, ar], strain)
+        counted[takers, ar] = mine
+        counted[takers ^ 1, ar] = _rounded(br, cp[0] + cp[1], strain) - mine
+        return counted
+    return cp
 
 
 def score_deals(br, strain, bid_index, declarer, mult, play, melds, belote) -> ScoreArrays:
@@ -40,6 +84,8 @@ def score_deals(br, strain, bid_index, declarer, mult, play, melds, belote) -> S
     last = play.last_winner & 1
     extra = np.where(sweeper >= 0, br.sweep_extra, br.last_trick)
     cp[last, ar] += extra                       # the sweeper took the last trick too
+    if br.scaled.any():
+        cp = _scaled(br, strain, play.points, cp, takers, ar)
     # the contract, judged on unrounded totals
     totals = cp.copy()
     if br.melds_count:
@@ -49,17 +95,23 @@ def score_deals(br, strain, bid_index, declarer, mult, play, melds, belote) -> S
     mine, theirs = totals[takers, ar], totals[defenders, ar]
     kind = br.bid_kind[bid_index]
     bid = br.bid_value[bid_index]
-    made_number = (mine >= bid) & (mine >= br.minimum_total)
-    if br.versus == "not_level":
-        made_number &= mine != theirs
-    elif br.versus == "strictly_more":
-        made_number &= mine > theirs
+    reaches = (mine >= bid) & (mine >= br.minimum_total)
+    made_number = reaches
+    if br.versus is not None:
+        made_number = reaches & br.versus(mine, theirs)
     made = np.where(kind == 0, made_number,
                     np.where(kind == 1, won[takers, ar] == 8, play.won_by_seat[declarer, ar] == 8))
+    # scoring.litige: a level numeric contract that reaches the bid is neither made nor failed; it is
+    # scored as made, the takers' award held back
+    litige = (kind == 0) & reaches & (mine == theirs) if br.litige else np.zeros(n, bool)
+    made &= ~litige
+    as_made = made | litige
     coinched = mult > 1
-    outcome = np.where(made, np.where(coinched, 2, 0), np.where(coinched, 3, 1))
+    outcome = np.where(as_made, np.where(coinched, 2, 0), np.where(coinched, 3, 1))
     if br.capot_made:
         outcome = np.where(made & (kind > 0), 4, outcome)
+    if br.capot_failed:
+        outcome = np.where(~made & (kind > 0), 5, outcome)
     # a sweep may carry the swept side's melds over to the sweepers
     eff = melds
     if br.sweep_takes_melds != "never":
@@ -71,6 +123,8 @@ def score_deals(br, strain, bid_index, declarer, mult, play, melds, belote) -> S
         moved = np.where(moves, melds[s ^ 1, ar], 0)
         eff[s, ar] += moved
         eff[s ^ 1, ar] -= moved
+    counted = _counted(br, cp, strain, takers, ar)
+    before = br.rounding_stage == "before_multiplier"
     awards = np.zeros((2, n), np.int64)
     dest_all = np.zeros((2, n), bool)           # is side t's award multiplied whole (for the belote)?
     for name, sides in br.awards.items():
@@ -82,9 +136,10 @@ def score_deals(br, strain, bid_index, declarer, mult, play, melds, belote) -> S
             swept = won[side, ar] == 8
             plain = np.zeros(n, np.int64)
             bid_part = np.zeros(n, np.int64)
+            base_part = np.zeros(n, np.int64)
             for term in terms:
                 if term == "card_points":
-                    plain += cp[side, ar]
+                    plain += counted[side, ar]
                 elif term == "bid":
                     plain += bid
                     bid_part += bid
@@ -93,6 +148,7 @@ def score_deals(br, strain, bid_index, declarer, mult, play, melds, belote) -> S
                     if base_on_sweep is not None:
                         b = np.where(swept, base_on_sweep, b)
                     plain += b
+                    base_part += b
                 elif term == "own_melds":
                     plain += eff[side, ar]
                 elif term == "all_melds":
@@ -103,25 +159,31 @@ def score_deals(br, strain, bid_index, declarer, mult, play, melds, belote) -> S
                 value = plain * mult
             elif multiplied == "bid":
                 value = plain + bid_part * (mult - 1)
+            elif multiplied == "base":
+                value = plain + base_part * (mult - 1)
             else:
                 value = plain
+            if before:
+                # the terms' sum rounded before the multiplier: the difference multiplied where the
+                # whole award is, else added once
+                delta = _rounded(br, plain, strain) - plain
+                value += delta * mult if multiplied == "all" else delta
+            if role == 0 and br.litige:
+                value = np.where(litige, 0, value)          # a litige: the takers' award is held, not scored
             awards[side, ar] = np.where(here, value, awards[side, ar])
             if multiplied == "all":
                 dest_all[side, ar] |= here
-    # the belote joins its holder's award; a failing takers' belote goes where belote.on_failure says
-    for holder in (0, 1):
-        amount = belote[holder]
-        dest = np.full(n, holder)
-        lost = np.zeros(n, bool)
-        failing = (takers == holder) & ~made
-        if br.belote_on_failure == "defenders":
-            dest = np.where(failing, holder ^ 1, dest)
-        elif br.belote_on_failure == "lost":
-            lost = failing
-        times = np.ones(n, np.int64)
-        if br.belote_multiplied:
-            times = np.where(dest_all[dest, ar] & (mult > 1), mult, 1)
-        add = np.where(lost, 0, amount * times)
-        awards[dest, ar] += add
-    score = _ROUND[br.rounding](awards)
-    return ScoreArrays(cp, made, score, sweeper)
+    # each side's belote goes where belote.placement (or belote.on_failure) says for this outcome
+    placed = 2 * coinched + as_made
+    for role, holder in ((0, takers), (1, defenders)):
+        amount = belote[holder, ar]
+        code = br.belote_dest[2 * placed + role]
+        dest = np.where(code == 0, takers, defenders)
+        times = np.where(dest_all[dest, ar] & coinched, mult, 1) if br.belote_multiplied else 1
+        awards[dest, ar] += np.where(code == 2, 0, amount * times)
+    score = _rounded(br, awards, strain) if br.rounding_stage == "award" else awards
+    held = np.zeros((2, n), np.int64)
+    if br.litige:
+        held[takers, ar] = np.where(litige, _rounded(br, cp[takers, ar], strain), 0)
+        outcome = np.where(litige, _LITIGE, outcome)
+    return ScoreArrays(cp, made, score, sweeper, outcome, totals, held)

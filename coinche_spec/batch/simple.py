@@ -25,6 +25,7 @@ import numpy as np
 from ..engine import players as P
 from ..engine.masks import BEAT, SUIT_MASKS
 from ..variants.compiled import STRAINS
+from .auction import _get
 
 __all__ = ["SimplePlayers", "simple_tables"]
 
@@ -33,8 +34,17 @@ _ONE = _U32(1)
 _SUIT_MASK = np.array(SUIT_MASKS, dtype=np.uint32)
 # orders a card is chosen in (the least first): rank of each card per strain
 _THROW, _CHEAP, _GIVE, _VALUE = range(4)
+_BLOCK = 6 * 1024          # an order's block in the perm table (6 strains, 4 byte positions, 256 bytes)
+_THROW_O, _CHEAP_O, _GIVE_O, _VALUE_O = (np.uint32(o * _BLOCK) for o in range(4))
 _A_ = 1 << 7
 _J_ = 1 << 4
+_SUIT_BIT = np.array([1, 2, 4, 8], dtype=np.uint8)
+_BYTE_BASE = (np.arange(4) * 256)[:, None]      # a table's four byte positions, 256 entries each
+
+
+def _bytes(x):
+    """The four bytes of each uint32 of x as a (4, n) view, the lowest first (no copy)."""
+    return x.astype("<u4", copy=False).view(np.uint8).reshape(-1, 4).T
 
 
 def _nz(x):
@@ -92,9 +102,15 @@ class SimpleTables:
                 cap[s] = j
         self.top_le = top.ravel()
         self.capot_index = cap
+        # the strains the ladder has bids in (the others are never bid, their counts never read), and
+        # the highest ladder index of each strain (-1: none)
+        self.strains = tuple(s for s in range(6) if (br.bid_strain == s).any())
+        self.last_index = np.array([max((j for j in range(L) if br.bid_strain[j] == s), default=-1)
+                                    for s in range(6)], dtype=np.intp)
         self.capot_need = P.CAPOT_COUNT * self.total // 162
         self.key_bid = L + 1
         self.key_ratio = 10_001 * (L + 1)
+        self._best_bid_tables(-20, self.vmax + 100, br)
 
     def best_bids(self, s: int, afford, br) -> tuple:
         """For hands that afford ``afford`` in strain s: the highest numeric bid they afford (-1: none)
@@ -111,6 +127,27 @@ class SimpleTables:
         else:
             key_cap = np.full(a.size, -1, np.int64)
         return j, key_num, key_cap
+
+    def best_bid(self, s: int, afford, br) -> tuple:
+        """best_bids folded into one bid per hand: the capot where it is afforded (its key is above
+        every number's, and it is legal whenever a number it would replace is), else the highest
+        number; (ladder index, key), (-1, -1) where the hand affords no bid in strain s. Read from
+        a table of every afford (a few hundred values), widened when a hand affords more or less."""
+        low, high = self.afford_range
+        if afford.size and (afford.min() < low or afford.max() > high):
+            self._best_bid_tables(min(low, int(afford.min())), max(high, int(afford.max())), br)
+        i = np.subtract(afford, self.afford_range[0], dtype=np.intp)
+        return _get(self.bid_pick[s], i), _get(self.bid_key[s], i)
+
+    def _best_bid_tables(self, low: int, high: int, br) -> None:
+        self.afford_range = (low, high)
+        self.bid_pick, self.bid_key = {}, {}
+        afford = np.arange(low, high + 1)
+        for s in self.strains:
+            j, key_num, key_cap = self.best_bids(s, afford, br)
+            capot = key_cap >= 0
+            self.bid_pick[s] = np.where(capot, self.capot_index[s], j).astype(np.int16)
+            self.bid_key[s] = np.where(capot, key_cap, np.where(j >= 0, key_num, -1))
 
     def _play(self, br):
         c = br.rules
@@ -152,37 +189,44 @@ class SimpleTables:
                     if cards:
                         low = min(cards, key=keys[_THROW])
                         lowkey[i] = len(cards) << 16 | (1023 - value[low]) << 5 | (31 - low)
-        self.above, self.top, self.perm, self.inv, self.lowkey = above, top, perm, inv, lowkey
+        self.above, self.top, self.perm, self.lowkey = above, top, perm, lowkey
+        self.inv_bit = (np.uint32(1) << inv.astype(np.uint32)).astype(np.uint32)    # the card, as its bit
 
     def counts(self, hands):
         """(bid, defence, support): (6 * 4 * n,) arrays, strain-major (S H D C TA SA), then seat, then deal."""
         n = hands.shape[1]
         b = [((hands >> np.uint32(8 * s)) & np.uint32(0xFF)).astype(np.intp) for s in range(4)]   # (4 seats, n) each
-        bid = np.empty((6, 4, n), np.int32)           # counts are a few hundred at most
-        dfc = np.empty((6, 4, n), np.int32)
-        sup = np.empty((6, 4, n), np.int32)
+        bid = np.zeros((6, 4, n), np.int32)           # counts are a few hundred at most
+        dfc = np.zeros((6, 4, n), np.int32)
+        sup = np.zeros((6, 4, n), np.int32)
         # the side-suit parts of every suit, summed once; a trump suit's own part is taken back out
-        side = [[self.side_part[k][x] for x in b] for k in (0, 1)]
+        side = [[_get(self.side_part[k], x) for x in b] for k in (0, 1)]
         side_sum = [sum(side[0]), sum(side[1])]
-        def_side = [self.def_side[x] for x in b]
-        sup_side = [self.sup_side[x] for x in b]
+        def_side = [_get(self.def_side, x) for x in b]
+        sup_side = [_get(self.sup_side, x) for x in b]
         def_sum, sup_sum = sum(def_side), sum(sup_side)
         for t in range(4):
-            long = np.bitwise_count(b[t].astype(np.uint8)) >= 3
-            own = self.trump_part[b[t]] + np.where(long, side_sum[1] - side[1][t], side_sum[0] - side[0][t])
+            # the side suits as counted with three trumps or more, else without (arithmetic, not
+            # np.where: the length is unpredictable, and np.where costs many times more then)
+            long = (np.bitwise_count(b[t].astype(np.uint8)) >= 3).astype(np.int32)
+            short_side = side_sum[0] - side[0][t]
+            own = _get(self.trump_part, b[t]) + short_side + long * (side_sum[1] - side[1][t] - short_side)
             if self.belote:
                 own += self.belote * ((b[t] & 0x60) == 0x60)
             bid[t] = own
-            dfc[t] = self.def_trump[b[t]] + def_sum - def_side[t]
-            sup[t] = self.sup_trump[b[t]] + sup_sum - sup_side[t]
-        aces = sum((x >> 7) & 1 for x in b)
-        jacks = sum((x >> 4) & 1 for x in b)
-        bid[4] = np.where(jacks >= 2, sum(self.ta_part[x] for x in b), 0)
-        bid[5] = np.where(aces >= 3, sum(self.sa_part[x] for x in b), 0)
-        dfc[4] = sum(self.def_ta[x] for x in b)
-        dfc[5] = sum(self.def_sa[x] for x in b)
-        sup[4] = sum(self.sup_ta[x] for x in b)
-        sup[5] = sum(self.sup_sa[x] for x in b)
+            dfc[t] = _get(self.def_trump, b[t]) + def_sum - def_side[t]
+            sup[t] = _get(self.sup_trump, b[t]) + sup_sum - sup_side[t]
+        # tout atout and sans atout, where the ladder has them (else never read: no bid, no contract)
+        if 4 in self.strains:
+            jacks = sum((x >> 4) & 1 for x in b)
+            bid[4] = (jacks >= 2) * sum(_get(self.ta_part, x) for x in b)
+            dfc[4] = sum(_get(self.def_ta, x) for x in b)
+            sup[4] = sum(_get(self.sup_ta, x) for x in b)
+        if 5 in self.strains:
+            aces = sum((x >> 7) & 1 for x in b)
+            bid[5] = (aces >= 3) * sum(_get(self.sa_part, x) for x in b)
+            dfc[5] = sum(_get(self.def_sa, x) for x in b)
+            sup[5] = sum(_get(self.sup_sa, x) for x in b)
         share = (P.PARTNER_SHARE * self.total // 162).astype(np.int32)[:, None, None]
         bid += share * (bid != 0)
         return bid.ravel(), dfc.ravel(), sup.ravel()
@@ -205,8 +249,11 @@ class SimplePlayers:
         self.n = hands.shape[1]
         self.bid, self.defence, self.support = self.t.counts(hands)
         n4 = self.n * 4
-        best = [self.t.best_bids(s, self.bid[s * n4:(s + 1) * n4], br) for s in range(6)]
-        self.j_num, self.key_num, self.key_cap = ([b[k] for b in best] for k in range(3))
+        # each hand's best bid in each strain of the ladder, (strain, seat * n + deal): the ladder index
+        # and the key players._bid_wanted compares bids by
+        best = [self.t.best_bid(s, self.bid[s * n4:(s + 1) * n4], br) for s in self.t.strains]
+        self.pick = np.stack([b[0] for b in best])
+        self.key = np.stack([b[1] for b in best])
 
     # -- the auction -----------------------------------------------------------
     def call(self, idx, seat, hi, bd, bs, lo, excl, cmask, smask, inwin, has_high, nbids):
@@ -216,63 +263,65 @@ class SimplePlayers:
         seat = seat.astype(np.intp)           # the auction's small integers, widened for the indices
         bd = bd.astype(np.intp)
         h = np.maximum(hi, 0)
-        hs = br.bid_strain[h]
-        value = br.bid_value[h]
-        number = br.bid_kind[h] == 0
+        hs = _get(br.bid_strain, h)
+        value = _get(br.bid_value, h)
+        number = _get(br.bid_kind, h) == 0
         n4 = self.n * 4
         N = self.n
         b = np.maximum(bd, 0)
         hs_base = hs * n4 + idx
-        total = t.total[hs]
-        # coinche and surcoinche, in the order the engine lists them: the defenders after the
-        # bidder, then his partner; the bidder, then his partner
+        total = _get(t.total, hs)
+        # coinche and surcoinche, in the order the engine lists them: the seat to act, then his
+        # partner (coinche.when: side_in_turn), else the seats coinche.by names (the defender after
+        # the bidder, his partner, then with any_player the bidder's partner and the bidder); the
+        # bidder's surcoinche, then his partner's
         do_double = np.zeros(idx.size, bool)
         dbit = np.zeros(idx.size, np.intp)
         c1 = (b + br.step) & 3
         cands = []
         if cmask.any():
-            for d in (c1, c1 ^ 2):
-                own = self.defence[hs_base + d * N]
-                want = np.where(number, own + P.PARTNER_SHARE >= total - value + P.COINCHE_MARGIN, own >= 25)
+            if br.coinche_when == "side_in_turn":
+                order = (seat, seat ^ 2)
+            else:
+                order = (c1, c1 ^ 2, b ^ 2, b) if br.coinche_by_any else (c1, c1 ^ 2)
+            # a defender coinches a number when his count and his partner's share beat what the
+            # defenders need by the margin; a capot or générale with one sure trick (25)
+            need = np.where(number, total - value + (P.COINCHE_MARGIN - P.PARTNER_SHARE), 25)
+            for d in order:
+                want = _get(self.defence, hs_base + d * N) >= need
                 cands.append(((((cmask >> d) & 1) == 1) & want & has_high, d))
         if smask.any():
-            own = self.bid[hs_base + b * N]
+            own = _get(self.bid, hs_base + b * N)
             cands.append(((((smask >> b) & 1) == 1) & number & (own >= value + P.SURCOINCHE_MARGIN), 4 + b))
-            add = self.support[hs_base + (b ^ 2) * N] - 10
+            add = _get(self.support, hs_base + (b ^ 2) * N) - 10
             cands.append(((((smask >> (b ^ 2)) & 1) == 1) & number & (add >= P.SURCOINCHE_MARGIN), 4 + (b ^ 2)))
         for want, bit in reversed(cands):
             do_double |= want
             dbit = np.where(want, bit, dbit)
-        # the bid: per strain, what the hand affords and the best bid it affords
+        # the bid: the hand's best bid per strain was worked out before the auction; here only
+        # whether it is still legal (a strain's bids from ``lo`` up, the strain he may not repeat
+        # apart), and a raising player's afford is worked out again
         may = (nbids > 0) & ~inwin
         sbase = seat * N + idx
-        legal_strain = [(br.strain_count[s, L] - br.strain_count[s][lo] > 0) & (excl != s) & may
-                        for s in range(6)]
+        strains = t.strains
         raising = has_high & (bd == (seat ^ 2)) & (((bs >> seat) & 1) == 0) & number
-        raising &= np.choose(hs, legal_strain)
+        raising &= may & (_get(t.last_index, hs) >= lo) & (excl != hs)      # his partner's strain is biddable
+        pick = self.pick.take(sbase, axis=1, mode="wrap")               # (strains, open auctions)
+        key = self.key.take(sbase, axis=1, mode="wrap")
         r = np.flatnonzero(raising)
         if r.size:
             # raising the partner: his bid plus what this hand adds; another strain only 20 better
-            afford = [self.bid[sbase[r] + s * n4] - 20 for s in range(6)]
             lifted = value[r] + self.support[sbase[r] + hs[r] * n4] - 10
-            for s in range(6):
-                mine = hs[r] == s
-                afford[s] = np.where(mine, np.maximum(afford[s] + 20, lifted), afford[s])
-        best = np.full(idx.size, -1, np.int64)
-        pick = np.zeros(idx.size, np.intp)
-        for s in range(6):
-            # the hand's own best bid in this strain was worked out before the auction (_bids):
-            # here only whether it is still legal; a raising player's afford is worked out again
-            j_num, key_num, key_cap = self.j_num[s][sbase], self.key_num[s][sbase], self.key_cap[s][sbase]
-            if r.size:
-                j_num[r], key_num[r], key_cap[r] = t.best_bids(s, afford[s], br)
-            cap = t.capot_index[s]
-            ok_cap = (key_cap >= 0) & (cap >= lo)
-            ok = legal_strain[s] & (ok_cap | (j_num >= lo))
-            key = np.where(ok_cap, key_cap, key_num)
-            better = ok & (key > best)
-            best = np.where(better, key, best)
-            pick = np.where(better, np.where(ok_cap, cap, j_num), pick)
+            for k, s in enumerate(strains):
+                afford = self.bid[sbase[r] + s * n4] - 20
+                afford = np.where(hs[r] == s, np.maximum(afford + 20, lifted), afford)
+                pick[k, r], key[k, r] = t.best_bid(s, afford, br)
+        ok = (pick >= lo) & may
+        if (excl >= 0).any():
+            ok &= np.array(strains)[:, None] != excl
+        best = (key | (ok.astype(np.int64) - 1)).max(axis=0)      # -1 where the bid is not legal
+        # the key ends with L - the bid's ladder index (best_bids)
+        pick = L - best % (L + 1)
         do_bid = ~do_double & (best >= 0)
         return do_double, dbit, do_bid, pick
 
@@ -287,31 +336,28 @@ class SimplePlayers:
         self.tmask = np.take(br.trump_mask, strain)
         self.declarer = declarer
         self.b1024 = strain * 1024
+        self.b1024x4 = self.b1024 + _BYTE_BASE           # (4, n): a byte table's entries for each byte
+        self.s32 = strain * 32
         self.played = np.zeros(n, np.uint32)
-        self.void = np.zeros((4, n), np.intp)           # rows in play order, as the hands
-        self.trump_bit = np.where(self.trump >= 0, 1 << np.maximum(self.trump, 0), 0)
+        self.void = np.zeros((4, n), np.uint8)           # rows in play order, as the hands; a bit per suit
+        self.has_trump = self.trump >= 0
+        self.trump_bit = np.where(self.has_trump, 1 << np.maximum(self.trump, 0), 0).astype(np.uint8)
 
     def rotate(self, turn):
         self.void = np.take_along_axis(self.void, turn, axis=0)
 
-    def _select(self, mask, order):
-        """The least card of each (non-empty) mask in ``order`` (an (n,) array of order numbers)."""
+    def _select(self, mask, o):
+        """The bit of the least card of each (non-empty) mask in an order, ``o`` the order's block
+        (_THROW_O, ...; uint32 per deal)."""
         t = self.t
-        base = (order * 6 + self.strain) * 1024
-        m = mask.astype(np.intp)
-        p = t.perm
-        x = p[base + (m & 255)] | p[base + 256 + ((m >> 8) & 255)] | p[base + 512 + ((m >> 16) & 255)] \
-            | p[base + 768 + ((m >> 24) & 255)]
+        x = _get(t.perm, self.b1024x4 + o + _bytes(mask))
+        x = x[0] | x[1] | x[2] | x[3]
         low = x & (~x + _ONE)
-        return t.inv[(base >> 5) + np.bitwise_count(low - _ONE)]
+        return _get(t.inv_bit, (o >> 5) + self.s32 + np.bitwise_count(low - _ONE))
 
     def _masters(self, hand, unseen):
-        t = self.t
-        u = unseen.astype(np.intp)
-        b = self.b1024
-        a = t.above
-        return hand & (a[b + (u & 255)] | a[b + 256 + ((u >> 8) & 255)] | a[b + 512 + ((u >> 16) & 255)]
-                       | a[b + 768 + ((u >> 24) & 255)])
+        a = _get(self.t.above, self.b1024x4 + _bytes(unseen))
+        return hand & (a[0] | a[1] | a[2] | a[3])
 
     def card(self, t_, pos, lead, hand, legal, led, led_mask, win, beatw, win_pos):
         """The card bit each deal's player at ``pos`` of trick ``t_`` plays (players._play)."""
@@ -323,30 +369,29 @@ class SimplePlayers:
         if pos == 0:
             trumps = hand & tmask
             hb = (hand.astype(np.intp) >> (8 * self.ts)) & 255
-            top = t.top[self.b1024 + self.ts * 256 + hb]
+            top = _get(t.top, self.b1024 + self.ts * 256 + hb)
             taker = ((lead ^ self.declarer) & 1) == 0
             draw = taker & (trumps != 0) & ((tmask & unseen) != 0) & ((top & masters) != 0)
             mp = masters & ~tmask
             plain = hand & ~tmask
-            has_mp = mp != 0
-            chosen = self._select(_sel(_nz(mp), mp, hand), np.where(has_mp, _VALUE, _THROW))
-            p = plain.astype(np.intp)
-            b = self.b1024
-            lk = t.lowkey
-            key = np.maximum(np.maximum(lk[b + (p & 255)], lk[b + 256 + ((p >> 8) & 255)]),
-                             np.maximum(lk[b + 512 + ((p >> 16) & 255)], lk[b + 768 + ((p >> 24) & 255)]))
-            low = 31 - (key & 31)
-            card = np.where(has_mp | (plain == 0), chosen, low)
-            bit = _sel(_m(draw), top, _ONE << card.astype(np.uint32))
+            has_mp = _nz(mp)
+            chosen = self._select(_sel(has_mp, mp, hand), _sel(has_mp, _VALUE_O, _THROW_O))
+            k = _get(t.lowkey, self.b1024x4 + _bytes(plain))
+            key = np.maximum(np.maximum(k[0], k[1]), np.maximum(k[2], k[3]))
+            low = _ONE << (31 - (key & 31)).astype(np.uint32)
+            bit = _sel(has_mp | ~_nz(plain), chosen, low)
+            bit = _sel(_m(draw), top, bit)
         else:
             pw = win_pos == (pos ^ 2)
             A = np.zeros(n, bool)
             B = np.zeros(n, bool)
+            led_bit = _get(_SUIT_BIT, led)
             for q in range(pos + 1, 4):
                 v = self.void[q]
-                vl = ((v >> led) & 1) == 1
+                vl = (v & led_bit) != 0
                 A |= ~vl
-                B |= vl & ((v & self.trump_bit) == 0) & (self.trump >= 0)
+                B |= vl & ((v & self.trump_bit) == 0)
+            B &= self.has_trump
             higher = beatw & unseen
             fail_w = (A & ((higher & led_mask) != 0)) | (B & ((higher & tmask) != 0))
             give = pw & ~fail_w
@@ -354,30 +399,29 @@ class SimplePlayers:
             spare = plain & (led_mask | ~masters)
             beating = legal & beatw
             nm = legal & ~masters
-            fail = _sel(_m(A), nm & led_mask, _U32(0))
-            fail |= _sel(_m(B), _sel(_nz(unseen & tmask), plain, _U32(0)) | (nm & tmask), _U32(0))
-            sure = beating & ~fail & _m(~pw)
+            fail = nm & led_mask & _m(A)
+            fail |= ((plain & _nz(unseen & tmask)) | (nm & tmask)) & _m(B)
+            npw = _m(~pw)
+            sure = beating & ~fail & npw
             trump_led = led == self.trump
-            cut = beating & tmask & _m(~pw & ~trump_led)
-            # the mask and order of the first rule that applies
-            g_mask = _sel(_nz(plain), _sel(_nz(spare), spare, plain), legal)
-            g_order = np.where((plain != 0) & (spare != 0), _GIVE, _THROW)
-            mask = _sel(_nz(cut), cut, legal)
-            order = np.where(cut != 0, _CHEAP, _THROW)
-            mask = _sel(_nz(sure), sure, mask)
-            order = np.where(sure != 0, _CHEAP, order)
-            mask = _sel(_m(give), g_mask, mask)
-            order = np.where(give, g_order, order)
-            card = self._select(mask, order)
-            bit = _ONE << card.astype(np.uint32)
+            cut = beating & tmask & npw & _m(~trump_led)
+            # the mask and order of the first rule that applies (bit selects: np.where on an
+            # unpredictable condition costs many times more)
+            has_plain, has_spare = _nz(plain), _nz(spare)
+            g_mask = _sel(has_plain, _sel(has_spare, spare, plain), legal)
+            g_order = _sel(has_plain & has_spare, _GIVE_O, _THROW_O)
+            has_cut, has_sure = _nz(cut), _nz(sure)
+            mask = _sel(has_sure, sure, _sel(has_cut, cut, legal))
+            order = _sel(has_sure | has_cut, _CHEAP_O, _THROW_O)
+            gives = _m(give)
+            bit = self._select(_sel(gives, g_mask, mask), _sel(gives, g_order, order))
             # what the table learns: a void in the led suit, and in trumps when he had to trump
-            off = (card >> 3) != led
-            self.void[pos] |= np.where(off, 1 << led, 0)
+            off = (bit & led_mask) == 0
+            self.void[pos] |= led_bit * off.view(np.uint8)
             if br.vow_must_trump:
-                no_trump = off & (self.trump >= 0) & ~trump_led & ((card >> 3) != self.trump) \
-                    & ((win >> 3) != self.trump)
+                no_trump = off & self.has_trump & ~trump_led & ((bit & tmask) == 0) & ((win >> 3) != self.trump)
                 if br.vpw_may_discard:
                     no_trump &= ~pw
-                self.void[pos] |= np.where(no_trump, self.trump_bit, 0)
+                self.void[pos] |= self.trump_bit * no_trump.view(np.uint8)
         self.played |= bit
         return bit

@@ -82,13 +82,14 @@ def batch_refusal(rules_list: list) -> str | None:
     return None
 
 
-COLUMNS = ("takers", "made", "multiplier", "swept", "NS", "EW", "NS_tricks", "EW_tricks", "belote")
+COLUMNS = ("takers", "made", "multiplier", "swept", "NS", "EW", "NS_tricks", "EW_tricks", "belote", "held")
 
 
 def batch_columns(rules, hands, dealer) -> tuple:
     """These deals (hands (4, n), dealer (n,)) played by the batch simple players, as the records'
-    nine fields in columns (numpy arrays over the deals): takers 0 NS, 1 EW, -1 thrown in; belote
-    0 none, 1 NS, 2 EW; a thrown-in deal scores 0 to 0 with multiplier 1."""
+    ten fields in columns (numpy arrays over the deals): takers 0 NS, 1 EW, -1 thrown in; belote
+    0 none, 1 NS, 2 EW; held: the takers' points a litige held back, else 0; a thrown-in deal
+    scores 0 to 0 with multiplier 1."""
     import numpy as np
 
     from ..batch import play_batch
@@ -97,11 +98,12 @@ def batch_columns(rules, hands, dealer) -> tuple:
     n = dealer.size
     cols = [np.full(n, -1, np.int8), np.zeros(n, bool), np.ones(n, np.int16), np.zeros(n, bool),
             np.zeros(n, np.int32), np.zeros(n, np.int32), np.zeros(n, np.int8), np.zeros(n, np.int8),
-            np.zeros(n, np.int8)]
+            np.zeros(n, np.int8), np.zeros(n, np.int32)]
     ns_belote, ew_belote = b.belote[0] > 0, b.belote[1] > 0
     for col, values in zip(cols, (b.declarer & 1, b.made, b.multiplier, b.sweeper >= 0, b.score[0], b.score[1],
                                   b.tricks_won[0], b.tricks_won[1],
-                                  (ns_belote & ~ew_belote) * 1 + (ew_belote & ~ns_belote) * 2)):
+                                  (ns_belote & ~ew_belote) * 1 + (ew_belote & ~ns_belote) * 2,
+                                  b.held[0] + b.held[1])):
         col[p] = values
     return tuple(cols)
 
@@ -111,8 +113,9 @@ def records_of(cols) -> list:
     takers = [(None, "NS", "EW")[t + 1] for t in cols[0].tolist()]
     made = [m if t is not None else None for t, m in zip(takers, cols[1].tolist())]
     belote = [(None, "NS", "EW")[x] for x in cols[8].tolist()]
-    # the batch engine refuses scoring.litige, so no deal of it holds points back
-    return list(zip(takers, made, *(c.tolist() for c in cols[2:8]), belote, [None] * len(belote)))
+    # a litige holds the takers' points back (engine.scoring's ``held``: the defenders' 0 named too)
+    held = [{t: h, ("EW" if t == "NS" else "NS"): 0} if h else None for t, h in zip(takers, cols[9].tolist())]
+    return list(zip(takers, made, *(c.tolist() for c in cols[2:8]), belote, held))
 
 
 def _play_batch_chunk(task: tuple) -> list:
@@ -135,7 +138,7 @@ def play_deals(refs: list, deals: int, seed: int, jobs: int = 1, progress=None, 
 
 
 class Columns:
-    """The batch engine's records: per rule set, the nine fields as numpy arrays over the deals."""
+    """The batch engine's records: per rule set, the ten fields as numpy arrays over the deals."""
 
     def __init__(self, chunks: list):
         import numpy as np

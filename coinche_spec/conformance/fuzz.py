@@ -20,7 +20,6 @@ from __future__ import annotations
 import json
 import multiprocessing
 import queue as queue_mod
-import random
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
@@ -28,7 +27,8 @@ from ..protocol.cases import CaseError, run_case
 from ..protocol.client import Implementation, ImplementationError
 from .compare import compare
 from .fixtures import EXPECT_FIELDS
-from .fuzz_cases import KINDS, deal_cases
+from .fuzz_cases import KINDS
+from .fuzz_deals import BatchDisagrees, PerDeal, deal_rng, deal_source
 
 # After this many cases in a row without a proper reply, the implementation is taken for dead.
 DEAD_AFTER = 5
@@ -64,11 +64,6 @@ def depends_on(kind: str, fields) -> list[str]:
     """The rule paths the given fields of a case of ``kind`` may depend on, sorted, none covered twice."""
     paths = sorted({p for f in fields for p in FIELD_RULES[kind].get(f, sum(FIELD_RULES[kind].values(), []))})
     return [p for p in paths if not any(p.startswith(q + ".") for q in paths)]
-
-
-def deal_rng(seed: int, index: int) -> random.Random:
-    """The random source of deal ``index`` of seed ``seed``: independent of every other deal."""
-    return random.Random(f"coinche-spec-fuzz:{seed}:{index}")
 
 
 def shard_range(deals: int, shard: tuple[int, int]) -> range:
@@ -196,9 +191,12 @@ class Tally:
         return sorted(self.first.values(), key=Divergence.order)
 
 
-def play_deal(impl: Implementation, rules, seed: int, index: int, kinds, tally: Tally) -> None:
-    """Deal ``index``: every case to the implementation at once, the engine answering them meanwhile."""
-    cases = deal_cases(rules, deal_rng(seed, index), kinds)
+def play_deal(impl: Implementation, rules, seed: int, index: int, kinds, tally: Tally, source=None) -> None:
+    """Deal ``index``: every case to the implementation at once, the engine answering them meanwhile.
+
+    ``source`` proposes the deal (fuzz_deals: the per-deal random player when None, or the batch
+    engine); the engine answers every case either way."""
+    cases = (source or PerDeal(rules, seed)).cases(index, kinds)
     answers: list = []
     replies = impl.run_many([(f"fuzz-{seed}-{index}-{n}", case) for n, case in enumerate(cases)],
                             lambda: answers.extend(reference(rules, case) for case in cases))
@@ -231,11 +229,13 @@ def play_deal(impl: Implementation, rules, seed: int, index: int, kinds, tally: 
 
 
 def play_range(impl: Implementation, rules, seed: int, indices, kinds,
-               on_deal: Callable[[Tally], None] | None = None) -> Tally:
-    """Play the deals ``indices`` in order on one implementation already started and configured."""
+               on_deal: Callable[[Tally], None] | None = None, generator: str = "deal", source=None) -> Tally:
+    """Play the deals ``indices`` in order on one implementation already started and configured,
+    the deals from ``generator`` ("deal" or "batch", fuzz_deals) or from ``source`` when given."""
     tally = Tally()
+    source = source or deal_source(generator, rules, seed)
     for index in indices:
-        play_deal(impl, rules, seed, index, kinds, tally)
+        play_deal(impl, rules, seed, index, kinds, tally, source)
         if on_deal is not None:
             on_deal(tally)
     return tally
@@ -253,6 +253,7 @@ class Setup:
     configure: Any             # what the implementation is configured with: an id or the document
     seed: int
     kinds: tuple
+    generator: str = "deal"    # where the deals come from: "deal" or "batch" (fuzz_deals)
 
 
 def start_implementation(command: str, timeout: float) -> Implementation:
@@ -312,15 +313,19 @@ def _job(setup: Setup, tasks, out) -> None:
     from ..variants import load_variant
     try:
         rules = load_variant(setup.variant).rules
+        source = deal_source(setup.generator, rules, setup.seed)
         impl = open_configured(setup)
         try:
             while True:
                 task = tasks.get()
                 if task is None:
                     break
-                out.put(("chunk", play_range(impl, rules, setup.seed, range(*task), setup.kinds), None))
+                out.put(("chunk", play_range(impl, rules, setup.seed, range(*task), setup.kinds, source=source),
+                         None))
         finally:
             impl.stop()
+    except BatchDisagrees as exc:
+        out.put(("batch", None, str(exc)))
     except FuzzAbort as exc:
         out.put(("error", None, str(exc)))
     except Exception as exc:  # noqa: BLE001 - reported by the parent, never a silent death
@@ -348,13 +353,14 @@ def play_jobs(setup: Setup, indices: range, jobs: int, on_progress: Callable[[in
         p.start()
     total = Tally()
     errors: list = []
+    source = deal_source(setup.generator, rules, setup.seed) if impl is not None else None
 
     def take(message) -> None:
         what, tally, error = message
         if what == "chunk":
             total.merge(tally)
         else:
-            errors.append(error)
+            errors.append(BatchDisagrees(error) if what == "batch" else FuzzAbort(error))
 
     def report() -> None:
         if on_progress is not None:
@@ -366,7 +372,7 @@ def play_jobs(setup: Setup, indices: range, jobs: int, on_progress: Callable[[in
             if task is None:
                 break
             for index in range(*task):
-                play_deal(impl, rules, setup.seed, index, setup.kinds, total)
+                play_deal(impl, rules, setup.seed, index, setup.kinds, total, source)
                 while True:
                     try:
                         take(out.get_nowait())
@@ -378,7 +384,7 @@ def play_jobs(setup: Setup, indices: range, jobs: int, on_progress: Callable[[in
                 take(out.get(timeout=1.0))
             except queue_mod.Empty:
                 if not any(p.is_alive() for p in procs):
-                    errors.append("a fuzz job ended without a word")
+                    errors.append(FuzzAbort("a fuzz job ended without a word"))
                 continue
             report()
     finally:
@@ -390,7 +396,7 @@ def play_jobs(setup: Setup, indices: range, jobs: int, on_progress: Callable[[in
             if p.is_alive():   # pragma: no cover - a job that ignores SIGTERM
                 p.kill()
     if errors:
-        raise FuzzAbort(errors[0])
+        raise errors[0]
     return total
 
 
@@ -434,6 +440,6 @@ def summary(tally: Tally, seconds: float, **extra) -> dict:
     return out
 
 
-__all__ = ["KINDS", "Divergence", "Tally", "Setup", "FuzzAbort", "play_range", "play_jobs", "shard_range",
-           "shrink_divergence", "depends_on", "summary", "open_configured", "start_implementation",
+__all__ = ["KINDS", "Divergence", "Tally", "Setup", "FuzzAbort", "BatchDisagrees", "deal_rng", "play_range",
+           "play_jobs", "shard_range", "shrink_divergence", "depends_on", "summary", "open_configured", "start_implementation",
            "configure_implementation"]

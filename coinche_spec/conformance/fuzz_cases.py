@@ -158,6 +158,12 @@ def _dealing_case(deal: Deal, rng: random.Random) -> dict:
 def deal_cases(rules, rng: random.Random, kinds=KINDS) -> list[dict]:
     """Every case one random deal gives, in a fixed order; only the kinds named."""
     deal = random_deal(rules, rng, SEATS[rng.randrange(4)], max_redeals=1)
+    return cases_of_deal(rules, deal, rng, kinds)
+
+
+def cases_of_deal(rules, deal: Deal, rng: random.Random, kinds=KINDS) -> list[dict]:
+    """Every case a finished (or thrown-in) deal gives, in a fixed order, the probes drawn from ``rng``;
+    only the kinds named. The deal may come from the random player or from the batch engine."""
     cases: list = []
     cases.append(_dealing_case(deal, rng))
     cases.append({"kind": "auction", "dealer": deal.dealer, "calls": _calls_json(deal.calls)})

@@ -4,7 +4,9 @@ Options are checked before anything runs; a bad one is one line and exit
 status 2, as is an implementation that cannot start or refuses the rule
 set. Then the deals of the chosen shard are played (in ``--jobs`` local
 processes), each distinct divergence is shrunk and, with ``--out``, written
-as a fixture file. Exit status 1 when anything diverged, 0 when nothing did.
+as a fixture file. Exit status 1 when anything diverged, 0 when nothing did,
+3 when the batch engine proposed a deal the per-deal engine refuses (a bug
+of the batch engine, never skipped).
 """
 
 from __future__ import annotations
@@ -26,7 +28,8 @@ def register(subparsers) -> None:
         description="Differential fuzzing: random legal deals (dealing, auction, play, score, melds) are cut "
                     "into protocol cases and answered by the implementation and by the reference engine; "
                     "each distinct divergence is shrunk to a small case and, with --out, written as a fixture "
-                    "whose expectation is the engine's (expected_by: engine). Exit status 1 on any divergence.")
+                    "whose expectation is the engine's (expected_by: engine). Exit status 1 on any divergence, "
+                    "3 when the batch engine proposes a deal the per-deal engine refuses.")
     p.add_argument("--impl", metavar="SPEC", help="the implementation: a command line speaking the protocol over "
                    "stdin/stdout, python:MODULE:FACTORY, or an adapter (colver)")
     p.add_argument("--variant", metavar="ID|FILE", help="the rule set: a shipped or house id, or a rule-set file")
@@ -41,6 +44,12 @@ def register(subparsers) -> None:
                                                 "overwriting a file)")
     p.add_argument("--timeout", metavar="S", default="10", help="seconds the implementation may take to answer "
                                                                 "one case (default 10)")
+    p.add_argument("--generator", metavar="batch|deal|auto", default="auto",
+                   help="where the deals come from: batch (the numpy batch engine proposes them in batches, "
+                        "the per-deal engine replays and judges each), deal (the per-deal engine's random "
+                        "players), or auto (default): batch when numpy is installed and the batch engine plays "
+                        "the rule set, else deal, saying why on standard error. The same seed gives the same "
+                        "deals with the same generator, other deals with the other")
     p.add_argument("--json", action="store_true", help="print one JSON summary line instead of the report")
     p.set_defaults(func=main)
 
@@ -90,6 +99,23 @@ def _out_dir(text: str | None) -> Path | None:
     if not probe.is_dir() or not os.access(probe, os.W_OK | os.X_OK):
         raise OptionError(f"--out {text}: cannot write in {probe}")
     return path
+
+
+def _generator(text: str, rules) -> str:
+    """The generator the run uses: "batch" or "deal" (auto says once on stderr why not batch)."""
+    from .fuzz_deals import GENERATORS, batch_refusal
+    wanted = (text or "").strip()
+    if wanted not in GENERATORS:
+        raise OptionError(f"--generator {text}: expected one of {', '.join(GENERATORS)}")
+    if wanted == "deal":
+        return "deal"
+    why = batch_refusal(rules)
+    if why is None:
+        return "batch"
+    if wanted == "batch":
+        raise OptionError(f"--generator batch: the batch engine cannot generate these deals: {why}")
+    _say(f"coinche-spec: fuzz: deals from the per-deal engine (--generator deal), not the batch engine: {why}")
+    return "deal"
 
 
 def _variant(ref: str | None):
@@ -143,8 +169,11 @@ def _say(text: str) -> None:
     print(text, file=sys.stderr, flush=True)
 
 
+BATCH_BUG_STATUS = 3   # the batch engine played what the per-deal engine refuses
+
+
 def main(args) -> int:
-    from .fuzz import FuzzAbort
+    from .fuzz import BatchDisagrees, FuzzAbort
     try:
         return _main(args)
     except OptionError as exc:
@@ -154,6 +183,9 @@ def main(args) -> int:
     except FuzzAbort as exc:
         _say(f"coinche-spec: fuzz: {exc}")
         return 2
+    except BatchDisagrees as exc:
+        _say(f"coinche-spec: fuzz: BATCH ENGINE BUG, run stopped: {exc}")
+        return BATCH_BUG_STATUS
 
 
 def _main(args) -> int:
@@ -172,6 +204,7 @@ def _main(args) -> int:
     timeout = _timeout(args.timeout)
     out = _out_dir(args.out)
     variant, engine_ref, variant_path = _variant(args.variant)
+    generator = _generator(args.generator, variant.rules)
     indices = shard_range(deals, shard)
     if not len(indices):
         raise OptionError(f"--shard {args.shard} of {deals} deals holds no deal: give more --deals or fewer shards")
@@ -189,14 +222,14 @@ def _main(args) -> int:
         if not kinds:
             raise FuzzAbort(f"--impl \"{args.impl}\" answers none of the kinds fuzzing asks ({', '.join(KINDS)})")
         setup = Setup(args.impl, timeout, engine_ref, variant.id if playable is not None else variant.document,
-                      seed, kinds)
+                      seed, kinds, generator)
         configure_implementation(impl, setup.configure, args.impl)
 
         progress = Progress(len(indices))
         started = time.monotonic()
         if jobs == 1:
             tally = play_range(impl, variant.rules, seed, indices, kinds,
-                               lambda t: progress.update(t.deals, t.divergent_cases))
+                               lambda t: progress.update(t.deals, t.divergent_cases), generator)
         else:
             tally = play_jobs(setup, indices, jobs, progress.update, impl, variant.rules)
         seconds = time.monotonic() - started
@@ -234,7 +267,8 @@ def _main(args) -> int:
                         "diff": [str(x) for x in d.diffs] or [str(d.answer)], "shrink_tries": small.tries,
                         "file": path, "case": d.case})
     info = summary(tally, seconds, variant=variant.id, seed=seed, shard=f"{shard[0]}/{shard[1]}",
-                   first_deal=indices.start, last_deal=indices.stop - 1, jobs=jobs, implementation=label,
+                   first_deal=indices.start, last_deal=indices.stop - 1, jobs=jobs, generator=generator,
+                   implementation=label,
                    shrink_seconds=round(shrink_seconds, 3), found=details)
     if args.json:
         print(json.dumps(info, ensure_ascii=False), flush=True)
@@ -246,7 +280,8 @@ def _main(args) -> int:
 def _report(info: dict) -> str:
     lines = [f"fuzz: {info['implementation']} against the reference engine, rule set {info['variant']}, "
              f"seed {info['seed']}, deals {info['first_deal']}-{info['last_deal']} (shard {info['shard']}, "
-             f"{info['jobs']} job{'s' if info['jobs'] != 1 else ''})",
+             f"{info['jobs']} job{'s' if info['jobs'] != 1 else ''}, deals from the "
+             f"{'batch engine' if info['generator'] == 'batch' else 'per-deal engine'})",
              f"{info['deals']} deals, {info['cases']} cases ({info['skipped']} skipped): "
              f"{info['divergences']} distinct divergence{'s' if info['divergences'] != 1 else ''} in "
              f"{info['divergent_cases']} cases of {info['divergent_deals']} deals"]

@@ -25,7 +25,7 @@ from .dealing import deal as deal_pack
 from .game import Deal
 from .options import choose, engine_phase, option_table
 
-__all__ = ["random_hands", "random_deal", "play_out", "choose_call", "choose_card", "declarable_melds"]
+__all__ = ["random_hands", "random_deal", "play_out", "choose_call", "choose_card", "declarable_melds", "belote_word"]
 
 # How often a player makes each kind of call when he may (the rest: pass).
 OPENING_BID = 0.5        # the first bid of the auction
@@ -197,13 +197,17 @@ def choose_card(deal: Deal, rng: random.Random) -> tuple:
     melds = None
     if len(deal.log) < 4:
         melds = declarable_melds(deal.rules, deal.hands[seat]) or None
-    say = None
-    if (card & 7) in (5, 6) and (card >> 3) in _belote_suits(deal):  # Q or K of a belote suit
+    return card, melds, belote_word(deal, seat, card, _belote_suits(deal))
+
+
+def belote_word(deal: Deal, seat: str, card: int, suits) -> str | None:
+    """What ``seat`` says playing ``card``: "belote" with the first of the king and queen of a belote
+    suit (``suits``) he was dealt, "rebelote" with the second, else None."""
+    if (card & 7) in (5, 6) and (card >> 3) in suits:  # Q or K of a belote suit
         pair = 0x60 << (card & ~7)       # the Q (rank 5) and K (rank 6) of the card's suit
         if deal.hands[seat] & pair == pair:
-            # the first of the two is "belote"; the second, once the other is gone, "rebelote"
-            say = "belote" if st.hand(seat) & pair == pair else "rebelote"
-    return card, melds, say
+            return "belote" if deal.play.hand(seat) & pair == pair else "rebelote"
+    return None
 
 
 def _belote_suits(deal: Deal) -> tuple:
