@@ -183,7 +183,7 @@ def run_auction(br, rng: np.random.Generator, dealer, record: bool = False, choo
         smask = np.zeros(m, _I)
         if br.sur_allowed:
             smask = _w(indbl & ~su & ((surcoinchers & seat_bit) != 0), seat_bit, 0)
-            if after_auction:
+            if after_auction or br.coinche_window:    # the window, once coinched
                 smask = _w(inwin & (co >= 0), surcoinchers, smask)
         # the choice
         if chooser is None:
@@ -237,9 +237,9 @@ def run_auction(br, rng: np.random.Generator, dealer, record: bool = False, choo
         mu = _w(is_coinche, br.coinche_mult, mu)
         mu = _w(is_sur, br.sur_mult, mu)
         su = su | is_sur
-        if br.coinche_ends:
+        if br.coinche_ends or br.coinche_window:
             end |= is_coinche & ~inwin
-        ph = _w(is_coinche & inbid & (not br.coinche_ends), _DOUBLED, ph)
+        ph = _w(is_coinche & inbid & (not (br.coinche_ends or br.coinche_window)), _DOUBLED, ph)
         if br.sur_ends:
             end |= is_sur & ~inwin
         # the window: a coinche leaves it open for a surcoinche (if any), anything else closes it
@@ -255,6 +255,8 @@ def run_auction(br, rng: np.random.Generator, dealer, record: bool = False, choo
         if after_auction:
             wi = (settle & (co < 0) & _get(coinchable_bid, np.maximum(hi, 0))) | (~settle & wi)
         wi &= ~(end | redeal)
+        if br.coinche_window and br.sur_allowed:   # BGA: the coinche ends the bidding, the takers may surcoinche
+            wi |= is_coinche & inbid
         keep = (ph != _OVER) | wi
         left = int(np.count_nonzero(keep))
         if left < COMPACT * m:

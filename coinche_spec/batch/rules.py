@@ -60,7 +60,7 @@ BATCH_OPTIONS: dict = {
 # Options the per-deal engine plays and the batch engine does not yet (added after it was written).
 # (Every option of match.both_cross and match.tie is accepted: the batch scores single deals, never a match.)
 BATCH_NOT_YET: dict = {
-    "auction.coinche.effect": {"ends_bidding_window"}, "auction.coinche.by": {"opponents_of_last_caller"},
+    "auction.coinche.by": {"opponents_of_last_caller"},
     "auction.raise_own_bid": {"never_in_a_named_strain"},
 }
 # Rules that are not enumerated, added after the batch engine: (path, the setting it plays, why refused).
@@ -261,6 +261,7 @@ class BatchRules:
         self.coinche_when = a.coinche.when
         self.coinche_by_any = a.coinche.by == "any_player"
         self.coinche_ends = a.coinche.effect == "ends_auction"
+        self.coinche_window = a.coinche.effect == "ends_bidding_window"   # then the takers' surcoinche window
         self.overbid_cancels = a.coinche.effect == "overbid_cancels"      # décoinchage
         # coinchable[j]: may ladder bid j be coinched (auction.coinche.allowed, minimum_bid; a capot or
         # générale as capot.may_be_coinched), as engine/auction.py Auction._coinche_possible
