@@ -120,11 +120,12 @@ def run_auction(br, rng: np.random.Generator, dealer, record: bool = False, choo
     first_bidder = np.full(n, -1, _I)
     window = np.zeros(n, bool)
     bid_seats = np.zeros(n, _I)                 # the seats that have bid (a bit per seat)
+    last_caller = np.full(n, -1, _I)            # the seat of the last call (coinche.by opponents_of_last_caller)
     # the rule set's ladder tables in the same small integers
     lowest, bid_strain = br.lowest.astype(_I), br.bid_strain.astype(_I)
     strain_count, cheap_end = br.strain_count.astype(_I), br.cheap_end.astype(_I)
     fields = (to_act, phase, state, high, bidder, passes, passed, mult, coincher, surcoinched,
-              first_bidder, window, bid_seats)
+              first_bidder, window, bid_seats, last_caller)
     coinchable_bid = br.coinchable
     when = br.coinche_when
     in_bidding_coinche = when != "after_auction" and coinchable_bid.any()
@@ -136,7 +137,7 @@ def run_auction(br, rng: np.random.Generator, dealer, record: bool = False, choo
     idx = np.arange(n)
     # the deals still in the step, with their state; a deal whose auction is over stays (and does
     # nothing) until fewer than COMPACT of the deals are left, then the rest are copied down
-    ta, ph, st, hi, bd, ps, pd, mu, co, su, fb, wi, bs = (f.copy() for f in fields)
+    ta, ph, st, hi, bd, ps, pd, mu, co, su, fb, wi, bs, lc = (f.copy() for f in fields)
     while idx.size:
         m = idx.size
         seat = np.maximum(ta, 0)
@@ -146,7 +147,11 @@ def run_auction(br, rng: np.random.Generator, dealer, record: bool = False, choo
         has_high = hi >= 0
         b = np.maximum(bd, 0)
         # the seats auction.coinche.by lets coinche the highest bid
-        by = _w(has_high, 15 if br.coinche_by_any else (1 << ((b + 1) & 3)) | (1 << ((b + 3) & 3)), 0)
+        if br.coinche_by_last:     # Ten0: the side opposite the last call, a bid or a pass
+            c = np.maximum(lc, 0)
+            by = _w(has_high, (1 << ((c + 1) & 3)) | (1 << ((c + 3) & 3)), 0)
+        else:
+            by = _w(has_high, 15 if br.coinche_by_any else (1 << ((b + 1) & 3)) | (1 << ((b + 3) & 3)), 0)
         takers = _w(has_high, (1 << b) | (1 << (b ^ 2)), 0)
         # the seats auction.surcoinche.by lets surcoinche: the takers, or anyone (next_caller, libcoinche)
         surcoinchers = _w(has_high, 15, 0) if br.sur_by_any else takers
@@ -191,13 +196,14 @@ def run_auction(br, rng: np.random.Generator, dealer, record: bool = False, choo
                                                            nbids, raise_strain, cheap_end, bid_strain)
         else:
             do_double, dbit, do_bid, pick = chooser.call(idx, seat, hi, bd, bs, lo, excl, cmask, smask, inwin,
-                                                         has_high, nbids)
+                                                         has_high, nbids, last=lc)
             dbit, pick = dbit.astype(_I), pick.astype(_I)
         actor = _w(do_double, dbit & 3, seat)
         is_coinche = do_double & (dbit < 4)
         is_sur = do_double & (dbit >= 4)
         is_pass = ~do_double & ~do_bid & (inbid | indbl)
         is_play = ~do_double & inwin
+        lc = _w(inbid | indbl, actor, lc)          # every call but those of the window
         if record:
             code = _w(do_bid, 1 + pick, 0)
             code = _w(is_coinche, 1 + L + actor, code)
@@ -261,10 +267,10 @@ def run_auction(br, rng: np.random.Generator, dealer, record: bool = False, choo
         left = int(np.count_nonzero(keep))
         if left < COMPACT * m:
             done = ~keep
-            for f, v in zip(fields, (ta, ph, st, hi, bd, ps, pd, mu, co, su, fb, wi, bs)):
+            for f, v in zip(fields, (ta, ph, st, hi, bd, ps, pd, mu, co, su, fb, wi, bs, lc)):
                 f[idx[done]] = v[done]
-            ta, ph, st, hi, bd, ps, pd, mu, co, su, fb, wi, bs = (
-                v[keep] for v in (ta, ph, st, hi, bd, ps, pd, mu, co, su, fb, wi, bs))
+            ta, ph, st, hi, bd, ps, pd, mu, co, su, fb, wi, bs, lc = (
+                v[keep] for v in (ta, ph, st, hi, bd, ps, pd, mu, co, su, fb, wi, bs, lc))
             idx = idx[keep]
     return AuctionResult(state, high, bidder, mult, first_bidder, steps)
 

@@ -60,7 +60,6 @@ BATCH_OPTIONS: dict = {
 # Options the per-deal engine plays and the batch engine does not yet (added after it was written).
 # (Every option of match.both_cross and match.tie is accepted: the batch scores single deals, never a match.)
 BATCH_NOT_YET: dict = {
-    "auction.coinche.by": {"opponents_of_last_caller"},
     "auction.raise_own_bid": {"never_in_a_named_strain"},
 }
 # Rules that are not enumerated, added after the batch engine: (path, the setting it plays, why refused).
@@ -260,6 +259,7 @@ class BatchRules:
         self.capot_coinchable = bool(a.capot.may_be_coinched)
         self.coinche_when = a.coinche.when
         self.coinche_by_any = a.coinche.by == "any_player"
+        self.coinche_by_last = a.coinche.by == "opponents_of_last_caller"
         self.coinche_ends = a.coinche.effect == "ends_auction"
         self.coinche_window = a.coinche.effect == "ends_bidding_window"   # then the takers' surcoinche window
         self.overbid_cancels = a.coinche.effect == "overbid_cancels"      # décoinchage

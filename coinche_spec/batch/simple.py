@@ -256,7 +256,7 @@ class SimplePlayers:
         self.key = np.stack([b[1] for b in best])
 
     # -- the auction -----------------------------------------------------------
-    def call(self, idx, seat, hi, bd, bs, lo, excl, cmask, smask, inwin, has_high, nbids):
+    def call(self, idx, seat, hi, bd, bs, lo, excl, cmask, smask, inwin, has_high, nbids, last=None):
         """players.choose_call for each open auction: (do_double, double bit, do_bid, ladder index)."""
         br, t = self.br, self.t
         L = br.n_bids
@@ -282,6 +282,9 @@ class SimplePlayers:
         if cmask.any():
             if br.coinche_when == "side_in_turn":
                 order = (seat, seat ^ 2)
+            elif br.coinche_by_last:      # the side opposite the last call: after it, then his partner
+                l1 = (np.maximum(last, 0).astype(np.intp) + br.step) & 3
+                order = (l1, l1 ^ 2)
             else:
                 order = (c1, c1 ^ 2, b ^ 2, b) if br.coinche_by_any else (c1, c1 ^ 2)
             # a defender coinches a number when his count and his partner's share beat what the
