@@ -43,7 +43,7 @@ def _batch_plays(ident) -> bool:
 
 SHIPPED = shipped_ids() + house_ids() + [i for i in WRITTEN if _batch_plays(i)]
 # rule set -> the rule its refusal names: each a rule the batch engine does not play yet
-REFUSED: dict = {"peer-oliboy50": "deal.packets_after_auction"}
+REFUSED: dict = {}
 
 
 # (rule set, players) whose deals are never coinched, and why: the replay's "some are coinched" check

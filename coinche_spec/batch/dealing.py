@@ -19,8 +19,12 @@ __all__ = ["deal_hands"]
 _LABELS = np.arange(32, dtype=np.uint32)
 
 
-def deal_hands(rng: np.random.Generator, n: int) -> tuple:
-    """(hands, dealer): hands is a (4, n) uint32 array of masks (N E S W), dealer an (n,) int8 array."""
+def deal_hands(rng: np.random.Generator, n: int, before: int = 8) -> tuple:
+    """(hands, dealer): hands is a (4, n) uint32 array of masks (N E S W), dealer an (n,) int8 array.
+
+    With ``before`` below 8 (deal.packets_after_auction), (hands, dealer, seen): seen holds the
+    first ``before`` cards of each hand, those its player bids on (a uniformly random part of it,
+    as the cards of the first packets are)."""
     keys = rng.integers(0, 1 << 32, size=(n, 32), dtype=np.uint32)
     keys &= np.uint32(0xFFFFFFE0)
     keys |= _LABELS
@@ -29,4 +33,7 @@ def deal_hands(rng: np.random.Generator, n: int) -> tuple:
     bits = np.left_shift(np.uint32(1), keys)                   # (n, 32): one card per position
     hands = bits.reshape(n, 4, 8).sum(axis=2, dtype=np.uint32).T.copy()   # distinct bits: sum is or
     dealer = rng.integers(0, 4, size=n, dtype=np.int8)
+    if before < 8:
+        seen = bits.reshape(n, 4, 8)[:, :, :before].sum(axis=2, dtype=np.uint32).T.copy()
+        return hands, dealer, seen
     return hands, dealer

@@ -65,7 +65,6 @@ BATCH_NOT_YET: dict = {
 # Rules that are not enumerated, added after the batch engine: (path, the setting it plays, why refused).
 # A rule set that leaves one out, or gives it the setting named, plays as before.
 BATCH_NOT_YET_RULES = (
-    ("deal.packets_after_auction", None, "the last packets dealt after the auction"),
     ("auction.coinche.partner_may_speak", True, "a coincher's partner who may not speak"),
 )
 # match.deals (a match over a fixed number of deals) is not refused: the batch scores single deals.
@@ -272,6 +271,7 @@ class BatchRules:
         self.passes_after = int(a.coinche.passes_after)
         self.coinche_mult = int(a.coinche.multiplier)
         self.sur_allowed = bool(a.surcoinche.allowed)
+        self.cards_before_auction = c.cards_before_auction()     # 8 unless deal.packets_after_auction
         self.sur_by_any = a.surcoinche.get("by", "coinched_side") == "next_caller"
         self.sur_ends = bool(a.surcoinche.ends_auction)
         self.sur_mult = int(a.surcoinche.multiplier)
