@@ -42,7 +42,7 @@ def _batch_plays(ident) -> bool:
 
 
 SHIPPED = shipped_ids() + house_ids() + [i for i in WRITTEN if _batch_plays(i)]
-# rule set -> the rule its refusal names: each a rule the batch engine does not play yet (none today)
+# rule set -> the rule its refusal names: each a rule the batch engine does not play yet
 REFUSED: dict = {}
 
 

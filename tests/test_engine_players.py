@@ -29,13 +29,23 @@ RULE_SETS["coinche-any-moment"] = changed_rules("contree-701", {"auction.coinche
 RULE_SETS["coinche-after"] = changed_rules("federation", {"auction.coinche.when": "after_auction"})
 RULE_SETS["coinche-ends"] = changed_rules("cafe-1000", {"auction.coinche.effect": "ends_auction",
                                                         "auction.raise_own_bid": "always"})
+RULE_SETS["coinche-last-caller-window"] = changed_rules("contree-701", {
+    "auction.coinche.by": "opponents_of_last_caller", "auction.coinche.when": "any_moment",
+    "auction.coinche.effect": "ends_bidding_window"})
+RULE_SETS["surcoinche-next-caller"] = changed_rules("contree-701", {"auction.coinche.by": "any_player",
+                                                                   "auction.surcoinche.by": "next_caller"})
+RULE_SETS["six-then-two"] = load_variant("peer-oliboy50").rules
+RULE_SETS["raise-named-strain"] = changed_rules("contree-701", {"auction.raise_own_bid": "never_in_a_named_strain"})
+RULE_SETS["coinche-partner-silent"] = changed_rules("federation", {"auction.coinche.partner_may_speak": False,
+                                                                   "auction.coinche.passes_after": 2})
 
 
 def _stepwise(rules, seed: int) -> Deal:
     """A simple players' deal, each call and card checked against the engine's legal set before it is made."""
     rng = random.Random(seed)
     dealer = SEATS[rng.randrange(4)]
-    deal = Deal.start(rules, dealer, random_hands(rules, rng, dealer))
+    seen: dict = {}     # the cards bid on (all 8, or those dealt before the auction)
+    deal = Deal.start(rules, dealer, random_hands(rules, rng, dealer, seen), seen)
     while deal.phase == "auction" or (deal.phase == "play" and not deal.log and deal.auction.window_open):
         choice = choose_call(deal)
         if choice is None:
@@ -254,3 +264,22 @@ def test_a_partner_with_the_trump_jack_and_two_aces_surcoinches():
     deal = Deal.start(RULE_SETS["contree-701"], "E", _hands({**hands, "N": hands["E"], "E": hands["N"]}))
     deal = deal.apply_call("S", "80H").apply_call("W", "coinche")
     assert choose_call(deal)[1].kind == "pass"
+
+
+def test_simple_players_bid_on_the_cards_dealt_before_the_auction():
+    """With deal.packets_after_auction the simple players bid on their first six cards: trading
+    the last two cards between North and East changes no call, only what is played after."""
+    rules = RULE_SETS["six-then-two"]
+    changed = 0
+    for seed in range(40):
+        rng = random.Random(seed)
+        seen: dict = {}
+        hands = random_hands(rules, rng, "N", seen)
+        assert all(m.bit_count() == 6 and hands[s] & m == m for s, m in seen.items())
+        last_n, last_e = hands["N"] & ~seen["N"], hands["E"] & ~seen["E"]
+        swapped = dict(hands, N=seen["N"] | last_e, E=seen["E"] | last_n)
+        one, two = play_hands(rules, "N", hands, seen), play_hands(rules, "N", swapped, seen)
+        assert one.calls == two.calls
+        # bidding on all eight cards instead does change some auctions
+        changed += play_hands(rules, "N", hands).calls != one.calls
+    assert changed > 0

@@ -134,11 +134,12 @@ def run_auction(br, rng: np.random.Generator, dealer, record: bool = False, choo
     first_bidder = np.full(n, -1, _I)
     window = np.zeros(n, bool)
     bid_seats = np.zeros(n, _I)                 # the seats that have bid (a bit per seat)
+    last_caller = np.full(n, -1, _I)            # the seat of the last call (coinche.by opponents_of_last_caller)
     # the rule set's ladder tables in the same small integers
     lowest, bid_strain = br.lowest.astype(_I), br.bid_strain.astype(_I)
     strain_count, cheap_end = br.strain_count.astype(_I), br.cheap_end.astype(_I)
     fields = (to_act, phase, state, high, bidder, passes, passed, mult, coincher, surcoinched,
-              first_bidder, window, bid_seats)
+              first_bidder, window, bid_seats, last_caller)
     coinchable_bid = br.coinchable
     when = br.coinche_when
     in_bidding_coinche = when != "after_auction" and coinchable_bid.any()
@@ -150,7 +151,7 @@ def run_auction(br, rng: np.random.Generator, dealer, record: bool = False, choo
     idx = np.arange(n)
     # the deals still in the step, with their state; a deal whose auction is over stays (and does
     # nothing) until fewer than COMPACT of the deals are left, then the rest are copied down
-    ta, ph, st, hi, bd, ps, pd, mu, co, su, fb, wi, bs = (f.copy() for f in fields)
+    ta, ph, st, hi, bd, ps, pd, mu, co, su, fb, wi, bs, lc = (f.copy() for f in fields)
     while idx.size:
         m = idx.size
         seat = _pos(ta)
@@ -160,9 +161,16 @@ def run_auction(br, rng: np.random.Generator, dealer, record: bool = False, choo
         has_high = hi >= 0
         b = _pos(bd)
         par = b & 1                                   # the bidder's side: seats 0 and 2 (0b0101) or 1 and 3
-        # the seats auction.coinche.by lets coinche the highest bid: his opponents, or anyone
-        by = _w(has_high, 15 if br.coinche_by_any else 10 >> par, 0)
+        # the seats auction.coinche.by lets coinche the highest bid: his opponents, anyone, or (Ten0)
+        # the side opposite the last call, a bid or a pass
+        if br.coinche_by_last:
+            c = _pos(lc)
+            by = _w(has_high, (1 << ((c + 1) & 3)) | (1 << ((c + 3) & 3)), 0)
+        else:
+            by = _w(has_high, 15 if br.coinche_by_any else 10 >> par, 0)
         takers = _w(has_high, 5 << par, 0)
+        # the seats auction.surcoinche.by lets surcoinche: the takers, or anyone (next_caller, libcoinche)
+        surcoinchers = _w(has_high, 15, 0) if br.sur_by_any else takers
         seat_bit = 1 << seat
         coinchable = has_high & _get(coinchable_bid, _pos(hi))
         # bids: the lowest legal ladder index (L: none) and a strain left out (-1: none); after a
@@ -195,22 +203,23 @@ def run_auction(br, rng: np.random.Generator, dealer, record: bool = False, choo
             cmask = _w(inwin & (co < 0), by, cmask)
         smask = np.zeros(m, _I)
         if br.sur_allowed:
-            smask = _w(indbl & ~su & ((takers & seat_bit) != 0), seat_bit, 0)
-            if after_auction:
-                smask = _w(inwin & (co >= 0), takers, smask)
+            smask = _w(indbl & ~su & ((surcoinchers & seat_bit) != 0), seat_bit, 0)
+            if after_auction or br.coinche_window:    # the window, once coinched
+                smask = _w(inwin & (co >= 0), surcoinchers, smask)
         # the choice
         if chooser is None:
             do_double, dbit, do_bid, pick = _random_choice(br, rng, m, lo, excl, cmask, smask, inwin, has_high,
                                                            nbids, raise_strain, cheap_end, bid_strain)
         else:
             do_double, dbit, do_bid, pick = chooser.call(idx, seat, hi, bd, bs, lo, excl, cmask, smask, inwin,
-                                                         has_high, nbids)
+                                                         has_high, nbids, last=lc)
             dbit, pick = dbit.astype(_I), pick.astype(_I)
         actor = _w(do_double, dbit & 3, seat)
         is_coinche = do_double & (dbit < 4)
         is_sur = do_double & (dbit >= 4)
         is_pass = ~do_double & ~do_bid & (inbid | indbl)
         is_play = ~do_double & inwin
+        lc = _w(inbid | indbl, actor, lc)          # every call but those of the window
         if record:
             code = _w(do_bid, 1 + pick, 0)
             code = _w(is_coinche, 1 + L + actor, code)
@@ -250,9 +259,9 @@ def run_auction(br, rng: np.random.Generator, dealer, record: bool = False, choo
         mu = _w(is_coinche, br.coinche_mult, mu)
         mu = _w(is_sur, br.sur_mult, mu)
         su = su | is_sur
-        if br.coinche_ends:
+        if br.coinche_ends or br.coinche_window:
             end |= is_coinche & ~inwin
-        ph = _w(is_coinche & inbid & (not br.coinche_ends), _DOUBLED, ph)
+        ph = _w(is_coinche & inbid & (not (br.coinche_ends or br.coinche_window)), _DOUBLED, ph)
         if br.sur_ends:
             end |= is_sur & ~inwin
         # the window: a coinche leaves it open for a surcoinche (if any), anything else closes it
@@ -268,6 +277,8 @@ def run_auction(br, rng: np.random.Generator, dealer, record: bool = False, choo
         if after_auction:
             wi = (settle & (co < 0) & _get(coinchable_bid, _pos(hi))) | (~settle & wi)
         wi &= ~(end | redeal)
+        if br.coinche_window and br.sur_allowed:   # BGA: the coinche ends the bidding, the takers may surcoinche
+            wi |= is_coinche & inbid
         keep = (ph != _OVER) | wi
         left = int(np.count_nonzero(keep))
         if left < COMPACT * m:
@@ -276,8 +287,8 @@ def run_auction(br, rng: np.random.Generator, dealer, record: bool = False, choo
             at = idx[gone]
             for f, v in ((state, st), (high, hi), (bidder, bd), (mult, mu), (first_bidder, fb)):
                 f[at] = v[gone]
-            ta, ph, st, hi, bd, ps, pd, mu, co, su, fb, wi, bs = (
-                v[kept] for v in (ta, ph, st, hi, bd, ps, pd, mu, co, su, fb, wi, bs))
+            ta, ph, st, hi, bd, ps, pd, mu, co, su, fb, wi, bs, lc = (
+                v[kept] for v in (ta, ph, st, hi, bd, ps, pd, mu, co, su, fb, wi, bs, lc))
             idx = idx[kept]
     return AuctionResult(state, high, bidder, mult, first_bidder, steps)
 

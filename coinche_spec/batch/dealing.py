@@ -19,8 +19,12 @@ __all__ = ["deal_hands"]
 _LABELS = np.arange(32, dtype=np.uint32)
 
 
-def deal_hands(rng: np.random.Generator, n: int) -> tuple:
-    """(hands, dealer): hands is a (4, n) uint32 array of masks (N E S W), dealer an (n,) int8 array."""
+def deal_hands(rng: np.random.Generator, n: int, before: int = 8) -> tuple:
+    """(hands, dealer): hands is a (4, n) uint32 array of masks (N E S W), dealer an (n,) int8 array.
+
+    With ``before`` below 8 (deal.packets_after_auction), (hands, dealer, seen): seen holds the
+    first ``before`` cards of each hand, those its player bids on (a uniformly random part of it,
+    as the cards of the first packets are)."""
     keys = rng.bit_generator.random_raw(16 * n).view(np.uint32).reshape(n, 32)   # two keys a word
     keys &= np.uint32(0xFFFFFFE0)
     keys |= _LABELS
@@ -31,4 +35,9 @@ def deal_hands(rng: np.random.Generator, n: int) -> tuple:
     for j in range(2, 8):
         hands |= bits[:, :, j]
     dealer = rng.integers(0, 4, size=n, dtype=np.int8)
+    if before < 8:
+        seen = bits[:, :, 0].copy()
+        for j in range(1, before):
+            seen |= bits[:, :, j]
+        return hands.T.copy(), dealer, seen.T.copy()
     return hands.T.copy(), dealer

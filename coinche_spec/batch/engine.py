@@ -88,13 +88,20 @@ def play_batch(rules, n: int, seed=None, record: bool = False, players: str = "r
     br = batch_rules(rules)
     _keep_heap()
     rng = np.random.default_rng(seed)
-    hands, dealer = deal_hands(rng, n) if deals is None else deals
+    before = br.cards_before_auction
+    if deals is not None:
+        (hands, dealer), seen = deals, deals[0]      # given hands: the players bid on all their cards
+    elif before < 8:
+        hands, dealer, seen = deal_hands(rng, n, before)
+    else:
+        hands, dealer = deal_hands(rng, n)
+        seen = hands
     if hands.shape != (4, n) or dealer.shape != (n,):
         raise ValueError(f"deals: expected hands of shape (4, {n}) and dealers of shape ({n},), "
                          f"got {hands.shape} and {dealer.shape}")
     if players not in ("random", "simple"):
         raise ValueError(f"players: expected 'random' or 'simple', not {players!r}")
-    chooser = SimplePlayers(br, hands) if players == "simple" else None
+    chooser = SimplePlayers(br, hands, seen) if players == "simple" else None
     a = auction_mod.run_auction(br, rng, dealer, record, chooser)
     played = np.flatnonzero(a.state == auction_mod.CONTRACT)
     # gathers by np.take with intp indices: hands[:, played] and a table indexed by int16 are 3-5x slower
@@ -117,7 +124,7 @@ def play_batch(rules, n: int, seed=None, record: bool = False, players: str = "r
     belote = belote_points(br, ph, strain, run_cards, p.cards)
     s = score_deals(br, strain, bid, declarer, mult, p, melds, belote)
     won = np.stack([p.won_by_seat[0] + p.won_by_seat[2], p.won_by_seat[1] + p.won_by_seat[3]])
-    return Batch(rules=br, hands=hands, dealer=dealer, contract=a.state == auction_mod.CONTRACT,
+    return Batch(rules=br, hands=hands, seen=seen, dealer=dealer, contract=a.state == auction_mod.CONTRACT,
                  played=played, bid=bid, strain=strain, declarer=declarer, multiplier=mult,
                  tricks_won=won, card_points=s.card_points, melds=melds, belote=belote, made=s.made,
                  score=s.score, sweeper=s.sweeper, outcome=s.outcome, totals=s.totals, held=s.held,

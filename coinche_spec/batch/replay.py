@@ -93,7 +93,9 @@ def replay_deal(batch, i: int, steps: list, played_pos: dict) -> str | None:
     rules = br.rules
     simple = getattr(batch, "players", "random") == "simple"
     hands = {SEATS[s]: int(batch.hands[s, i]) for s in range(4)}
-    deal = Deal.start(rules, SEATS[int(batch.dealer[i])], hands)
+    seen = getattr(batch, "seen", batch.hands)      # the cards bid on (deal.packets_after_auction)
+    deal = Deal.start(rules, SEATS[int(batch.dealer[i])], hands,
+                      {SEATS[s]: int(seen[s, i]) for s in range(4)})
     for n, step in enumerate(steps):
         want_to_act = SEATS[step[0]] if step[0] >= 0 else None
         if deal.auction.to_act != want_to_act:

@@ -39,7 +39,7 @@ BATCH_OPTIONS: dict = {
     "deal.shuffle": _ALL, "deal.cut.by": _ALL,
     "auction.first_speaker": _ALL, "auction.overcall": _ALL, "auction.all_pass": _ALL,
     "auction.raise_own_bid": _ALL, "auction.coinche.by": _ALL, "auction.coinche.when": _ALL,
-    "auction.coinche.effect": _ALL, "auction.strain_order[]": _ALL,
+    "auction.coinche.effect": _ALL, "auction.strain_order[]": _ALL, "auction.surcoinche.by": _ALL,
     "play.cannot_overtrump": _ALL, "play.partner_cut_only_trumps": _ALL, "play.first_leader": _ALL,
     "card_values.sweep.kind": _ALL,
     "melds.long_runs": _ALL, "melds.run_order": _ALL, "melds.card_reuse": _ALL,
@@ -62,10 +62,12 @@ BATCH_OPTIONS: dict = {
 # Options the per-deal engine plays and the batch engine does not yet (added after it was written).
 # (Every option of match.both_cross and match.tie is accepted: the batch scores single deals, never a match.)
 BATCH_NOT_YET: dict = {
+    "auction.raise_own_bid": {"never_in_a_named_strain"},
 }
 # Rules that are not enumerated, added after the batch engine: (path, the setting it plays, why refused).
 # A rule set that leaves one out, or gives it the setting named, plays as before.
 BATCH_NOT_YET_RULES = (
+    ("auction.coinche.partner_may_speak", True, "a coincher's partner who may not speak"),
 )
 # match.deals (a match over a fixed number of deals) is not refused: the batch scores single deals.
 
@@ -263,7 +265,9 @@ class BatchRules:
         self.capot_coinchable = bool(a.capot.may_be_coinched)
         self.coinche_when = a.coinche.when
         self.coinche_by_any = a.coinche.by == "any_player"
+        self.coinche_by_last = a.coinche.by == "opponents_of_last_caller"
         self.coinche_ends = a.coinche.effect == "ends_auction"
+        self.coinche_window = a.coinche.effect == "ends_bidding_window"   # then the takers' surcoinche window
         self.overbid_cancels = a.coinche.effect == "overbid_cancels"      # décoinchage
         # coinchable[j]: may ladder bid j be coinched (auction.coinche.allowed, minimum_bid; a capot or
         # générale as capot.may_be_coinched), as engine/auction.py Auction._coinche_possible
@@ -274,6 +278,8 @@ class BatchRules:
         self.passes_after = int(a.coinche.passes_after)
         self.coinche_mult = int(a.coinche.multiplier)
         self.sur_allowed = bool(a.surcoinche.allowed)
+        self.cards_before_auction = c.cards_before_auction()     # 8 unless deal.packets_after_auction
+        self.sur_by_any = a.surcoinche.get("by", "coinched_side") == "next_caller"
         self.sur_ends = bool(a.surcoinche.ends_auction)
         self.sur_mult = int(a.surcoinche.multiplier)
 

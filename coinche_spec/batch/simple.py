@@ -243,20 +243,25 @@ def simple_tables(br) -> SimpleTables:
 class SimplePlayers:
     """The simple players of B deals: ``call`` for the auction (batch.auction), ``card`` for the play."""
 
-    def __init__(self, br, hands):
+    def __init__(self, br, hands, seen=None):
         self.br = br
         self.t = simple_tables(br)
         self.n = hands.shape[1]
-        self.bid, self.defence, self.support = self.t.counts(hands)
+        # the auction is bid on the cards dealt before it (deal.packets_after_auction), with an
+        # allowance for each card still to come in what a bid affords (players._bid_wanted)
+        seen = hands if seen is None else seen
+        self.bid, self.defence, self.support = self.t.counts(seen)
+        unseen = 8 - np.bitwise_count(seen).astype(np.int64).ravel()
+        self.afford = self.bid + P.UNSEEN_CARD * np.tile(unseen, len(self.bid) // unseen.size)
         n4 = self.n * 4
         # each hand's best bid in each strain of the ladder, (strain, seat * n + deal): the ladder index
         # and the key players._bid_wanted compares bids by
-        best = [self.t.best_bid(s, self.bid[s * n4:(s + 1) * n4], br) for s in self.t.strains]
+        best = [self.t.best_bid(s, self.afford[s * n4:(s + 1) * n4], br) for s in self.t.strains]
         self.pick = np.stack([b[0] for b in best])
         self.key = np.stack([b[1] for b in best])
 
     # -- the auction -----------------------------------------------------------
-    def call(self, idx, seat, hi, bd, bs, lo, excl, cmask, smask, inwin, has_high, nbids):
+    def call(self, idx, seat, hi, bd, bs, lo, excl, cmask, smask, inwin, has_high, nbids, last=None):
         """players.choose_call for each open auction: (do_double, double bit, do_bid, ladder index)."""
         br, t = self.br, self.t
         L = br.n_bids
@@ -282,6 +287,9 @@ class SimplePlayers:
         if cmask.any():
             if br.coinche_when == "side_in_turn":
                 order = (seat, seat ^ 2)
+            elif br.coinche_by_last:      # the side opposite the last call: after it, then his partner
+                l1 = (np.maximum(last, 0).astype(np.intp) + br.step) & 3
+                order = (l1, l1 ^ 2)
             else:
                 order = (c1, c1 ^ 2, b ^ 2, b) if br.coinche_by_any else (c1, c1 ^ 2)
             # a defender coinches a number when his count and his partner's share beat what the
@@ -313,7 +321,7 @@ class SimplePlayers:
             # raising the partner: his bid plus what this hand adds; another strain only 20 better
             lifted = value[r] + self.support[sbase[r] + hs[r] * n4] - 10
             for k, s in enumerate(strains):
-                afford = self.bid[sbase[r] + s * n4] - 20
+                afford = self.afford[sbase[r] + s * n4] - 20
                 afford = np.where(hs[r] == s, np.maximum(afford + 20, lifted), afford)
                 pick[k, r], key[k, r] = t.best_bid(s, afford, br)
         ok = (pick >= lo) & may

@@ -165,7 +165,7 @@ EXPECT_FIELDS: dict[str, dict] = {
     "score": {"made": _bool, "card_points": _teams, "score": _teams, "held": _teams},
     "melds": {"winner": _null_or(_team), "points": _teams, "invalid": _invalid},
     "match": {"state": _enum("open", "over"), "winner": _null_or(_team), "totals": _teams},
-    "dealing": {"hands": _hands, "rejected": _rejected},
+    "dealing": {"hands": _hands, "rejected": _rejected, "before_auction": _hands},
     "perft": {"count": _count},
 }
 
@@ -178,7 +178,7 @@ def check_expectation(kind: str, value: dict, path: tuple = ()) -> dict:
         if key not in allowed:
             raise CaseError(path + (key,), f"a {kind} result has no field {key!r} (it has: {', '.join(allowed)})")
         out[key] = allowed[key](item, path + (key,))
-    if "hands" in out and "rejected" in out:
+    if "rejected" in out and ("hands" in out or "before_auction" in out):
         raise CaseError(path, "a dealing is either rejected or dealt: expect hands or rejected, not both")
     return out
 

@@ -39,7 +39,8 @@ DEAD_AFTER = 5
 # atout case may be asked at all.
 _PLAY = ["table.direction", "auction", "play", "card_values"]
 FIELD_RULES: dict[str, dict[str, list[str]]] = {
-    "dealing": {"hands": ["table.direction", "deal"], "rejected": ["table.direction", "deal"]},
+    "dealing": {"hands": ["table.direction", "deal"], "rejected": ["table.direction", "deal"],
+                "before_auction": ["table.direction", "deal"]},
     "auction": {f: ["table.direction", "auction"] for f in EXPECT_FIELDS["auction"]},
     "legal_cards": {"legal": ["auction.strains", "play", "card_values"]},
     "deal": {"accepted": _PLAY, "contract": _PLAY, "tricks": _PLAY, "tricks_won": _PLAY,

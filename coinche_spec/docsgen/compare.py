@@ -48,14 +48,18 @@ ENUM_WORDS: dict[str, dict] = {
                          "higher_value_or_strain": "a higher value, or the same value in a higher strain"},
     "auction.all_pass": {"throw_in": "thrown in, dealt again"},
     "auction.raise_own_bid": {"never_without_intervening_bid": "not without a bid in between",
-                              "when_changing_strain": "only in another strain", "always": "always"},
-    "auction.coinche.by": {"opponents_of_bidder": "an opponent of the bidder", "any_player": "any player"},
+                              "when_changing_strain": "only in another strain", "always": "always",
+                              "never_in_a_named_strain": "never twice in a strain"},
+    "auction.coinche.by": {"opponents_of_bidder": "an opponent of the bidder", "any_player": "any player",
+                           "opponents_of_last_caller": "the side opposite the last call"},
+    "auction.surcoinche.by": {"coinched_side": "the takers", "next_caller": "whoever calls next"},
     "auction.coinche.when": {"in_turn": "in turn", "after_auction": "after the auction, before the first card",
                              "any_moment": "at any moment (à la volée)",
                              "side_in_turn": "the side to act (the player or his partner)"},
     "auction.coinche.effect": {"freeze_then_passes": "bids freeze, then passes end it",
                                "ends_auction": "ends the auction",
-                               "overbid_cancels": "a higher bid cancels it (décoinchage)"},
+                               "overbid_cancels": "a higher bid cancels it (décoinchage)",
+                               "ends_bidding_window": "ends the bidding, then a surcoinche window"},
     "play.first_leader": {"next_to_dealer": lambda c: f"next to the dealer ({_side(c, True)})",
                           "first_bidder": "the first bidder", "taker": "the taker"},
     "play.cannot_overtrump": {"must_undertrump": "must undertrump", "may_discard": "may discard",
@@ -112,6 +116,7 @@ BOOL_WORDS: dict[str, tuple[str, str]] = {
     "auction.capot.allowed": ("may be bid", "no"),
     "auction.capot.ends_auction": ("ends the auction", "the auction goes on"),
     "auction.capot.may_be_coinched": ("may be coinched", "cannot be coinched"),
+    "auction.coinche.partner_may_speak": ("speaks in turn", "must not speak"),
     "auction.generale.allowed": ("may be bid", "not played"),
     "auction.speak_after_pass": ("may bid again", "may only pass"),
     "auction.coinche.allowed": ("allowed", "none"),
@@ -146,6 +151,8 @@ def _number(path: str, value, c: Ctx) -> str:
         return "1 pass" if value == 1 else f"{value} passes"
     if path == "match.deals":
         return "no limit" if value is None else f"{value} deals at most"
+    if path == "deal.packets_after_auction":
+        return "none" if value is None else f"the last {_count(value, 'packet')}"
     if path == "auction.coinche.minimum_bid":
         return "any bid" if value is None else f"{value} or more"
     if path in ("auction.coinche.multiplier", "auction.surcoinche.multiplier"):

@@ -95,6 +95,8 @@ class Ctx:
         self.melds = cr.melds.enabled
         self.belote = cr.belote.enabled
         self.after_auction = a.coinche.when == "after_auction"
+        # BGA: the coinche ends the bidding, and the takers may surcoinche before the first card
+        self.window_after_coinche = a.coinche.effect == "ends_bidding_window" and not self.after_auction
         self.coinche_ends = cr.coinche_ends_auction
         self.surcoinche = cr.surcoinche_possible
         self.m_coinche = a.coinche.multiplier
@@ -575,6 +577,17 @@ def _packets(c: Ctx) -> str:
             f"receives one packet, starting with {c.neighbour(c.next_side)}.")
 
 
+def _packets_after_auction(c: Ctx) -> str:
+    after = c.get("deal.packets_after_auction")
+    if not after:
+        return "Every card is dealt before the auction."
+    n = c.rules.cards_before_auction()
+    last = "packet" if after == 1 else f"{after} packets"
+    return (f"The players bid on their first {n} cards: the last {last} ({8 - n} cards each) are dealt only "
+            "after the auction ends with a contract, in the same order; after four passes the cards are thrown "
+            "in before they are dealt.")
+
+
 def _alt_packets(c: Ctx) -> str:
     alts = c.r["deal"]["alternative_packets"]
     if not alts:
@@ -645,15 +658,24 @@ def _passes_to_end(c: Ctx) -> str:
 
 
 def _raise_unused(c):
-    if c.r["auction"]["passes_to_end"] < 4:
+    if c.r["auction"]["passes_to_end"] < 4 and c.r["auction"]["raise_own_bid"] != "never_in_a_named_strain":
         return ("with fewer than four passes ending the auction, a bidder's turn never comes back to him "
                 "before someone else has bid")
     return None
 
 
+_COINCHER = {"opponents_of_bidder": "An opponent of the highest bidder", "any_player": "Any player",
+             "opponents_of_last_caller": "A player of the side opposite the last call"}
+
+
 def _coincher(c: Ctx) -> str:
     """Who may coinche, as the subject of a sentence (auction.coinche.by)."""
-    return "Any player" if c.r["auction"]["coinche"]["by"] == "any_player" else "An opponent of the highest bidder"
+    return _COINCHER[c.r["auction"]["coinche"]["by"]]
+
+
+def _surcoincher(c: Ctx) -> str:
+    """Who may surcoinche, as the object of "then ... may surcoinche" (auction.surcoinche.by)."""
+    return "any player" if c.r["auction"]["surcoinche"].get("by") == "next_caller" else "either taker"
 
 
 _COINCHE_WHEN = {
@@ -664,9 +686,11 @@ _COINCHE_WHEN = {
                                 "card is led, "
                                 + ("any player" if c.r["auction"]["coinche"]["by"] == "any_player"
                                    else "either defender")
-                                + " may coinche, in any order; then either taker may surcoinche."),
+                                + f" may coinche, in any order; then {_surcoincher(c)} may surcoinche."),
     "any_moment": lambda c: (f"{_coincher(c)} may coinche at any moment while the bidding is open, "
-                             "even out of turn (à la volée)."),
+                             "even out of turn (à la volée)."
+                             + (" The last call is the last bid or pass of the auction, whoever made it."
+                                if c.r["auction"]["coinche"]["by"] == "opponents_of_last_caller" else "")),
 }
 
 
@@ -693,8 +717,8 @@ def _surcoinche_ends_unused(c):
     reason = _no_surcoinche(c)
     if reason:
         return reason
-    if c.after_auction:
-        return "a surcoinche comes after the auction and closes the coinche window before the first card"
+    if c.after_auction or c.window_after_coinche:
+        return "a surcoinche comes after the bidding and closes the coinche window before the first card"
     return None
 
 
@@ -905,6 +929,8 @@ TEMPLATES: tuple[Template, ...] = (
     }),
     Template("packets", "table", "Packets", ("deal.packets",), _packets),
     Template("alternative-packets", "table", "Other packets", ("deal.alternative_packets",), _alt_packets),
+    Template("packets-after-auction", "table", "Cards dealt after the auction", ("deal.packets_after_auction",),
+             _packets_after_auction),
 
     # --- auction
     one("first-speaker", "auction", "First to speak", "auction.first_speaker", {
@@ -967,6 +993,9 @@ TEMPLATES: tuple[Template, ...] = (
                                  "générale names a strain too, so capot hearts over his own 80 hearts is refused "
                                  "and capot spades allowed."),
         "always": "A player may bid over his own bid.",
+        "never_in_a_named_strain": ("No player may bid again in a strain he has already bid in during this auction, "
+                                    "even after other bids, and a capot or a générale names its strain too; he may "
+                                    "still bid in another strain."),
     }, _raise_unused),
 
     # --- coinche and surcoinche
@@ -980,7 +1009,11 @@ TEMPLATES: tuple[Template, ...] = (
         "opponents_of_bidder": ("Only an opponent of the highest bidder may coinche (double), and a contract is "
                                 "coinched only once."),
         "any_player": ("Any player may coinche (double) the highest bid, even the bidder or his partner, and a "
-                       "contract is coinched only once; a surcoinche is still the takers'."),
+                       "contract is coinched only once."),
+        "opponents_of_last_caller": ("A player may coinche (double) the highest bid only when the last call of the "
+                                     "auction, a bid or a pass, came from the other side: after North's bid and "
+                                     "East's pass, North or South may coinche North's own bid, and East and West may "
+                                     "not until North or South has called. A contract is coinched only once."),
     }, _no_coinche),
     Template("coinche-minimum", "coinche", "Lowest bid that may be coinched", ("auction.coinche.minimum_bid",),
              _coinche_minimum, _no_coinche),
@@ -992,22 +1025,42 @@ TEMPLATES: tuple[Template, ...] = (
         "overbid_cancels": ("A coinche does not freeze the bidding: any player may still bid higher in turn, and "
                             "a higher bid cancels the coinche (and any surcoinche); the new bid may be coinched "
                             "again."),
+        "ends_bidding_window": lambda c: ("A coinche ends the bidding at once: the coinched bid is the contract"
+                                          + (f", and until the first card is led {_surcoincher(c)} may still "
+                                             "surcoinche, out of turn; nobody passes or bids any more."
+                                             if c.surcoinche else ".")),
     }, lambda c: _no_coinche(c) or ("a coinche comes only after the auction has ended" if c.after_auction
                                     else None)),
     Template("coinche-passes", "coinche", "Passes after a coinche", ("auction.coinche.passes_after",),
              _passes_after,
              lambda c: _no_coinche(c) or ("a coinche comes only after the auction has ended" if c.after_auction else
-                                          "a coinche ends the auction at once" if c.coinche_ends else None)),
+                                          "a coinche ends the auction at once" if c.coinche_ends
+                                          or c.window_after_coinche else None)),
+    one("coinche-partner", "coinche", "The coincher's partner", "auction.coinche.partner_may_speak", {
+        "true": "The coincher's partner speaks in his turn like anyone else.",
+        None: "The coincher's partner speaks in his turn like anyone else.",
+        "false": ("After a coinche the coincher's partner must not speak: his turn is skipped, so he neither passes "
+                  "nor surcoinches, and the passes that end the auction are the other players'."),
+    }, lambda c: _no_coinche(c) or ("a coinche comes only after the auction has ended" if c.after_auction else
+                                    "a coinche ends the auction at once" if c.coinche_ends
+                                    or c.window_after_coinche else None)),
     one("coinche-multiplier", "coinche", "Coinche multiplier", "auction.coinche.multiplier",
         lambda c: (f"A coinche multiplies by {c.m_coinche} (what is multiplied: see Scoring a deal)."),
         _no_coinche),
     one("surcoinche", "coinche", "Surcoinche", "auction.surcoinche.allowed", {
         "true": lambda c: ("The takers may answer a coinche with a surcoinche (redouble)"
-                           + (", either of them, before the first card." if c.after_auction
+                           + (", either of them, before the first card." if c.after_auction or c.window_after_coinche
                               else ", in their turn.")),
         "false": "There is no surcoinche.",
     }, lambda c: _no_coinche(c) or ("a coinche ends the auction at once, so the takers never get to surcoinche"
                                     if c.coinche_ends else None)),
+    one("surcoinche-by", "coinche", "Who may surcoinche", "auction.surcoinche.by", {
+        "coinched_side": "Only the takers, the side whose bid was coinched, may surcoinche.",
+        None: "Only the takers, the side whose bid was coinched, may surcoinche.",
+        "next_caller": lambda c: ("Whoever calls next after the coinche may surcoinche, whatever his side"
+                                  + (" (before the first card, any player)." if c.after_auction
+                                     or c.window_after_coinche else " (in his turn).")),
+    }, _no_surcoinche),
     Template("surcoinche-ends", "coinche", "After a surcoinche", ("auction.surcoinche.ends_auction",),
              _surcoinche_ends, _surcoinche_ends_unused),
     one("surcoinche-multiplier", "coinche", "Surcoinche multiplier", "auction.surcoinche.multiplier",

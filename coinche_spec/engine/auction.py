@@ -18,14 +18,16 @@ Three phases:
   and cancels the coinche: the bidding phase starts again, undoubled;
 * **window** — with ``coinche.when: after_auction`` the contract is settled
   (``state == "contract"``) but either defender may still coinche and then
-  either taker surcoinche, until the first card (:meth:`Auction.close`).
+  either taker surcoinche, until the first card (:meth:`Auction.close`); a
+  coinche with ``effect: ends_bidding_window`` (BGA) settles the contract and
+  opens the same window, already coinched.
 """
 
 from __future__ import annotations
 
 from bisect import bisect_right
 
-from ..notation import SEATS, Call, Contract, parse_seat, partner, team_of
+from ..notation import SEATS, Call, Contract, parse_seat, partner
 from .errors import IllegalCall
 from .options import choose, engine_phase, option_table
 from .table import seat_step
@@ -85,17 +87,56 @@ FIRST_SPEAKER = option_table("auction.first_speaker", {"next_to_dealer": lambda 
 OVERCALL = option_table("auction.overcall", {"higher_value": False, "higher_value_or_strain": True})
 # auction.all_pass: what four passes without a bid lead to (the auction's state)
 ALL_PASS = option_table("auction.all_pass", {"throw_in": "redeal"})
-# auction.raise_own_bid: why a player may not bid over his own highest bid (None: he may), from
-# (seat, the bid's strain or None for "any bid at all", the highest bid, the bid in words)
+def _free_over_own(seat, strain, high, text):
+    return None
+
+
+# auction.raise_own_bid: (why a player may not bid over his own highest bid (None: he may), from
+# (seat, the bid's strain or None for "any bid at all", the highest bid, the bid in words); may
+# nobody bid again in a strain he has named in this auction? -- see Auction._strain_named)
 RAISE_OWN_BID = option_table("auction.raise_own_bid", {
-    "never_without_intervening_bid": _never_over_own,
-    "when_changing_strain": _over_own_in_another_strain,
-    "always": lambda seat, strain, high, text: None,
+    "never_without_intervening_bid": (_never_over_own, False),
+    "when_changing_strain": (_over_own_in_another_strain, False),
+    "always": (_free_over_own, False),
+    # Alounv's other reading of «BIDDING ITS OWN COLOR»: no second bid in a strain one has named
+    # (over his own standing bid too, which the named strain covers)
+    "never_in_a_named_strain": (_free_over_own, True),
 })
-# auction.coinche.by: the seats that may coinche, from (the bidder, seat -> the next seat)
+def _opponents(seat, nxt) -> tuple:
+    return (nxt[seat], partner(nxt[seat]))
+
+
+def _everyone(seat, nxt) -> tuple:
+    return (nxt[seat], partner(nxt[seat]), partner(seat), seat)
+
+
+def _not_against_own_bid(seat, bidder, last, bid) -> str:
+    if seat == bidder:
+        return f"{seat} cannot coinche: the {bid} bid is {seat}'s own"
+    return f"{seat} cannot coinche: the {bid} bid is {seat}'s partner's"
+
+
+def _not_after_own_side(seat, bidder, last, bid) -> str:
+    whose = f"{seat}'s own" if last == seat else f"{seat}'s partner's"
+    return (f"{seat} cannot coinche: the last call was {last}'s ({whose}), and only the side opposite "
+            f"the last call may coinche")
+
+
+# auction.coinche.by: (the seats that may coinche, from (the bidder, the seat of the last call, seat ->
+# the next seat); why another seat may not, from (seat, bidder, last caller, the bid in words))
 COINCHE_BY = option_table("auction.coinche.by", {
-    "opponents_of_bidder": lambda bidder, nxt: (nxt[bidder], partner(nxt[bidder])),
-    "any_player": lambda bidder, nxt: (nxt[bidder], partner(nxt[bidder]), partner(bidder), bidder),
+    "opponents_of_bidder": (lambda bidder, last, nxt: _opponents(bidder, nxt), _not_against_own_bid),
+    "any_player": (lambda bidder, last, nxt: _everyone(bidder, nxt), _not_against_own_bid),
+    # Ten0: the coinching side must be opposite the seat of the last auction entry (a bid or a pass)
+    "opponents_of_last_caller": (lambda bidder, last, nxt: _opponents(last, nxt), _not_after_own_side),
+})
+# auction.surcoinche.by (optional; left out: coinched_side): the seats that may surcoinche, from (the
+# bidder, seat -> the next seat); in the doubled phase only the one to act among them
+SURCOINCHE_BY = option_table("auction.surcoinche.by", {
+    "coinched_side": lambda bidder, nxt: (bidder, partner(bidder)),
+    # libcoinche: the next call after a coinche may be a surcoinche, whatever the caller's side (the
+    # takers listed first, as under coinched_side)
+    "next_caller": lambda bidder, nxt: (bidder, partner(bidder)) + _opponents(bidder, nxt),
 })
 COINCHE_WHEN = option_table("auction.coinche.when", {
     "in_turn": _When(True, False),
@@ -103,12 +144,13 @@ COINCHE_WHEN = option_table("auction.coinche.when", {
     "side_in_turn": _When(True, False, partner_too=True),
     "after_auction": _When(False, False),
 })
-# auction.coinche.effect: (does a coinche end the auction at once?, may a higher bid still follow and
-# cancel it? -- décoinchage)
+# auction.coinche.effect: (does a coinche end the bidding at once?, may a higher bid still follow and
+# cancel it? -- décoinchage, does the end of the bidding open the takers' surcoinche window? -- BGA)
 COINCHE_EFFECT = option_table("auction.coinche.effect", {
-    "freeze_then_passes": (False, False),
-    "ends_auction": (True, False),
-    "overbid_cancels": (False, True),
+    "freeze_then_passes": (False, False, False),
+    "ends_auction": (True, False, False),
+    "overbid_cancels": (False, True, False),
+    "ends_bidding_window": (True, False, True),
 })
 
 
@@ -119,9 +161,9 @@ class _Table:
     __slots__ = (
         "rules", "nxt", "minimum", "step", "maximum", "overcall", "strain_rank", "strain_order",
         "capot_allowed", "capot_ends_auction", "capot_may_be_coinched", "generale_allowed",
-        "passes_to_end", "speak_after_pass", "raise_own_bid", "first_speaker", "all_pass",
-        "coinche_allowed", "coinche_minimum", "coinche_by", "coinche_when", "coinche_effect", "overbid_cancels", "coinche_passes_after", "coinche_multiplier",
-        "surcoinche_allowed", "surcoinche_ends_auction", "surcoinche_multiplier",
+        "passes_to_end", "speak_after_pass", "raise_own_bid", "no_strain_twice", "first_speaker", "all_pass",
+        "coinche_allowed", "coinche_minimum", "coinche_by", "coinche_refused", "coinche_when", "coinche_effect", "overbid_cancels",
+        "coinche_window", "coinche_passes_after", "coinche_multiplier", "partner_silent", "surcoinche_allowed", "surcoinche_by", "surcoinche_ends_auction", "surcoinche_multiplier",
         "keys", "listing", "pairs", "pass_pair", "coinche_pair", "sur_pair",
     )
 
@@ -142,19 +184,24 @@ class _Table:
         self.generale_allowed = a.generale.allowed
         self.passes_to_end = a.passes_to_end
         self.speak_after_pass = a.speak_after_pass
-        self.raise_own_bid = choose(RAISE_OWN_BID, a.raise_own_bid)
+        self.raise_own_bid, self.no_strain_twice = choose(RAISE_OWN_BID, a.raise_own_bid)
         speaker = choose(FIRST_SPEAKER, a.first_speaker)
         self.first_speaker = {d: speaker(d, self.nxt) for d in SEATS}      # dealer -> first to speak
         self.all_pass = choose(ALL_PASS, a.all_pass)
         self.coinche_allowed = a.coinche.get("allowed", True)      # optional: left out, a coinche may be said
         self.coinche_minimum = a.coinche.get("minimum_bid")         # optional: None, any numeric bid
-        by = choose(COINCHE_BY, a.coinche.by)
-        self.coinche_by = {b: by(b, self.nxt) for b in SEATS}             # bidder -> who may coinche
+        by, self.coinche_refused = choose(COINCHE_BY, a.coinche.by)
+        # (bidder, the seat of the last call) -> who may coinche
+        self.coinche_by = {(b, last): by(b, last, self.nxt) for b in SEATS for last in SEATS}
         self.coinche_when = choose(COINCHE_WHEN, a.coinche.when)
-        self.coinche_effect, self.overbid_cancels = choose(COINCHE_EFFECT, a.coinche.effect)
+        self.coinche_effect, self.overbid_cancels, self.coinche_window = choose(COINCHE_EFFECT, a.coinche.effect)
         self.coinche_passes_after = a.coinche.passes_after
+        # optional: left out, the coincher's partner speaks in his turn like anyone
+        self.partner_silent = a.coinche.get("partner_may_speak", True) is False
         self.coinche_multiplier = a.coinche.multiplier
         self.surcoinche_allowed = a.surcoinche.allowed
+        sur_by = choose(SURCOINCHE_BY, a.surcoinche.get("by", "coinched_side"))   # optional
+        self.surcoinche_by = {b: sur_by(b, self.nxt) for b in SEATS}       # bidder -> who may surcoinche
         self.surcoinche_ends_auction = a.surcoinche.ends_auction
         self.surcoinche_multiplier = a.surcoinche.multiplier
 
@@ -198,7 +245,7 @@ class Auction:
     """One moment of the auction; immutable, so ``apply`` returns a new one."""
 
     __slots__ = ("_t", "_dealer", "_to_act", "_phase", "_state", "_high", "_bidder", "_passes",
-                 "_passed", "_mult", "_coincher", "_surcoinched", "_first_bidder", "_window")
+                 "_passed", "_mult", "_coincher", "_surcoinched", "_first_bidder", "_window", "_last", "_named")
 
     # _high is (key, strain_rank, value, strain) of the highest bid, or None.
     # _passed is the set of seats that have passed (speak_after_pass), a frozenset.
@@ -223,6 +270,8 @@ class Auction:
         a._surcoinched = False
         a._first_bidder = None
         a._window = False
+        a._last = None
+        a._named = frozenset()      # (seat, strain) of every bid, kept where raise_own_bid reads it
         return a
 
     def _copy(self) -> "Auction":
@@ -241,6 +290,8 @@ class Auction:
         a._surcoinched = self._surcoinched
         a._first_bidder = self._first_bidder
         a._window = self._window
+        a._last = self._last
+        a._named = self._named
         return a
 
     # -- what the outside sees ------------------------------------------------
@@ -317,10 +368,9 @@ class Auction:
             if not self._window:
                 return []
             # either defender may coinche; once coinched, either taker may surcoinche
-            out = [t.coinche_pair[s] for s in t.coinche_by[self._bidder]
-                   if self._check_after(s, _COINCHE) is None]
-            bidder = self._bidder
-            out += [t.sur_pair[s] for s in (bidder, partner(bidder)) if self._check_after(s, _SURCOINCHE) is None]
+            out = [t.coinche_pair[s] for s in self._coinchers() if self._check_after(s, _COINCHE) is None]
+            out += [t.sur_pair[s] for s in t.surcoinche_by[self._bidder]
+                    if self._check_after(s, _SURCOINCHE) is None]
             return out
         seat = self._to_act
         out = [t.pass_pair[seat]]         # the player to act may always pass
@@ -335,7 +385,7 @@ class Auction:
         high = self._high
         if high is not None and t.coinche_allowed and t.coinche_when.during_bidding:
             when = t.coinche_when
-            seats = (t.coinche_by[self._bidder] if when.out_of_turn
+            seats = (self._coinchers() if when.out_of_turn
                      else (seat, partner(seat)) if when.partner_too else (seat,))
             for d in seats:
                 if self._check_coinche(d) is None:
@@ -363,6 +413,19 @@ class Auction:
                 if self._bidder == seat:
                     out[:] = [p for p in out if p[1].kind != "bid"
                               or t.raise_own_bid(seat, p[1].strain, high, p[1]) is None]
+            if t.no_strain_twice and self._named:
+                out[:] = [p for p in out if p[1].kind != "bid" or self._strain_named(seat, p[1].strain, p[1]) is None]
+
+    def _strain_named(self, seat, strain, text) -> str | None:
+        """raise_own_bid never_in_a_named_strain: why ``seat`` may not bid in ``strain`` (None: he may)."""
+        if (seat, strain) not in self._named:
+            return None
+        return (f"{seat} cannot bid {text}: {seat} has already bid in {strain} in this auction, and no one "
+                f"may bid twice in a strain")
+
+    def _coinchers(self) -> tuple:
+        """The seats auction.coinche.by lets coinche the highest bid now."""
+        return self._t.coinche_by[(self._bidder, self._last)]
 
     def _coinche_possible(self) -> bool:
         t = self._t
@@ -406,13 +469,13 @@ class Auction:
         if call.kind == "coinche":
             if self._coincher is not None:
                 return f"{seat} cannot coinche: the {contract} contract is already coinched"
-            if seat not in t.coinche_by[self._bidder]:
-                return self._coinche_own_side(seat)
+            if seat not in self._coinchers():
+                return self._coinche_wrong_side(seat)
             return None
         if call.kind == "surcoinche":
             if self._coincher is None:
                 return f"{seat} cannot surcoinche: the {contract} contract is not coinched"
-            if team_of(seat) != team_of(self._bidder):
+            if seat not in t.surcoinche_by[self._bidder]:
                 return self._surcoinche_wrong_side(seat)
             return None
         if self._coincher is None:
@@ -421,11 +484,8 @@ class Auction:
         return (f"{seat} cannot call {call}: the auction is over ({contract}, coinched); "
                 f"before the first card a taker may only surcoinche")
 
-    def _coinche_own_side(self, seat) -> str:
-        bid = _bid_text(self._high[2], self._high[3])
-        if seat == self._bidder:
-            return f"{seat} cannot coinche: the {bid} bid is {seat}'s own"
-        return f"{seat} cannot coinche: the {bid} bid is {seat}'s partner's"
+    def _coinche_wrong_side(self, seat) -> str:
+        return self._t.coinche_refused(seat, self._bidder, self._last, _bid_text(self._high[2], self._high[3]))
 
     def _surcoinche_wrong_side(self, seat) -> str:
         takers = f"{self._bidder} and {partner(self._bidder)}"
@@ -449,8 +509,8 @@ class Auction:
             return f"{seat} cannot coinche: it is {self._to_act}'s turn, and no one may coinche out of turn"
         if self._high is None:
             return f"{seat} cannot coinche: there is no bid yet"
-        if seat not in t.coinche_by[self._bidder]:
-            return self._coinche_own_side(seat)
+        if seat not in self._coinchers():
+            return self._coinche_wrong_side(seat)
         if self._high[0] == _CAPOT_KEY and not t.capot_may_be_coinched:
             return f"{seat} cannot coinche: a capot bid may not be coinched in this variant"
         if self._high[0] == _GENERALE_KEY and not t.capot_may_be_coinched:
@@ -467,7 +527,7 @@ class Auction:
             return f"{seat} cannot surcoinche: there is no coinche to answer"
         if not t.surcoinche_allowed:
             return f"{seat} cannot surcoinche: this variant has no surcoinche"
-        if team_of(seat) != team_of(self._bidder):
+        if seat not in t.surcoinche_by[self._bidder]:
             return self._surcoinche_wrong_side(seat)
         if self._surcoinched:
             return f"{seat} cannot surcoinche: the contract is already surcoinched"
@@ -512,6 +572,8 @@ class Auction:
                         fault += f" ({' and '.join(above)} outrank{'s' if len(above) == 1 else ''} it)"
                 return f"bid {text}: {fault}"
             key = value
+        if t.no_strain_twice and self._strain_named(seat, strain, text) is not None:
+            return self._strain_named(seat, strain, text)
         high = self._high
         if high is None:
             return None
@@ -565,6 +627,7 @@ class Auction:
                 a._window = False
             return a
         nxt = t.nxt[seat]
+        a._last = seat
         if kind == "pass":
             a._passes = passes = self._passes + 1
             if seat not in self._passed:
@@ -573,7 +636,7 @@ class Auction:
                 if passes >= t.coinche_passes_after:
                     a._end()
                 else:
-                    a._to_act = nxt
+                    a._to_act = self._after_in_doubled(seat)
                 return a
             if self._high is None:
                 if passes >= 4:
@@ -592,6 +655,8 @@ class Auction:
             key = _KEYS.get(value, value) if type(value) is str else value
             a._high = (key, t.rank_of(strain), value, strain)
             a._bidder = seat
+            if t.no_strain_twice:
+                a._named = self._named | {(seat, strain)}
             a._passes = 0
             if self._phase == _DOUBLED:    # décoinchage: the higher bid cancels the coinche (and surcoinche)
                 a._phase = _BIDDING
@@ -611,9 +676,10 @@ class Auction:
             a._passes = 0
             if t.coinche_effect:
                 a._end()
+                a._window = t.coinche_window and t.surcoinche_allowed   # BGA: the takers may still surcoinche
             else:
                 a._phase = _DOUBLED
-                a._to_act = nxt
+                a._to_act = a._after_in_doubled(seat)
             return a
         # surcoinche, in the doubled phase
         a._surcoinched = True
@@ -622,8 +688,17 @@ class Auction:
         if t.surcoinche_ends_auction:
             a._end()
         else:
-            a._to_act = nxt
+            a._to_act = a._after_in_doubled(seat)
         return a
+
+    def _after_in_doubled(self, seat):
+        """Who speaks after ``seat`` while the contract is coinched: the next seat, skipping the
+        coincher's partner where he may not speak (coinche.partner_may_speak: false)."""
+        t = self._t
+        nxt = t.nxt[seat]
+        if t.partner_silent and nxt == partner(self._coincher):
+            nxt = t.nxt[nxt]
+        return nxt
 
     def _end(self) -> None:
         """Settle with a contract, no window (a coinche or surcoinche was already possible)."""

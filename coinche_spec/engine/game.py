@@ -145,13 +145,15 @@ class Deal:
     auction), ``done`` (all 32 cards played) or ``redeal`` (four passes).
     """
 
-    __slots__ = ("rules", "dealer", "hands", "auction", "calls", "play", "log", "declared",
+    __slots__ = ("rules", "dealer", "hands", "seen", "auction", "calls", "play", "log", "declared",
                  "late_melds", "phase", "_outcome")
 
-    def __init__(self, rules, dealer, hands, auction, calls, play, log, declared, late_melds, phase):
+    def __init__(self, rules, dealer, hands, auction, calls, play, log, declared, late_melds, phase, seen=None):
         self.rules = rules
         self.dealer = dealer
         self.hands = hands            # the hands as dealt: seat -> mask
+        # the cards each seat holds while bidding (deal.packets_after_auction deals the rest after it)
+        self.seen = hands if seen is None else seen
         self.auction = auction        # engine.auction.Auction after the accepted calls
         self.calls = calls            # ((seat, Call), ...) accepted so far
         self.play = play              # PlayState once the contract is settled, else None
@@ -162,15 +164,19 @@ class Deal:
         self._outcome = None
 
     @classmethod
-    def start(cls, rules, dealer: str, hands: dict) -> "Deal":
-        """The deal before the first call: ``hands`` maps each seat to its 8 cards (mask or list)."""
+    def start(cls, rules, dealer: str, hands: dict, seen: dict | None = None) -> "Deal":
+        """The deal before the first call: ``hands`` maps each seat to its 8 cards (mask or list).
+
+        ``seen`` (seat -> mask): the cards each seat holds while bidding, where the rule set deals
+        its last packets after the auction (random_play.random_hands fills it); left out, all 8.
+        Only the players read it: no call is legal or not for the cards a player holds."""
         if type(rules) is not Rules and not hasattr(rules, "auction") and hasattr(rules, "rules"):
             rules = rules.rules  # a Variant was passed
         if dealer not in SEATS:
             raise BadInput(f"dealer: bad seat {dealer!r}: expected one of N, E, S, W")
         masks = _hand_masks(hands)
         auction = Auction.start(rules, dealer)
-        return cls(rules, dealer, masks, auction, (), None, (), {s: () for s in SEATS}, (), "auction")
+        return cls(rules, dealer, masks, auction, (), None, (), {s: () for s in SEATS}, (), "auction", seen)
 
     # -- where we are ------------------------------------------------------
     @property
@@ -191,6 +197,10 @@ class Deal:
     @property
     def cards_played(self) -> int:
         return len(self.log)
+
+    def auction_hand(self, seat: str) -> int:
+        """The cards ``seat`` bids on: those dealt before the auction while it goes on, then all 8."""
+        return self.seen[seat] if self.phase == "auction" else self.hands[seat]
 
     def hand(self, seat: str) -> int:
         """The cards ``seat`` still holds, as a mask."""
@@ -256,6 +266,7 @@ class Deal:
         new.rules = self.rules
         new.dealer = self.dealer
         new.hands = self.hands
+        new.seen = self.seen
         new.auction = auction
         new.calls = self.calls + ((seat, call),)
         new.play = play
@@ -289,6 +300,7 @@ class Deal:
         new.rules = self.rules
         new.dealer = self.dealer
         new.hands = self.hands
+        new.seen = self.seen
         new.auction = self.auction if log else self.auction.close()
         new.calls = self.calls
         new.play = play

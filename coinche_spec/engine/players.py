@@ -55,6 +55,7 @@ PARTNER_SHARE = 30     # the points a bidder counts on from his partner, on the 
 CAPOT_COUNT = 190      # a count this high (partner's share included) is worth a capot bid
 COINCHE_MARGIN = 20    # the defenders coinche when their count beats the takers' need by this much
 SURCOINCHE_MARGIN = 30 # the takers surcoinche when their count beats the bid by this much
+UNSEEN_CARD = 5        # a card still to be dealt after the auction: an average card, 162 / 32 points
 MAX_CALLS = 400        # no auction is this long; a guard against a loop, never reached
 
 
@@ -246,7 +247,7 @@ def _double_wanted(deal: Deal, seat: str, call) -> bool:
     """Whether ``seat`` wants this coinche or surcoinche of the bid now standing."""
     auction = deal.auction
     high = auction.high_bid
-    hand = deal.hands[seat]
+    hand = deal.auction_hand(seat)
     strain = high.strain
     value = high.value
     if call.kind == "coinche":
@@ -255,8 +256,9 @@ def _double_wanted(deal: Deal, seat: str, call) -> bool:
             return own >= 25
         need = _deal_total(deal.rules, strain) - value    # what the defenders need to beat the bid
         return own + PARTNER_SHARE >= need + COINCHE_MARGIN
-    # surcoinche: the declarer on his own count, his partner on what his hand adds to the bid
-    if type(value) is not int:
+    # surcoinche: the declarer on his own count, his partner on what his hand adds to the bid; never a
+    # defender (surcoinche.by: next_caller lets him, but it only raises what his side stands to lose)
+    if type(value) is not int or seat not in (auction.bidder, partner(auction.bidder)):
         return False
     if seat == auction.bidder:
         return bidding_strength(deal.rules, hand, strain) >= value + SURCOINCHE_MARGIN
@@ -266,7 +268,7 @@ def _double_wanted(deal: Deal, seat: str, call) -> bool:
 def _bid_wanted(deal: Deal, seat: str, bids: list):
     """The bid ``seat`` makes among his legal ``bids``, or None to pass."""
     rules = deal.rules
-    hand = deal.hands[seat]
+    hand = deal.auction_hand(seat)
     auction = deal.auction
     high = auction.high_bid
     strains = []
@@ -275,6 +277,9 @@ def _bid_wanted(deal: Deal, seat: str, bids: list):
             strains.append(call.strain)
     # what he can afford in each strain he may bid
     afford = {s: bidding_strength(rules, hand, s) for s in strains}
+    unseen = 8 - hand.bit_count()     # cards still to come after the auction (deal.packets_after_auction)
+    if unseen:
+        afford = {s: v + UNSEEN_CARD * unseen for s, v in afford.items()}
     has_bid = any(s == seat and c.kind == "bid" for s, c in deal.calls)
     if (high is not None and auction.bidder == partner(seat) and not has_bid
             and high.strain in afford and type(high.value) is int):
@@ -567,9 +572,10 @@ def play_out(deal: Deal) -> Deal:
     return deal
 
 
-def play_hands(rules, dealer: str, hands: dict) -> Deal:
-    """The simple players' deal from these hands (seat -> mask or card list): the same hands, the same deal."""
-    return play_out(Deal.start(rules, dealer, hands))
+def play_hands(rules, dealer: str, hands: dict, seen: dict | None = None) -> Deal:
+    """The simple players' deal from these hands (seat -> mask or card list): the same hands, the same
+    deal. ``seen``: the cards each seat bids on, where the last packets come after the auction."""
+    return play_out(Deal.start(rules, dealer, hands, seen))
 
 
 def simple_deal(rules, rng: random.Random, dealer: str | None = None, max_redeals: int = 20) -> Deal:
@@ -583,7 +589,8 @@ def simple_deal(rules, rng: random.Random, dealer: str | None = None, max_redeal
     dealer = dealer or SEATS[rng.randrange(4)]
     deal = None
     for _ in range(max(1, max_redeals)):
-        deal = play_hands(rules, dealer, random_hands(rules, rng, dealer))
+        seen: dict = {}
+        deal = play_hands(rules, dealer, random_hands(rules, rng, dealer, seen), seen)
         if deal.phase != "redeal":
             return deal
         if rules.table.dealer_after_throw_in == "next_seat":

@@ -18,6 +18,7 @@ from __future__ import annotations
 import random
 
 from ..notation import RANKS, SEATS, next_seat
+from ..variants.compiled import compiled_rules
 from ..variants.rules import Rules
 from . import belote as belote_mod
 from .dealing import deal as deal_pack
@@ -122,20 +123,27 @@ def _pick(mask: int, u: float) -> int:
     return (mask & -mask).bit_length() - 1
 
 
-def random_hands(rules, rng: random.Random, dealer: str) -> dict:
-    """Shuffle, cut and deal a pack the variant's way; returns seat -> mask."""
+def _mask(cards) -> int:
+    mask = 0
+    for c in cards:
+        mask |= 1 << c
+    return mask
+
+
+def random_hands(rules, rng: random.Random, dealer: str, seen: dict | None = None) -> dict:
+    """Shuffle, cut and deal a pack the variant's way; returns seat -> mask.
+
+    ``seen``, when given, is filled with seat -> the mask of the cards dealt before the auction
+    (all 8 unless deal.packets_after_auction keeps the last packets for after it)."""
     pack = list(range(32))
     rng.shuffle(pack)
     least = _player_rules(rules).cut_minimum_packet
     cut = rng.randint(least, 32 - least)
     hands = deal_pack(rules, dealer, pack, cut)
-    out = {}
-    for seat, cards in hands.items():
-        mask = 0
-        for c in cards:
-            mask |= 1 << c
-        out[seat] = mask
-    return out
+    if seen is not None:
+        n = compiled_rules(rules).cards_before_auction()
+        seen.update({seat: _mask(cards[:n]) for seat, cards in hands.items()})
+    return {seat: _mask(cards) for seat, cards in hands.items()}
 
 
 def choose_call(deal: Deal, rng: random.Random):

@@ -551,7 +551,12 @@ def _run_dealing(rules, case: dict) -> dict:
         hands = deal(rules, case["dealer"], deck, case["cut"], case.get("packets"))
     except DealingRejected as exc:
         return {"rejected": str(exc) or "rejected"}
-    return {"hands": {seat: [card_name(c) for c in hands[seat]] for seat in SEATS}}
+    out = {"hands": {seat: [card_name(c) for c in hands[seat]] for seat in SEATS}}
+    c = compiled_rules(rules)
+    if c.deal.get("packets_after_auction"):      # extension: the cards each seat bids on
+        n = c.cards_before_auction(case.get("packets"))
+        out["before_auction"] = {seat: cards[:n] for seat, cards in out["hands"].items()}
+    return out
 
 
 def _run_perft(rules, case: dict) -> dict:

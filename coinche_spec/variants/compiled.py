@@ -212,6 +212,13 @@ class CompiledRules(RuleGroup):
         top = f"up to {b.maximum}" if b.maximum is not None else "with no highest bid"
         return f"from {b.minimum} in steps of {b.step}, {top}"
 
+    def cards_before_auction(self, packets=None) -> int:
+        """How many cards each player holds while bidding, with these packet sizes (deal.packets when
+        None): all 8, or those of the packets before the last deal.packets_after_auction."""
+        sizes = self.deal.packets if packets is None else packets
+        after = self.deal.get("packets_after_auction")
+        return sum(sizes) if not after else sum(sizes[:len(sizes) - after])
+
     def card_table(self, strain: str) -> tuple:
         """The value of each card 0..31 in tricks under ``strain`` (card_values)."""
         cv = self.card_values

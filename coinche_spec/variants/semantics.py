@@ -99,6 +99,15 @@ def _deal(document: dict, out: list) -> None:
         elif list(alt) == list(packets):
             out.append(Finding(R + ("deal", "alternative_packets", i),
                                f"{list(alt)} is the usual order (deal.packets), not an alternative"))
+    after = deal.get("packets_after_auction")
+    if isinstance(after, int):
+        for where, sizes in [(("packets",), packets)] + [(("alternative_packets", i), alt)
+                                                          for i, alt in enumerate(deal.get("alternative_packets", []))]:
+            if after >= len(sizes):
+                out.append(Finding(R + ("deal", "packets_after_auction"),
+                                   f"{after} packets after the auction leave none before it in "
+                                   f"{'-'.join(map(str, sizes))} (deal.{'.'.join(map(str, where))}): the players "
+                                   "must see a packet to bid"))
 
 
 # rules a file may leave out where no deal can use them (compiled.unused_left_out), and what uses them
