@@ -174,7 +174,7 @@ def test_a_fragment_naming_a_missing_option_fails():
         plays(missing_rule, "contree-701")
     with pytest.raises(VariantError):
         tally.variant_with(missing_rule, "contree-701")
-    missing_value = {"auction.coinche.effect": "ends_bidding_window"}
+    missing_value = {"auction.coinche.effect": "ends_the_deal"}
     assert tally.fragment_problems(missing_value) == []  # the rule exists: the value is what is wrong
     with pytest.raises(VariantError, match="auction.coinche.effect"):
         plays(missing_value, "contree-701")
