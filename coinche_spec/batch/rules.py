@@ -50,7 +50,7 @@ BATCH_OPTIONS: dict = {
     "belote.placement.coinched_made.takers": _ALL, "belote.placement.coinched_made.defenders": _ALL,
     "belote.placement.failed.defenders": _ALL, "belote.placement.coinched_failed.defenders": _ALL,
     "card_values.scale.applies_to": _ALL, "card_values.scale.rounding": _ALL, "card_values.scale.defenders": _ALL,
-    "contract.versus_defenders": _ALL,
+    "contract.versus_defenders": _ALL, "contract.judged_on": _ALL,
     "scoring.sweep_takes_melds": _ALL, "scoring.rounding": _ALL, "scoring.rounding_stage": _ALL, "scoring.litige": _ALL,
     "award.terms[]": _ALL, "award.multiplied": _ALL,
     "match.reach": _ALL, "match.both_cross": _ALL, "match.tie": _ALL,
@@ -100,6 +100,7 @@ _ROUNDING = {"none": (1, 0), "nearest_10_half_up": (10, 5), "nearest_10_half_dow
 # scoring.rounding_stage: what the rounding rounds (batch/scoring.py reads the name)
 _STAGES = {s: s for s in ("award", "before_multiplier", "card_points", "card_points_complement")}
 _LITIGE = {"none": False, "takers_points_held": True}      # scoring.litige: is a level total a litige?
+_JUDGED_ROUNDED = {"card_points": False, "rounded_points": True}   # contract.judged_on: totals rounded first?
 # belote.claim: must the king come before the queen (the players always say both words)?
 _KING_FIRST = {"said": False, "automatic": False, "said_once": False, "king_first": True}
 
@@ -172,6 +173,7 @@ class BatchRules:
         ct = c.contract
         self.minimum_total = int(ct.minimum_total)
         self.versus = _option(_VERSUS, "contract.versus_defenders", ct.versus_defenders)
+        self.judged_rounded = _option(_JUDGED_ROUNDED, "contract.judged_on", ct.get("judged_on", "card_points"))
         sc = c.scoring
         self.sweep_bonus = int(sc.sweep_bonus)
         self.sweep_takes_melds = sc.sweep_takes_melds

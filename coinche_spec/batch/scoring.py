@@ -2,7 +2,7 @@
 
 engine/scoring.py on arrays, in the same order: card points (the last trick
 or the sweep, then card_values.scale), made or failed on unrounded totals (or
-a litige), the sweep's transfer of melds, each outcome's awards from its terms
+rounded ones, contract.judged_on; or a litige), the sweep's transfer of melds, each outcome's awards from its terms
 and multiplier, the belote where belote.placement puts it, the rounding at the
 stage scoring.rounding_stage names. Every outcome's awards are worked out for
 every deal and each deal keeps its own outcome's, which is cheaper than
@@ -86,12 +86,14 @@ def score_deals(br, strain, bid_index, declarer, mult, play, melds, belote) -> S
     cp[last, ar] += extra                       # the sweeper took the last trick too
     if br.scaled.any():
         cp = _scaled(br, strain, play.points, cp, takers, ar)
-    # the contract, judged on unrounded totals
+    # the contract, judged on unrounded totals (or rounded: contract.judged_on)
     totals = cp.copy()
     if br.melds_count:
         totals += melds
     if br.belote_count:
         totals += belote
+    if br.judged_rounded:
+        totals = _rounded(br, totals, strain)
     mine, theirs = totals[takers, ar], totals[defenders, ar]
     kind = br.bid_kind[bid_index]
     bid = br.bid_value[bid_index]

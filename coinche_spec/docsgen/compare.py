@@ -83,6 +83,7 @@ ENUM_WORDS: dict[str, dict] = {
                                   "not_level": "reach the bid, not level with the defenders",
                                   "strictly_more": "reach the bid and beat the defenders",
                                   "at_least_level": "reach the bid, at least level with the defenders"},
+    "contract.judged_on": {"card_points": "the totals as they are", "rounded_points": "the rounded totals"},
     "scoring.sweep_takes_melds": {"never": "never", "taker_sweep": "to the takers if they sweep",
                                   "any_sweep": "to any side that sweeps"},
     "scoring.rounding": {"none": "none", "nearest_10_half_up": "nearest 10, 5 up",

@@ -786,6 +786,18 @@ def _litige(c: Ctx) -> str:
     return sentence_for("scoring.litige", _LITIGE, c.r["scoring"].get("litige", "none"))
 
 
+# contract.judged_on (optional; left out: card_points)
+_JUDGED_ON = {
+    "card_points": "The contract is judged on the totals as they are, before any rounding.",
+    "rounded_points": ("Each side's total is rounded as the scores are (see Rounding) before the contract is "
+                       "judged, so a total a little below the bid may make it (98 rounded to 100 makes 100)."),
+}
+
+
+def _judged_on(c: Ctx) -> str:
+    return sentence_for("contract.judged_on", _JUDGED_ON, c.r["contract"].get("judged_on", "card_points"))
+
+
 _UP_FROM_PATHS = tuple(f"scoring.rounding_up_from.{k}" for k in ("suit", "sans_atout", "tout_atout"))
 
 
@@ -1127,6 +1139,9 @@ TEMPLATES: tuple[Template, ...] = (
                            "defenders' total; an equal total makes it."),
     }),
     Template("minimum-total", "contract", "Least total", ("contract.minimum_total",), _minimum_total),
+    Template("judged-on", "contract", "Rounded before judging", ("contract.judged_on",), _judged_on,
+             lambda c: None if c.r["scoring"]["rounding"] != "none" else "scores are not rounded",
+             {"contract.judged_on": _JUDGED_ON}),
 
     # --- scoring
     Template("made", "scoring", "Contract made", ("scoring.made.takers", "scoring.made.defenders"),

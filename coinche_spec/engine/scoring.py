@@ -125,6 +125,8 @@ VERSUS_DEFENDERS = option_table("contract.versus_defenders", {
     "at_least_level": lambda mine, theirs: (f"failed: {mine} is below the defenders' {theirs}" if mine < theirs
                                             else None, f" and is at least the defenders' {theirs}"),
 })
+# contract.judged_on (optional; left out: card_points): are the totals rounded before they are judged (True)?
+JUDGED_ON = option_table("contract.judged_on", {"card_points": False, "rounded_points": True})
 # scoring.sweep_takes_melds: does a sweep by ``sweeper`` carry the other side's melds over to it?
 SWEEP_TAKES_MELDS = option_table("scoring.sweep_takes_melds", {
     "never": lambda sweeper, takers: False,
@@ -211,7 +213,7 @@ class ScoreRules:
     an option is kept as its table's behaviour."""
 
     __slots__ = ("rules", "last_trick", "sweep_kind", "sweep_value", "melds_count_towards_contract",
-                 "belote_counts_towards_contract", "minimum_total", "versus_defenders", "capot_made", "capot_failed",
+                 "belote_counts_towards_contract", "minimum_total", "versus_defenders", "judged_rounded", "capot_made", "capot_failed",
                  "capot_value", "generale_value", "sweep_takes_melds", "sweep_bonus", "rounding", "rounding_stage",
                  "rounding_by_strain", "litige",
                  "belote_enabled", "belote_points", "belote_strains", "belote_on_failure",
@@ -239,6 +241,7 @@ class ScoreRules:
         self.belote_counts_towards_contract = c.belote.counts_towards_contract
         self.minimum_total = c.contract.minimum_total
         self.versus_defenders = choose(VERSUS_DEFENDERS, c.contract.versus_defenders)
+        self.judged_rounded = choose(JUDGED_ON, c.contract.get("judged_on", "card_points"))   # optional rule
         sc = c.scoring
         self.capot_made = sc.capot_made is not None      # a made capot (or générale) is scored apart
         self.capot_failed = sc.get("capot_failed") is not None     # and a failed one (optional rule)
@@ -446,7 +449,8 @@ _KIND = {"TA": "tout_atout", "SA": "sans_atout"}
 
 def _judge(sr: ScoreRules, contract: Contract, takers: str, defenders: str, cp, won, melds, belote,
            explain: bool, by_seat: dict | None = None):
-    """Made or failed, on the unrounded totals; returns (made, totals, totals in words, the reason).
+    """Made or failed, on the unrounded totals (rounded ones under contract.judged_on rounded_points);
+    returns (made, totals, totals in words, the reason).
 
     The words and the reason are None unless ``explain``.
     """
@@ -467,6 +471,13 @@ def _judge(sr: ScoreRules, contract: Contract, takers: str, defenders: str, cp, 
             if count_belote and belote[t]:
                 parts.append(f"belote {belote[t]}")
             words[t] = " + ".join(parts) + (f" = {total}" if len(parts) > 1 else "")
+    if sr.judged_rounded:
+        rounding = _rounding(sr, contract.strain)
+        for t in TEAMS:
+            rounded = rounding(totals[t])
+            if explain and rounded != totals[t]:
+                words[t] += f", rounded to {rounded}"
+            totals[t] = rounded
     mine, theirs = totals[takers], totals[defenders]
     if contract.value == "generale":
         declarer = contract.declarer
