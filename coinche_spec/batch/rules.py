@@ -99,7 +99,8 @@ _VERSUS = {"ignore": None, "not_level": np.not_equal, "strictly_more": np.greate
 _ROUNDING = {"none": (1, 0), "nearest_10_half_up": (10, 5), "nearest_10_half_down": (10, 4), "nearest_5": (5, 2)}
 # scoring.rounding_stage: what the rounding rounds (batch/scoring.py reads the name)
 _STAGES = {s: s for s in ("award", "before_multiplier", "card_points", "card_points_complement")}
-_LITIGE = {"none": False, "takers_points_held": True}      # scoring.litige: is a level total a litige?
+# scoring.litige: is a level total a litige (held: its points held back; replay: thrown in)?
+_LITIGE = {"none": None, "takers_points_held": "held", "replay": "replay"}
 _JUDGED_ROUNDED = {"card_points": False, "rounded_points": True}   # contract.judged_on: totals rounded first?
 # belote.claim: must the king come before the queen (the players always say both words)?
 _KING_FIRST = {"said": False, "automatic": False, "said_once": False, "king_first": True}

@@ -170,7 +170,7 @@ def score_deals(br, strain, bid_index, declarer, mult, play, melds, belote) -> S
                 # whole award is, else added once
                 delta = _rounded(br, plain, strain) - plain
                 value += delta * mult if multiplied == "all" else delta
-            if role == 0 and br.litige:
+            if (role == 0 and br.litige) or br.litige == "replay":
                 value = np.where(litige, 0, value)          # a litige: the takers' award is held, not scored
             awards[side, ar] = np.where(here, value, awards[side, ar])
             if multiplied == "all":
@@ -182,10 +182,12 @@ def score_deals(br, strain, bid_index, declarer, mult, play, melds, belote) -> S
         code = br.belote_dest[2 * placed + role]
         dest = np.where(code == 0, takers, defenders)
         times = np.where(dest_all[dest, ar] & coinched, mult, 1) if br.belote_multiplied else 1
-        awards[dest, ar] += np.where(code == 2, 0, amount * times)
+        lost = (code == 2) | litige if br.litige == "replay" else code == 2    # replay: nobody scores
+        awards[dest, ar] += np.where(lost, 0, amount * times)
     score = _rounded(br, awards, strain) if br.rounding_stage == "award" else awards
     held = np.zeros((2, n), np.int64)
-    if br.litige:
+    if br.litige == "held":
         held[takers, ar] = np.where(litige, _rounded(br, cp[takers, ar], strain), 0)
+    if br.litige:
         outcome = np.where(litige, _LITIGE, outcome)
     return ScoreArrays(cp, made, score, sweeper, outcome, totals, held)

@@ -88,7 +88,8 @@ ENUM_WORDS: dict[str, dict] = {
                                   "any_sweep": "to any side that sweeps"},
     "scoring.rounding": {"none": "none", "nearest_10_half_up": "nearest 10, 5 up",
                          "nearest_10_half_down": "nearest 10, 5 down", "nearest_5": "nearest 5"},
-    "scoring.litige": {"none": "none", "takers_points_held": "the takers' points held for the next deal"},
+    "scoring.litige": {"none": "none", "takers_points_held": "the takers' points held for the next deal",
+                       "replay": "the deal dealt again"},
     "scoring.rounding_stage": {"award": "the final award", "before_multiplier": "the award before the multiplier",
                                "card_points": "the card points", "card_points_complement":
                                "the takers' card points; the defenders take the rest"},

@@ -779,6 +779,8 @@ _LITIGE = {
                            "score only their belote, and the takers' card points are held back: they go to the "
                            "side that wins the next deal (the takers if they make it, else the defenders), "
                            "together with the points of any litige in between."),
+    "replay": ("If the takers reach the bid with a total level with the defenders', the deal is not scored: "
+               "nobody scores anything, not even a belote, and the cards are dealt again as after four passes."),
 }
 
 

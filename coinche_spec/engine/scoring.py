@@ -177,8 +177,8 @@ class RoundingStage:
         self.card_points, self.before_multiplier, self.award = card_points, before_multiplier, award
 
 
-# scoring.litige (optional; left out: none): is a level total that reaches the bid a litige (True)?
-LITIGE = option_table("scoring.litige", {"none": False, "takers_points_held": True})
+# scoring.litige (optional; left out: none): what a level total that reaches the bid is (None: judged as any)
+LITIGE = option_table("scoring.litige", {"none": None, "takers_points_held": "held", "replay": "replay"})
 # scoring.rounding_stage (optional; left out: award): what scoring.rounding rounds
 ROUNDING_STAGE = option_table("scoring.rounding_stage", {
     "award": RoundingStage(award=True),
@@ -683,7 +683,13 @@ def _score(sr: ScoreRules, contract: Contract, tp: dict, won: dict, last: str, m
                        f"defenders {defenders} count {total_words[defenders]}")
     litige = (sr.litige and contract.value not in ("capot", "generale")
               and totals[takers] == totals[defenders] and totals[takers] >= max(contract.value, sr.minimum_total))
-    if litige:
+    replay = litige and sr.litige == "replay"
+    if replay:
+        # scoring.litige replay: the deal is thrown in, nobody scores
+        made = False
+        why = (f"litige: the takers' {totals[takers]} reaches the bid and is level with the defenders': "
+               "the deal is thrown in and dealt again, nobody scores")
+    elif litige:
         # scoring.litige: neither made nor failed; the defenders score as on a made contract
         made = False
         why = (f"litige: the takers' {totals[takers]} reaches the bid and is level with the defenders': "
@@ -724,6 +730,8 @@ def _score(sr: ScoreRules, contract: Contract, tp: dict, won: dict, last: str, m
     taker_spec, defender_spec = sr.awards[outcome]
     if litige:
         taker_spec = ((), taker_spec[1], None, None)       # the takers' award is held, not scored
+    if replay:
+        defender_spec = ((), defender_spec[1], None, None)  # nor the defenders': the deal is dealt again
     specs = {takers: taker_spec, defenders: defender_spec}
     roles = {takers: "takers", defenders: "defenders"}
     awards, words = {}, {}
@@ -736,7 +744,7 @@ def _score(sr: ScoreRules, contract: Contract, tp: dict, won: dict, last: str, m
     placed = ("coinched_" if m > 1 else "") + ("made" if made or litige else "failed")
     for holder in TEAMS:
         amount = belote[holder]
-        if not amount:
+        if not amount or replay:
             continue
         dest = holder
         move = sr.belote_placement.get((placed, roles[holder])) if sr.belote_placement else None
@@ -771,7 +779,7 @@ def _score(sr: ScoreRules, contract: Contract, tp: dict, won: dict, last: str, m
         if takers == "EW":
             lines[-2], lines[-1] = lines[-1], lines[-2]
     held = None
-    if litige:
+    if litige and not replay:
         held = {takers: _rounding(sr, strain)(cp[takers]), defenders: 0}
         if explain:
             lines.append(f"held back for the next deal's winners: the takers' card points {cp[takers]}"
