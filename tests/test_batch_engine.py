@@ -207,7 +207,8 @@ CHANGES = {
     "test-level-makes": _SCORE, "test-round-5": _SCORE, "test-round-stage-before-multiplier": _SCORE,
     "test-round-stage-card-points": _SCORE, "test-round-stage-complement": _SCORE,
     "test-round-up-from-bulgarian": _SCORE, "test-round-up-from-other": _SCORE,
-    "test-multiply-base": _SCORE, "test-litige": _SCORE,
+    "test-multiply-base": _SCORE, "test-litige": _SCORE, "test-judged-rounded-10": _SCORE,
+    "test-litige-replay": _SCORE,
     "test-capot-failed-500": _SCORE, "test-capot-failed-base-per-kind": _SCORE,
     "test-capot-failed-terms-1": _SCORE,
     "test-sa-scaled-complement": _SCORE, "test-scale-alounv-scaled": _SCORE, "test-scale-ratio-a": _SCORE,
@@ -242,7 +243,7 @@ def test_a_scoring_option_changes_the_deals_it_should(ident):
 # Outcomes too rare for the replays above to be sure to meet: 4,000 deals are played and those that end
 # so are replayed. The random bidders bid a capot only when no number is left, so the test rule sets
 # on federation (no highest number) are played with numbers up to 160.
-RARE = [("test-litige", "litige"), ("belote-cli", "litige")] + [
+RARE = [("test-litige", "litige"), ("belote-cli", "litige"), ("test-litige-replay", "litige")] + [
     (i, "capot_failed") for i in TEST_RULE_SETS
     if i.startswith("test-capot-failed-") and i != "test-capot-failed-null"]      # null: scored as failed
 
@@ -253,8 +254,10 @@ def test_rare_outcomes_deal_for_deal(ident, outcome):
     batch = play_batch(rules, 4000, seed=11, record=True)
     ends_so = batch.outcome == OUTCOMES.index(outcome)
     assert ends_so.sum() >= 3 and not batch.made[ends_so].any()
-    if outcome == "litige":
+    if outcome == "litige" and ident != "test-litige-replay":
         assert (batch.held.sum(axis=0) > 0)[ends_so].all() and (batch.held[:, ~ends_so] == 0).all()
+    elif outcome == "litige":       # replayed: nobody scores, nothing is held
+        assert (batch.held == 0).all() and (batch.score[:, ends_so] == 0).all()
     assert replay_batch(batch, deals=batch.played[ends_so]) == []
 
 

@@ -85,6 +85,17 @@ def test_a_litige_is_held_alike_on_both_engines():
     assert any(d[1][9] is not None for d in one) and all(d[0][9] is None for d in one)
 
 
+def test_a_replayed_level_deal_is_thrown_in_alike_on_both_engines():
+    """scoring.litige replay: a level deal that reaches the bid is a thrown-in record on either engine,
+    where federation plays it (a failed contract)."""
+    refs = ["federation", "conformance/rulesets/test-litige-replay.yaml"]
+    one = simulate.play_deals(refs, 1500, seed=2, engine="deal")
+    assert simulate.play_deals(refs, 1500, seed=2, engine="batch") == one
+    replayed = [d for d in one if d[1][0] is None and d[0][0] is not None]
+    assert replayed and all(d[0][1] is False for d in replayed)
+    assert all(d[1] == d[0] for d in one if d[1][0] is not None)
+
+
 @pytest.mark.usefixtures("batch_refuses_level_makes")
 def test_a_rule_set_the_batch_refuses_is_played_one_by_one_and_stderr_says_so():
     notes = []

@@ -52,7 +52,7 @@ BATCH_OPTIONS: dict = {
     "belote.placement.capot_made.takers": _ALL, "belote.placement.capot_made.defenders": _ALL,
     "belote.placement.capot_failed.takers": _ALL, "belote.placement.capot_failed.defenders": _ALL,
     "card_values.scale.applies_to": _ALL, "card_values.scale.rounding": _ALL, "card_values.scale.defenders": _ALL,
-    "contract.versus_defenders": _ALL, "contract.capot_by": _ALL,
+    "contract.versus_defenders": _ALL, "contract.capot_by": _ALL, "contract.judged_on": _ALL,
     "scoring.sweep_takes_melds": _ALL, "scoring.rounding": _ALL, "scoring.rounding_stage": _ALL, "scoring.litige": _ALL,
     "award.terms[]": _ALL, "award.multiplied": _ALL,
     "match.reach": _ALL, "match.both_cross": _ALL, "match.tie": _ALL, "match.belote_validation_deals": _ALL,
@@ -103,7 +103,9 @@ _VERSUS = {"ignore": None, "not_level": np.not_equal, "strictly_more": np.greate
 _ROUNDING = {"none": (1, 0), "nearest_10_half_up": (10, 5), "nearest_10_half_down": (10, 4), "nearest_5": (5, 2)}
 # scoring.rounding_stage: what the rounding rounds (batch/scoring.py reads the name)
 _STAGES = {s: s for s in ("award", "before_multiplier", "card_points", "card_points_complement")}
-_LITIGE = {"none": False, "takers_points_held": True}      # scoring.litige: is a level total a litige?
+# scoring.litige: is a level total a litige (held: its points held back; replay: thrown in)?
+_LITIGE = {"none": None, "takers_points_held": "held", "replay": "replay"}
+_JUDGED_ROUNDED = {"card_points": False, "rounded_points": True}   # contract.judged_on: totals rounded first?
 # belote.claim: must the king come before the queen (the players always say both words)?
 _KING_FIRST = {"said": False, "automatic": False, "said_once": False, "king_first": True}
 
@@ -181,6 +183,7 @@ class BatchRules:
         self.bid_factor = np.array([1 if factor is None else factor.get(_KIND.get(s, "suit"), 1) for s in STRAINS],
                                    dtype=np.int64)
         self.versus = _option(_VERSUS, "contract.versus_defenders", ct.versus_defenders)
+        self.judged_rounded = _option(_JUDGED_ROUNDED, "contract.judged_on", ct.get("judged_on", "card_points"))
         sc = c.scoring
         self.sweep_bonus = int(sc.sweep_bonus)
         self.sweep_takes_melds = sc.sweep_takes_melds

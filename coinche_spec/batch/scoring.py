@@ -2,7 +2,7 @@
 
 engine/scoring.py on arrays, in the same order: card points (the last trick
 or the sweep, then card_values.scale), made or failed on unrounded totals (or
-a litige), the sweep's transfer of melds, each outcome's awards from its terms
+rounded ones, contract.judged_on; or a litige), the sweep's transfer of melds, each outcome's awards from its terms
 and multiplier, the belote where belote.placement puts it, the rounding at the
 stage scoring.rounding_stage names. Every outcome's awards are worked out for
 every deal and each deal keeps its own outcome's, which is cheaper than
@@ -89,12 +89,14 @@ def score_deals(br, strain, bid_index, declarer, mult, play, melds, belote) -> S
     cp[last, ar] += extra                       # the sweeper took the last trick too
     if br.scaled.any():
         cp = _scaled(br, strain, play.points, cp, takers, ar)
-    # the contract, judged on unrounded totals
+    # the contract, judged on unrounded totals (or rounded: contract.judged_on)
     totals = cp.copy()
     if br.melds_count:
         totals += melds
     if br.belote_count:
         totals += belote
+    if br.judged_rounded:
+        totals = _rounded(br, totals, strain)
     mine, theirs = totals[takers, ar], totals[defenders, ar]
     kind = br.bid_kind[bid_index]
     bid = br.bid_value[bid_index]
@@ -172,7 +174,7 @@ def score_deals(br, strain, bid_index, declarer, mult, play, melds, belote) -> S
                 # whole award is, else added once
                 delta = _rounded(br, plain, strain) - plain
                 value += delta * mult if multiplied == "all" else delta
-            if role == 0 and br.litige:
+            if (role == 0 and br.litige) or br.litige == "replay":
                 value = np.where(litige, 0, value)          # a litige: the takers' award is held, not scored
             awards[side, ar] = np.where(here, value, awards[side, ar])
             if multiplied == "all":
@@ -187,10 +189,12 @@ def score_deals(br, strain, bid_index, declarer, mult, play, melds, belote) -> S
             code = np.where((kind > 0) & (capot >= 0), capot, code)
         dest = np.where(code == 0, takers, defenders)
         times = np.where(dest_all[dest, ar] & coinched, mult, 1) if br.belote_multiplied else 1
-        awards[dest, ar] += np.where(code == 2, 0, amount * times)
+        lost = (code == 2) | litige if br.litige == "replay" else code == 2    # replay: nobody scores
+        awards[dest, ar] += np.where(lost, 0, amount * times)
     score = _rounded(br, awards, strain) if br.rounding_stage == "award" else awards
     held = np.zeros((2, n), np.int64)
-    if br.litige:
+    if br.litige == "held":
         held[takers, ar] = np.where(litige, _rounded(br, cp[takers, ar], strain), 0)
+    if br.litige:
         outcome = np.where(litige, _LITIGE, outcome)
     return ScoreArrays(cp, made, score, sweeper, outcome, totals, held)

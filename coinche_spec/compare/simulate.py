@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 
 from ..engine.match import Match
 from ..engine.players import play_hands
+from ..variants.compiled import compiled_rules
 from .deals import deal_hands
 from .stats import Estimate, largest, mean, mean_of, rate
 
@@ -43,6 +44,8 @@ def play_one(rules, dealer: str, hands: dict) -> Record:
     if deal.phase != "done":
         return _THROWN
     o = deal.outcome()
+    if o.score_result is not None and o.score_result.outcome == "litige" and o.score_result.held is None:
+        return _THROWN          # scoring.litige replay: a level deal is thrown in, as four passes are
     c = deal.contract
     won = o.tricks_won
     return (c.takers, o.made, c.multiplier, won["NS"] == 8 or won["EW"] == 8,
@@ -93,6 +96,7 @@ def batch_columns(rules, hands, dealer) -> tuple:
     import numpy as np
 
     from ..batch import play_batch
+    from ..batch.scoring import OUTCOMES
     b = play_batch(rules, dealer.size, players="simple", deals=(hands, dealer))
     p = b.played
     n = dealer.size
@@ -105,6 +109,11 @@ def batch_columns(rules, hands, dealer) -> tuple:
                                   (ns_belote & ~ew_belote) * 1 + (ew_belote & ~ns_belote) * 2,
                                   b.held[0] + b.held[1])):
         col[p] = values
+    if compiled_rules(rules).scoring.get("litige") == "replay":
+        # scoring.litige replay: a level deal is thrown in, as four passes are
+        replayed = p[b.outcome == OUTCOMES.index("litige")]
+        for col, thrown in zip(cols, (-1, False, 1, False, 0, 0, 0, 0, 0, 0)):
+            col[replayed] = thrown
     return tuple(cols)
 
 

@@ -815,11 +815,25 @@ _LITIGE = {
                            "score only their belote, and the takers' card points are held back: they go to the "
                            "side that wins the next deal (the takers if they make it, else the defenders), "
                            "together with the points of any litige in between."),
+    "replay": ("If the takers reach the bid with a total level with the defenders', the deal is not scored: "
+               "nobody scores anything, not even a belote, and the cards are dealt again as after four passes."),
 }
 
 
 def _litige(c: Ctx) -> str:
     return sentence_for("scoring.litige", _LITIGE, c.r["scoring"].get("litige", "none"))
+
+
+# contract.judged_on (optional; left out: card_points)
+_JUDGED_ON = {
+    "card_points": "The contract is judged on the totals as they are, before any rounding.",
+    "rounded_points": ("Each side's total is rounded as the scores are (see Rounding) before the contract is "
+                       "judged, so a total a little below the bid may make it (98 rounded to 100 makes 100)."),
+}
+
+
+def _judged_on(c: Ctx) -> str:
+    return sentence_for("contract.judged_on", _JUDGED_ON, c.r["contract"].get("judged_on", "card_points"))
 
 
 _UP_FROM_PATHS = tuple(f"scoring.rounding_up_from.{k}" for k in ("suit", "sans_atout", "tout_atout"))
@@ -1254,6 +1268,9 @@ TEMPLATES: tuple[Template, ...] = (
     Template("capot-by", "contract", "Taking every trick", ("contract.capot_by",),
              lambda c: sentence_for("contract.capot_by", _CAPOT_BY, c.get("contract.capot_by") or "tricks"),
              options={"contract.capot_by": _CAPOT_BY}),
+    Template("judged-on", "contract", "Rounded before judging", ("contract.judged_on",), _judged_on,
+             lambda c: None if c.r["scoring"]["rounding"] != "none" else "scores are not rounded",
+             {"contract.judged_on": _JUDGED_ON}),
 
     # --- scoring
     Template("made", "scoring", "Contract made", ("scoring.made.takers", "scoring.made.defenders"),

@@ -140,6 +140,8 @@ def _swept_by_points(won: dict, tp: dict, last: str) -> str | None:
 # a capot bid made, base_on_sweep, the sweep bonus, the melds a sweep takes), from (tricks won, trick
 # values, last trick); None: nobody
 CAPOT_BY = option_table("contract.capot_by", {"tricks": _swept_by_tricks, "card_points": _swept_by_points})
+# contract.judged_on (optional; left out: card_points): are the totals rounded before they are judged (True)?
+JUDGED_ON = option_table("contract.judged_on", {"card_points": False, "rounded_points": True})
 # scoring.sweep_takes_melds: does a sweep by ``sweeper`` carry the other side's melds over to it?
 SWEEP_TAKES_MELDS = option_table("scoring.sweep_takes_melds", {
     "never": lambda sweeper, takers: False,
@@ -190,8 +192,8 @@ class RoundingStage:
         self.card_points, self.before_multiplier, self.award = card_points, before_multiplier, award
 
 
-# scoring.litige (optional; left out: none): is a level total that reaches the bid a litige (True)?
-LITIGE = option_table("scoring.litige", {"none": False, "takers_points_held": True})
+# scoring.litige (optional; left out: none): what a level total that reaches the bid is (None: judged as any)
+LITIGE = option_table("scoring.litige", {"none": None, "takers_points_held": "held", "replay": "replay"})
 # scoring.rounding_stage (optional; left out: award): what scoring.rounding rounds
 ROUNDING_STAGE = option_table("scoring.rounding_stage", {
     "award": RoundingStage(award=True),
@@ -228,7 +230,7 @@ class ScoreRules:
     an option is kept as its table's behaviour."""
 
     __slots__ = ("rules", "last_trick", "sweep_kind", "sweep_value", "melds_count_towards_contract",
-                 "belote_counts_towards_contract", "minimum_total", "versus_defenders", "capot_made", "capot_failed",
+                 "belote_counts_towards_contract", "minimum_total", "versus_defenders", "judged_rounded", "capot_made", "capot_failed",
                  "capot_value", "generale_value", "sweep_takes_melds", "sweep_bonus", "rounding", "rounding_stage",
                  "rounding_by_strain", "litige", "bid_factor", "swept", "margin",
                  "belote_enabled", "belote_points", "belote_strains", "belote_on_failure",
@@ -258,6 +260,7 @@ class ScoreRules:
         self.margin = c.contract.get("margin", 0)          # optional: a numeric contract needs the bid + margin
         self.versus_defenders = choose(VERSUS_DEFENDERS, c.contract.versus_defenders)
         self.swept = choose(CAPOT_BY, c.contract.get("capot_by", "tricks"))               # optional rule
+        self.judged_rounded = choose(JUDGED_ON, c.contract.get("judged_on", "card_points"))   # optional rule
         sc = c.scoring
         self.capot_made = sc.capot_made is not None      # a made capot (or générale) is scored apart
         self.capot_failed = sc.get("capot_failed") is not None     # and a failed one (optional rule)
@@ -469,7 +472,8 @@ _KIND = {"TA": "tout_atout", "SA": "sans_atout"}
 
 def _judge(sr: ScoreRules, contract: Contract, takers: str, defenders: str, cp, won, melds, belote,
            explain: bool, by_seat: dict | None = None, sweeper: str | None = None):
-    """Made or failed, on the unrounded totals; returns (made, totals, totals in words, the reason).
+    """Made or failed, on the unrounded totals (rounded ones under contract.judged_on rounded_points);
+    returns (made, totals, totals in words, the reason).
 
     ``sweeper`` is the side that took every trick as contract.capot_by counts it. The words and the
     reason are None unless ``explain``.
@@ -491,6 +495,13 @@ def _judge(sr: ScoreRules, contract: Contract, takers: str, defenders: str, cp, 
             if count_belote and belote[t]:
                 parts.append(f"belote {belote[t]}")
             words[t] = " + ".join(parts) + (f" = {total}" if len(parts) > 1 else "")
+    if sr.judged_rounded:
+        rounding = _rounding(sr, contract.strain)
+        for t in TEAMS:
+            rounded = rounding(totals[t])
+            if explain and rounded != totals[t]:
+                words[t] += f", rounded to {rounded}"
+            totals[t] = rounded
     mine, theirs = totals[takers], totals[defenders]
     if contract.value == "generale":
         declarer = contract.declarer
@@ -704,7 +715,13 @@ def _score(sr: ScoreRules, contract: Contract, tp: dict, won: dict, last: str, m
     litige = (sr.litige and contract.value not in ("capot", "generale")
               and totals[takers] == totals[defenders]
               and totals[takers] >= max(contract.value + sr.margin, sr.minimum_total))
-    if litige:
+    replay = litige and sr.litige == "replay"
+    if replay:
+        # scoring.litige replay: the deal is thrown in, nobody scores
+        made = False
+        why = (f"litige: the takers' {totals[takers]} reaches the bid and is level with the defenders': "
+               "the deal is thrown in and dealt again, nobody scores")
+    elif litige:
         # scoring.litige: neither made nor failed; the defenders score as on a made contract
         made = False
         why = (f"litige: the takers' {totals[takers]} reaches the bid and is level with the defenders': "
@@ -747,6 +764,8 @@ def _score(sr: ScoreRules, contract: Contract, tp: dict, won: dict, last: str, m
     taker_spec, defender_spec = sr.awards[outcome]
     if litige:
         taker_spec = ((), taker_spec[1], None, None)       # the takers' award is held, not scored
+    if replay:
+        defender_spec = ((), defender_spec[1], None, None)  # nor the defenders': the deal is dealt again
     specs = {takers: taker_spec, defenders: defender_spec}
     roles = {takers: "takers", defenders: "defenders"}
     awards, words = {}, {}
@@ -761,7 +780,7 @@ def _score(sr: ScoreRules, contract: Contract, tp: dict, won: dict, last: str, m
     capot = ("capot_made" if made else "capot_failed") if contract.value in ("capot", "generale") else None
     for holder in TEAMS:
         amount = belote[holder]
-        if not amount:
+        if not amount or replay:
             continue
         dest = holder
         where = (capot, roles[holder]) if (capot, roles[holder]) in sr.belote_placement else (placed, roles[holder])
@@ -797,7 +816,7 @@ def _score(sr: ScoreRules, contract: Contract, tp: dict, won: dict, last: str, m
         if takers == "EW":
             lines[-2], lines[-1] = lines[-1], lines[-2]
     held = None
-    if litige:
+    if litige and not replay:
         held = {takers: _rounding(sr, strain)(cp[takers]), defenders: 0}
         if explain:
             lines.append(f"held back for the next deal's winners: the takers' card points {cp[takers]}"

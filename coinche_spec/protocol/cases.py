@@ -683,6 +683,6 @@ def check_for_rules(rules, case: dict, path: tuple = ("case",)) -> None:
         _check_contract_for_rules(rules, case["contract"], path + ("contract",))
     elif kind == "match":
         for i, deal in enumerate(case["deals"]):
-            if any(deal.get("held", {}).values()) and compiled_rules(rules).scoring.get("litige", "none") == "none":
-                raise CaseError(path + ("deals", i, "held"), "this rule set has no litige (scoring.litige is "
-                                                             "none): no deal's points are held back")
+            if any(deal.get("held", {}).values()) and compiled_rules(rules).scoring.get("litige", "none") != "takers_points_held":
+                raise CaseError(path + ("deals", i, "held"), "this rule set holds no litige's points back "
+                                                             "(scoring.litige is not takers_points_held)")
