@@ -840,6 +840,9 @@ TEMPLATES: tuple[Template, ...] = (
         "never": lambda c: ("The cards are never shuffled: the tricks of the last deal are gathered up and the "
                             "pack is " + ("only cut." if c.get("deal.cut.required") else "at most cut.")),
         "dealer_choice": "The dealer may shuffle or not, as he chooses.",
+        "recommended": "The dealer is advised to shuffle before each deal, but need not.",
+        "never_except_listed": ("Shuffling is forbidden, except in the cases the table's written rules list; otherwise "
+                                "the tricks are gathered up and the pack is only cut."),
     }),
     one("cut-by", "table", "Who cuts", "deal.cut.by", {
         "dealer_left": lambda c: f"The pack is cut by {c.neighbour('left')}.",

@@ -58,6 +58,8 @@ SHUFFLE = option_table("deal.shuffle", {
     "every_deal": Outside("the engine deals a pack given in a known order"),
     "never": Outside("the engine deals a pack given in a known order"),
     "dealer_choice": Outside("the engine deals a pack given in a known order"),
+    "recommended": Outside("the engine deals a pack given in a known order"),
+    "never_except_listed": Outside("the engine deals a pack given in a known order"),
 })
 CUT_BY = option_table("deal.cut.by", {
     "dealer_left": Outside("who lifts the cut does not change where it falls"),
