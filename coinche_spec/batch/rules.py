@@ -36,7 +36,7 @@ _ALL = None   # every option the engine's table knows
 BATCH_OPTIONS: dict = {
     "table.direction": _ALL, "table.first_dealer": _ALL, "table.next_dealer": _ALL,
     "table.dealer_after_throw_in": _ALL,
-    "deal.shuffle": _ALL, "deal.cut.by": _ALL,
+    "deal.shuffle": _ALL, "deal.cut.by": _ALL, "deal.method": _ALL,
     "auction.first_speaker": _ALL, "auction.overcall": _ALL, "auction.all_pass": _ALL,
     "auction.raise_own_bid": _ALL, "auction.coinche.by": _ALL, "auction.coinche.when": _ALL,
     "auction.coinche.effect": _ALL, "auction.strain_order[]": _ALL,

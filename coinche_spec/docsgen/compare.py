@@ -44,6 +44,7 @@ ENUM_WORDS: dict[str, dict] = {
     "deal.shuffle": {"every_deal": "every deal", "never": "never (cut only)", "dealer_choice": "dealer's choice",
                      "recommended": "recommended", "never_except_listed": "never, listed cases excepted"},
     "deal.cut.by": {"dealer_left": "dealer's left", "dealer_right": "dealer's right"},
+    "deal.method": {"packets": "cut, then packets", "uniform": "uniformly random, no cut or packets"},
     "auction.first_speaker": {"next_to_dealer": lambda c: f"next to the dealer ({_side(c, True)})"},
     "auction.overcall": {"higher_value": "a higher value only",
                          "higher_value_or_strain": "a higher value, or the same value in a higher strain"},

@@ -563,6 +563,23 @@ def _packets(c: Ctx) -> str:
             f"receives one packet, starting with {c.neighbour(c.next_side)}.")
 
 
+def _uncut(c: Ctx):
+    """Why the cut and the packets cannot matter: deal.method uniform deals the pack as it lies."""
+    return "the pack is dealt as it lies, with no cut and no packets" if c.get("deal.method") == "uniform" else None
+
+
+_DEAL_METHOD = {
+    "packets": "The pack is cut, then dealt round the table in packets.",
+    "uniform": lambda c: ("The deal is uniformly random: the shuffled pack is not cut and not dealt in packets; "
+                          f"each player receives 8 cards at once, starting with {c.neighbour(c.next_side)}."),
+}
+
+
+def _deal_method(c: Ctx) -> str:
+    said = sentence_for("deal.method", _DEAL_METHOD, c.get("deal.method") or "packets")
+    return said(c) if callable(said) else said
+
+
 def _alt_packets(c: Ctx) -> str:
     alts = c.r["deal"]["alternative_packets"]
     if not alts:
@@ -844,18 +861,21 @@ TEMPLATES: tuple[Template, ...] = (
         "never_except_listed": ("Shuffling is forbidden, except in the cases the table's written rules list; otherwise "
                                 "the tricks are gathered up and the pack is only cut."),
     }),
+    Template("deal-method", "table", "Dealing", ("deal.method",), _deal_method, lambda c: None,
+             {"deal.method": _DEAL_METHOD}),
     one("cut-by", "table", "Who cuts", "deal.cut.by", {
         "dealer_left": lambda c: f"The pack is cut by {c.neighbour('left')}.",
         "dealer_right": lambda c: f"The pack is cut by {c.neighbour('right')}.",
-    }),
+    }, _uncut),
     one("cut-minimum", "table", "Size of the cut", "deal.cut.minimum_packet",
-        lambda c: f"Each part of the cut must hold at least {_plural(c.r['deal']['cut']['minimum_packet'], 'card')}."),
+        lambda c: f"Each part of the cut must hold at least {_plural(c.r['deal']['cut']['minimum_packet'], 'card')}.",
+        _uncut),
     one("cut-required", "table", "Cut required", "deal.cut.required", {
         "true": "The pack must be cut.",
         "false": "The player may decline to cut (no cut).",
-    }),
-    Template("packets", "table", "Packets", ("deal.packets",), _packets),
-    Template("alternative-packets", "table", "Other packets", ("deal.alternative_packets",), _alt_packets),
+    }, _uncut),
+    Template("packets", "table", "Packets", ("deal.packets",), _packets, _uncut),
+    Template("alternative-packets", "table", "Other packets", ("deal.alternative_packets",), _alt_packets, _uncut),
 
     # --- auction
     one("first-speaker", "auction", "First to speak", "auction.first_speaker", {
