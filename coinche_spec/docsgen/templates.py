@@ -590,6 +590,8 @@ def _alt_packets(c: Ctx) -> str:
 
 def _tie_unused(c: Ctx):
     m = c.r["match"]
+    if m["target"] is None and m.get("deals") is None:
+        return "there is no target and no set number of deals (single deals)"
     if m["both_cross"] in ("higher_total", "last_deal") or m.get("deals") is not None:
         return None
     return ("when both sides cross, the deal's winners win whatever the totals" if m["both_cross"] == "deal_winner"
@@ -824,7 +826,15 @@ def _rounding_stage(c: Ctx) -> str:
 
 
 def _target(c: Ctx) -> str:
+    if c.r["match"]["target"] is None:
+        return ("There is no match to a target: each deal is scored on its own, and no total wins"
+                + (" (unless a number of deals is set: see below)." if c.get("match.deals") else "."))
     return f"The match is played to {c.r['match']['target']} points."
+
+
+def _no_target(c: Ctx):
+    """Why reaching the target cannot matter: match.target null (single deals, no match)."""
+    return "there is no target (single deals)" if c.r["match"]["target"] is None else None
 
 
 _REACH = {
@@ -1187,7 +1197,7 @@ TEMPLATES: tuple[Template, ...] = (
     # --- match
     Template("target", "match", "Target", ("match.target",), _target),
     one("reach", "match", "Reaching the target", "match.reach",
-        _REACH),
+        _REACH, _no_target),
     one("both-cross", "match", "Both sides cross in one deal", "match.both_cross", {
         "higher_total": "If both sides reach the target in the same deal, the higher total wins.",
         "deal_winner": ("If both sides reach the target in the same deal, the side that won that deal wins: "
@@ -1196,7 +1206,7 @@ TEMPLATES: tuple[Template, ...] = (
                       "wins, whatever the totals."),
         "last_taker": ("If both sides reach the target in the same deal, that deal's takers win, whether they "
                        "made their contract or not."),
-    }),
+    }, _no_target),
     one("tie", "match", "Equal totals", "match.tie", {
         "play_on": "If both reach it with equal totals, nobody has won yet: play goes on.",
         "deal_winner": ("If both reach it with equal totals, the side that won that deal wins: the takers if "
@@ -1210,7 +1220,7 @@ TEMPLATES: tuple[Template, ...] = (
                  "or took no trick, has not yet won: it must first win a trick in a later deal."),
         "false": lambda c: ("There is no further condition: points from a belote count like any others towards "
                             "the target." if c.belote else "There is no further condition on reaching the target."),
-    }),
+    }, _no_target),
 )
 
 BY_KEY = {t.key: t for t in TEMPLATES}

@@ -160,7 +160,8 @@ class Match:
         g = self.g = c.match
         target = g.target
         reach = choose(REACH, g.reach)
-        self.reached = lambda total: reach(total, target)
+        # match.target null: no match, single deals; no total ever reaches a target
+        self.reached = (lambda total: False) if target is None else (lambda total: reach(total, target))
         self.both_cross = choose(BOTH_CROSS, g.both_cross)
         self.tie_winner = choose(TIE, g.tie)
         self.last_deal = g.get("deals")     # optional: the match ends after this many deals at the latest
