@@ -58,6 +58,7 @@ ENUM_WORDS: dict[str, dict] = {
     "auction.coinche.effect": {"freeze_then_passes": "bids freeze, then passes end it",
                                "ends_auction": "ends the auction",
                                "overbid_cancels": "a higher bid cancels it (décoinchage)"},
+    "play.first_leader_generale": {"first_leader": "as any contract", "taker": "the générale's taker"},
     "play.first_leader": {"next_to_dealer": lambda c: f"next to the dealer ({_side(c, True)})",
                           "first_bidder": "the first bidder", "taker": "the taker"},
     "play.cannot_overtrump": {"must_undertrump": "must undertrump", "may_discard": "may discard",
@@ -125,6 +126,7 @@ BOOL_WORDS: dict[str, tuple[str, str]] = {
     "melds.compare.trump_breaks_ties": ("a run in trumps wins", "no preference"),
     "belote.enabled": ("played", "not played"),
     "match.belote_validation": ("a trick in a later deal needed", "no condition"),
+    "match.throw_ins_count": ("thrown-in deals count", "thrown-in deals not counted"),
 }
 
 
@@ -140,6 +142,8 @@ def _number(path: str, value, c: Ctx) -> str:
         return f"at least {_count(value, 'card')} each part"
     if path in ("auction.passes_to_end", "auction.coinche.passes_after"):
         return "1 pass" if value == 1 else f"{value} passes"
+    if path == "match.target":
+        return "none (single deals)" if value is None else str(value)
     if path == "match.deals":
         return "no limit" if value is None else f"{value} deals at most"
     if path == "auction.coinche.minimum_bid":

@@ -601,9 +601,32 @@ def _tie_unused(c: Ctx):
 def _match_deals(c: Ctx) -> str:
     n = c.get("match.deals")
     if n is None:
+        if c.r["match"]["target"] is None:
+            return "There is no set number of deals either: each deal stands alone."
         return "The match has no set number of deals: it is played until a side wins."
     return (f"The match lasts {n} deals at most: if no side has won by then, the higher total after deal {n} "
             "wins; equal totals are settled as said for equal totals.")
+
+
+_THROW_INS_COUNT = {
+    "true": "A thrown-in deal (four passes) counts as one of the deals of the match.",
+    "false": "A thrown-in deal (four passes) does not count as one of the deals of the match.",
+}
+
+
+def _throw_ins_count(c: Ctx) -> str:
+    counts = c.get("match.throw_ins_count")
+    return _THROW_INS_COUNT["false" if counts is False else "true"]
+
+
+_FIRST_LEADER_GENERALE = {
+    "first_leader": "A générale is led like any other contract.",
+    "taker": "In a générale, the taker himself leads the first trick.",
+}
+
+
+def _first_leader_generale(c: Ctx) -> str:
+    return _FIRST_LEADER_GENERALE[c.get("play.first_leader_generale") or "first_leader"]
 
 
 def _capital(text: str) -> str:
@@ -998,6 +1021,9 @@ TEMPLATES: tuple[Template, ...] = (
     # --- play
     one("first-leader", "play", "First lead", "play.first_leader",
         _FIRST_LEADER),
+    Template("first-leader-generale", "play", "First lead of a générale", ("play.first_leader_generale",),
+             _first_leader_generale, lambda c: None if c.generale else "a générale cannot be bid",
+             {"play.first_leader_generale": _FIRST_LEADER_GENERALE}),
     one("trump-lead", "play", "Trump led", "play.trump_lead_must_overtrump", {
         "true": lambda c: ("When trump is led, each player must play a higher trump than the highest one in the "
                            "trick if he can"
@@ -1215,6 +1241,9 @@ TEMPLATES: tuple[Template, ...] = (
         "draw": "If both reach it with equal totals, the match is over and drawn: nobody wins.",
     }, _tie_unused),
     Template("deals", "match", "Number of deals", ("match.deals",), _match_deals),
+    Template("throw-ins-count", "match", "Thrown-in deals", ("match.throw_ins_count",), _throw_ins_count,
+             lambda c: None if c.get("match.deals") is not None else "the match has no set number of deals",
+             {"match.throw_ins_count": _THROW_INS_COUNT}),
     one("belote-validation", "match", "Reaching the target through belote", "match.belote_validation", {
         "true": ("A side that reaches the target only thanks to its belote, in a deal where it failed as takers "
                  "or took no trick, has not yet won: it must first win a trick in a later deal."),

@@ -165,6 +165,9 @@ class Match:
         self.both_cross = choose(BOTH_CROSS, g.both_cross)
         self.tie_winner = choose(TIE, g.tie)
         self.last_deal = g.get("deals")     # optional: the match ends after this many deals at the latest
+        # optional, left out true: does a thrown-in deal (takers null) count toward ``deals``?
+        self.throw_ins_count = g.get("throw_ins_count", True)
+        self.counted = 0    # the deals that count toward ``deals``
         self.totals = {"NS": 0, "EW": 0}
         self.waiting = {"NS": False, "EW": False}
         self.lines = [] if lines else None
@@ -174,6 +177,9 @@ class Match:
     def add(self, deal: _Deal) -> str | None:
         """Add the next deal; the match's winner if this deal decides it (DRAW: over, drawn), else None."""
         self.count = i = self.count + 1
+        if self.throw_ins_count or deal.takers is not None:
+            self.counted += 1
+        n = self.counted
         totals, waiting, lines, reached, g = self.totals, self.waiting, self.lines, self.reached, self.g
         score = deal.score
         before = {"NS": totals["NS"], "EW": totals["EW"]}
@@ -186,7 +192,7 @@ class Match:
             self.held = _carry_litige(i, deal, self.held, totals, lines)
         if not (g.belote_validation or waiting["NS"] or waiting["EW"]):
             ns, ew = reached(totals["NS"]), reached(totals["EW"])
-            if not (ns or ew) and (self.last_deal is None or i < self.last_deal):
+            if not (ns or ew) and (self.last_deal is None or n < self.last_deal):
                 return None                  # the usual deal: nobody has reached the target yet
             if ns != ew:
                 if lines is not None:
@@ -231,10 +237,10 @@ class Match:
             winner = self.both_cross(i, deal, totals, self.tie_winner)
             if winner is None and lines is not None:
                 lines.append(f"both sides reach the target level at {totals['NS']}: play on")
-        if winner is None and self.last_deal is not None and i >= self.last_deal:
+        if winner is None and self.last_deal is not None and n >= self.last_deal:
             winner = _higher(totals, i, deal, self.tie_winner)     # the last deal of the match: the higher total
             if winner is None and lines is not None:
-                lines.append(f"deal {i} of {self.last_deal}, totals level at {totals['NS']}: play on")
+                lines.append(f"deal {n} of {self.last_deal}, totals level at {totals['NS']}: play on")
         if winner == DRAW:
             if lines is not None:
                 lines.append("the match is drawn")
