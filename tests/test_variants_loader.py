@@ -207,7 +207,7 @@ def test_an_error_in_the_child_points_into_the_child(tmp_path):
     with pytest.raises(VariantError) as exc:
         load_variant_file(p)
     # line 18 is `  match: {target: lots}`; 'lots' starts at column 19
-    assert exc.value.lines == [f"{p}:18:19: rules.match.target: expected a whole number, got 'lots' (text)"]
+    assert exc.value.lines == [f"{p}:18:19: rules.match.target: expected a whole number or null, got 'lots' (text)"]
 
 
 def test_an_error_in_the_parent_points_into_the_parent(tmp_path):
@@ -306,7 +306,7 @@ def test_a_boolean_is_not_a_number():
     doc["rules"]["match"]["target"] = True
     with pytest.raises(VariantError) as exc:
         load_variant(doc)
-    assert exc.value.lines == ["<variant>: rules.match.target: expected a whole number, got true (true/false)"]
+    assert exc.value.lines == ["<variant>: rules.match.target: expected a whole number or null, got true (true/false)"]
 
 
 def test_schema_errors_come_in_file_order(tmp_path):

@@ -239,7 +239,7 @@ def test_diff_with_an_invalid_file_says_where(tmp_path, capsys):
                    encoding="utf-8")
     assert cli.main(["variants", "diff", "federation", str(bad)]) == 1
     out, err = capsys.readouterr()
-    assert out == "" and err == f"{bad}:5:25: rules.match.target: expected a whole number, got 'lots' (text)\n"
+    assert out == "" and err == f"{bad}:5:25: rules.match.target: expected a whole number or null, got 'lots' (text)\n"
 
 
 # --- what a protocol client may name (issue 11, items 7 and 8) ------------------------------
@@ -265,7 +265,7 @@ def test_configure_by_name_takes_an_id_only(ref):
 
 
 @pytest.mark.parametrize("rules, message", [
-    ({"match": {"target": "lots"}}, "rules.match.target: expected a whole number, got 'lots' (text)"),
+    ({"match": {"target": "lots"}}, "rules.match.target: expected a whole number or null, got 'lots' (text)"),
     ({"match": {"targt": 1500}}, "rules.match.targt: unknown rule 'match.targt' (did you mean 'target'?)"),
     ({"auction": {"coinche": {"multiplier": 1}}},
      "rules.auction.coinche.multiplier: 1 is below the least allowed value, 2"),

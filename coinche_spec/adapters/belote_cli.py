@@ -317,6 +317,8 @@ class BeloteCliAdapter:
         from belote.scoring import ScoringBreakdown, apply_round_score
         state = new_game(target=self._target)
         for deal in case["deals"]:
+            if deal["takers"] is None:
+                continue        # a thrown-in deal (takers null, 0 to 0): belote-cli redeals and records no round
             takers = 0 if deal["takers"] == "NS" else 1
             score = deal["score"]
             defenders_side = "EW" if takers == 0 else "NS"

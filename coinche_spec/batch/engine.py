@@ -116,6 +116,8 @@ def play_batch(rules, n: int, seed=None, record: bool = False, players: str = "r
         leader = np.take(a.first_bidder, played)
     else:
         leader = declarer
+    if br.generale_taker_leads:             # play.first_leader_generale: taker
+        leader = np.where(br.bid_kind[bid] == 2, declarer, leader)
     melds, run_cards = meld_points(br, ph, strain, leader)
     if chooser is not None:
         chooser.start_play(strain, declarer)

@@ -36,11 +36,12 @@ _ALL = None   # every option the engine's table knows
 BATCH_OPTIONS: dict = {
     "table.direction": _ALL, "table.first_dealer": _ALL, "table.next_dealer": _ALL,
     "table.dealer_after_throw_in": _ALL,
-    "deal.shuffle": _ALL, "deal.cut.by": _ALL,
+    "deal.shuffle": _ALL, "deal.cut.by": _ALL, "deal.method": _ALL,
     "auction.first_speaker": _ALL, "auction.overcall": _ALL, "auction.all_pass": _ALL,
     "auction.raise_own_bid": _ALL, "auction.coinche.by": _ALL, "auction.coinche.when": _ALL,
     "auction.coinche.effect": _ALL, "auction.strain_order[]": _ALL, "auction.surcoinche.by": _ALL,
     "play.cannot_overtrump": _ALL, "play.partner_cut_only_trumps": _ALL, "play.first_leader": _ALL,
+    "play.first_leader_generale": _ALL,
     "card_values.sweep.kind": _ALL,
     "melds.long_runs": _ALL, "melds.run_order": _ALL, "melds.card_reuse": _ALL,
     "melds.compare.equal": _ALL, "melds.winner_scores": _ALL, "melds.timing": _ALL, "melds.sides_scoring": _ALL,
@@ -146,6 +147,7 @@ class BatchRules:
         self.cannot_overtrump = p.cannot_overtrump
         self.pcot = p.partner_cut_only_trumps == "must_overtrump"
         self.first_leader = p.first_leader
+        self.generale_taker_leads = p.get("first_leader_generale") == "taker"
         # per strain: trump mask, whether a follower must go up, beat table, card values
         self.trump_mask = np.array([SUIT_MASKS[t] if t >= 0 else 0 for t in _TRUMP], dtype=np.uint32)
         self.go_up = np.array([False] * 4 + [bool(p.tout_atout_must_go_up), bool(p.sans_atout_must_go_up)])

@@ -41,8 +41,10 @@ ENUM_WORDS: dict[str, dict] = {
     "table.first_dealer": {"random": "drawn at random", "given": "agreed"},
     "table.next_dealer": {"next_seat": "next seat"},
     "table.dealer_after_throw_in": {"next_seat": "next seat", "same_dealer": "same dealer"},
-    "deal.shuffle": {"every_deal": "every deal", "never": "never (cut only)", "dealer_choice": "dealer's choice"},
+    "deal.shuffle": {"every_deal": "every deal", "never": "never (cut only)", "dealer_choice": "dealer's choice",
+                     "recommended": "recommended", "never_except_listed": "never, listed cases excepted"},
     "deal.cut.by": {"dealer_left": "dealer's left", "dealer_right": "dealer's right"},
+    "deal.method": {"packets": "cut, then packets", "uniform": "uniformly random, no cut or packets"},
     "auction.first_speaker": {"next_to_dealer": lambda c: f"next to the dealer ({_side(c, True)})"},
     "auction.overcall": {"higher_value": "a higher value only",
                          "higher_value_or_strain": "a higher value, or the same value in a higher strain"},
@@ -60,6 +62,7 @@ ENUM_WORDS: dict[str, dict] = {
                                "ends_auction": "ends the auction",
                                "overbid_cancels": "a higher bid cancels it (décoinchage)",
                                "ends_bidding_window": "ends the bidding, then a surcoinche window"},
+    "play.first_leader_generale": {"first_leader": "as any contract", "taker": "the générale's taker"},
     "play.first_leader": {"next_to_dealer": lambda c: f"next to the dealer ({_side(c, True)})",
                           "first_bidder": "the first bidder", "taker": "the taker"},
     "play.cannot_overtrump": {"must_undertrump": "must undertrump", "may_discard": "may discard",
@@ -136,6 +139,7 @@ BOOL_WORDS: dict[str, tuple[str, str]] = {
     "melds.compare.trump_breaks_ties": ("a run in trumps wins", "no preference"),
     "belote.enabled": ("played", "not played"),
     "match.belote_validation": ("a trick in a later deal needed", "no condition"),
+    "match.throw_ins_count": ("thrown-in deals count", "thrown-in deals not counted"),
 }
 
 
@@ -151,6 +155,8 @@ def _number(path: str, value, c: Ctx) -> str:
         return f"at least {_count(value, 'card')} each part"
     if path in ("auction.passes_to_end", "auction.coinche.passes_after"):
         return "1 pass" if value == 1 else f"{value} passes"
+    if path == "match.target":
+        return "none (single deals)" if value is None else str(value)
     if path == "match.deals":
         return "no limit" if value is None else f"{value} deals at most"
     if path == "deal.packets_after_auction":

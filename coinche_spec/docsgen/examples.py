@@ -240,8 +240,10 @@ def _match_entry(ex: Example) -> dict:
 
 def match_examples(rules, ctx: Ctx) -> list[Example]:
     """A whole match of ordinary deals to the target; then two sides crossing in one deal."""
-    d = _Deals(rules, ctx)
     target = ctx.r["match"]["target"]
+    if target is None:
+        return []           # single deals (match.target null): no match to show
+    d = _Deals(rules, ctx)
     out = []
     rows = ["| deal | contract | made? | NS | EW | NS total | EW total |", "|---|---|---|---|---|---|---|"]
     entries = []

@@ -219,7 +219,7 @@ def build_sheet(variant: Variant) -> Sheet:
                  and not (ctx.left_out(t.paths) and cannot_matter(ctx, t.paths[0]))]
         sections.append(Section(key, heading, intro(key, ctx), rules))
     by_key = {r.template.key: r for s in sections for r in s.rules}
-    glance = [by_key[k] for k in GLANCE_KEYS if not by_key[k].unused]
+    glance = [by_key[k] for k in GLANCE_KEYS if k in by_key and not by_key[k].unused]   # a left-out rule: no line
     own_ids = {i["id"] for i in (variant.written or {}).get("interpretations", [])} if parent else set()
     readings = [Reading(item, "" if parent is None else ("house" if item["id"] in own_ids else "parent"))
                 for item in variant.document.get("interpretations", [])]

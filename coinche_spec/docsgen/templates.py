@@ -588,6 +588,23 @@ def _packets_after_auction(c: Ctx) -> str:
             "in before they are dealt.")
 
 
+def _uncut(c: Ctx):
+    """Why the cut and the packets cannot matter: deal.method uniform deals the pack as it lies."""
+    return "the pack is dealt as it lies, with no cut and no packets" if c.get("deal.method") == "uniform" else None
+
+
+_DEAL_METHOD = {
+    "packets": "The pack is cut, then dealt round the table in packets.",
+    "uniform": lambda c: ("The deal is uniformly random: the shuffled pack is not cut and not dealt in packets; "
+                          f"each player receives 8 cards at once, starting with {c.neighbour(c.next_side)}."),
+}
+
+
+def _deal_method(c: Ctx) -> str:
+    said = sentence_for("deal.method", _DEAL_METHOD, c.get("deal.method") or "packets")
+    return said(c) if callable(said) else said
+
+
 def _alt_packets(c: Ctx) -> str:
     alts = c.r["deal"]["alternative_packets"]
     if not alts:
@@ -598,6 +615,8 @@ def _alt_packets(c: Ctx) -> str:
 
 def _tie_unused(c: Ctx):
     m = c.r["match"]
+    if m["target"] is None and m.get("deals") is None:
+        return "there is no target and no set number of deals (single deals)"
     if m["both_cross"] in ("higher_total", "last_deal") or m.get("deals") is not None:
         return None
     return ("when both sides cross, the deal's winners win whatever the totals" if m["both_cross"] == "deal_winner"
@@ -607,9 +626,32 @@ def _tie_unused(c: Ctx):
 def _match_deals(c: Ctx) -> str:
     n = c.get("match.deals")
     if n is None:
+        if c.r["match"]["target"] is None:
+            return "There is no set number of deals either: each deal stands alone."
         return "The match has no set number of deals: it is played until a side wins."
     return (f"The match lasts {n} deals at most: if no side has won by then, the higher total after deal {n} "
             "wins; equal totals are settled as said for equal totals.")
+
+
+_THROW_INS_COUNT = {
+    "true": "A thrown-in deal (four passes) counts as one of the deals of the match.",
+    "false": "A thrown-in deal (four passes) does not count as one of the deals of the match.",
+}
+
+
+def _throw_ins_count(c: Ctx) -> str:
+    counts = c.get("match.throw_ins_count")
+    return _THROW_INS_COUNT["false" if counts is False else "true"]
+
+
+_FIRST_LEADER_GENERALE = {
+    "first_leader": "A générale is led like any other contract.",
+    "taker": "In a générale, the taker himself leads the first trick.",
+}
+
+
+def _first_leader_generale(c: Ctx) -> str:
+    return _FIRST_LEADER_GENERALE[c.get("play.first_leader_generale") or "first_leader"]
 
 
 def _capital(text: str) -> str:
@@ -897,7 +939,15 @@ def _rounding_stage(c: Ctx) -> str:
 
 
 def _target(c: Ctx) -> str:
+    if c.r["match"]["target"] is None:
+        return ("There is no match to a target: each deal is scored on its own, and no total wins"
+                + (" (unless a number of deals is set: see below)." if c.get("match.deals") else "."))
     return f"The match is played to {c.r['match']['target']} points."
+
+
+def _no_target(c: Ctx):
+    """Why reaching the target cannot matter: match.target null (single deals, no match)."""
+    return "there is no target (single deals)" if c.r["match"]["target"] is None else None
 
 
 _REACH = {
@@ -930,19 +980,25 @@ TEMPLATES: tuple[Template, ...] = (
         "never": lambda c: ("The cards are never shuffled: the tricks of the last deal are gathered up and the "
                             "pack is " + ("only cut." if c.get("deal.cut.required") else "at most cut.")),
         "dealer_choice": "The dealer may shuffle or not, as he chooses.",
+        "recommended": "The dealer is advised to shuffle before each deal, but need not.",
+        "never_except_listed": ("Shuffling is forbidden, except in the cases the table's written rules list; otherwise "
+                                "the tricks are gathered up and the pack is only cut."),
     }),
+    Template("deal-method", "table", "Dealing", ("deal.method",), _deal_method, lambda c: None,
+             {"deal.method": _DEAL_METHOD}),
     one("cut-by", "table", "Who cuts", "deal.cut.by", {
         "dealer_left": lambda c: f"The pack is cut by {c.neighbour('left')}.",
         "dealer_right": lambda c: f"The pack is cut by {c.neighbour('right')}.",
-    }),
+    }, _uncut),
     one("cut-minimum", "table", "Size of the cut", "deal.cut.minimum_packet",
-        lambda c: f"Each part of the cut must hold at least {_plural(c.r['deal']['cut']['minimum_packet'], 'card')}."),
+        lambda c: f"Each part of the cut must hold at least {_plural(c.r['deal']['cut']['minimum_packet'], 'card')}.",
+        _uncut),
     one("cut-required", "table", "Cut required", "deal.cut.required", {
         "true": "The pack must be cut.",
         "false": "The player may decline to cut (no cut).",
-    }),
-    Template("packets", "table", "Packets", ("deal.packets",), _packets),
-    Template("alternative-packets", "table", "Other packets", ("deal.alternative_packets",), _alt_packets),
+    }, _uncut),
+    Template("packets", "table", "Packets", ("deal.packets",), _packets, _uncut),
+    Template("alternative-packets", "table", "Other packets", ("deal.alternative_packets",), _alt_packets, _uncut),
     Template("packets-after-auction", "table", "Cards dealt after the auction", ("deal.packets_after_auction",),
              _packets_after_auction),
 
@@ -1084,6 +1140,9 @@ TEMPLATES: tuple[Template, ...] = (
     # --- play
     one("first-leader", "play", "First lead", "play.first_leader",
         _FIRST_LEADER),
+    Template("first-leader-generale", "play", "First lead of a générale", ("play.first_leader_generale",),
+             _first_leader_generale, lambda c: None if c.generale else "a générale cannot be bid",
+             {"play.first_leader_generale": _FIRST_LEADER_GENERALE}),
     one("trump-lead", "play", "Trump led", "play.trump_lead_must_overtrump", {
         "true": lambda c: ("When trump is led, each player must play a higher trump than the highest one in the "
                            "trick if he can"
@@ -1309,7 +1368,7 @@ TEMPLATES: tuple[Template, ...] = (
     # --- match
     Template("target", "match", "Target", ("match.target",), _target),
     one("reach", "match", "Reaching the target", "match.reach",
-        _REACH),
+        _REACH, _no_target),
     one("both-cross", "match", "Both sides cross in one deal", "match.both_cross", {
         "higher_total": "If both sides reach the target in the same deal, the higher total wins.",
         "deal_winner": ("If both sides reach the target in the same deal, the side that won that deal wins: "
@@ -1318,7 +1377,7 @@ TEMPLATES: tuple[Template, ...] = (
                       "wins, whatever the totals."),
         "last_taker": ("If both sides reach the target in the same deal, that deal's takers win, whether they "
                        "made their contract or not."),
-    }),
+    }, _no_target),
     one("tie", "match", "Equal totals", "match.tie", {
         "play_on": "If both reach it with equal totals, nobody has won yet: play goes on.",
         "deal_winner": ("If both reach it with equal totals, the side that won that deal wins: the takers if "
@@ -1339,13 +1398,16 @@ TEMPLATES: tuple[Template, ...] = (
                    "wins at the end of a later deal in which it wins a trick, if it still has the target."
                    if c.get("match.last_deal_needs_a_trick") else
                    "A side may win on a deal in which it won no trick.")),
+    Template("throw-ins-count", "match", "Thrown-in deals", ("match.throw_ins_count",), _throw_ins_count,
+             lambda c: None if c.get("match.deals") is not None else "the match has no set number of deals",
+             {"match.throw_ins_count": _THROW_INS_COUNT}),
     one("belote-validation", "match", "Reaching the target through belote", "match.belote_validation", {
         "true": lambda c: ("A side that reaches the target only thanks to its belote, in "
                            + _VALIDATION_DEALS[c.get("match.belote_validation_deals") or "failed_or_no_trick"]
                            + ", has not yet won: it must first win a trick in a later deal."),
         "false": lambda c: ("There is no further condition: points from a belote count like any others towards "
                             "the target." if c.belote else "There is no further condition on reaching the target."),
-    }),
+    }, _no_target),
 )
 
 BY_KEY = {t.key: t for t in TEMPLATES}

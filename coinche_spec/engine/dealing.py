@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from ..notation import NotationError, card_name, parse_card, parse_seat
 from .errors import DealingRejected
-from .options import Outside, engine_phase, option_table
+from .options import Outside, choose, engine_phase, option_table
 from .table import seat_step
 
 _SEAT_INDEX = {"N": 0, "E": 1, "S": 2, "W": 3}
@@ -58,6 +58,14 @@ SHUFFLE = option_table("deal.shuffle", {
     "every_deal": Outside("the engine deals a pack given in a known order"),
     "never": Outside("the engine deals a pack given in a known order"),
     "dealer_choice": Outside("the engine deals a pack given in a known order"),
+    "recommended": Outside("the engine deals a pack given in a known order"),
+    "never_except_listed": Outside("the engine deals a pack given in a known order"),
+})
+# deal.method: whether the pack is cut and dealt in packets, or dealt as it lies, eight cards a seat
+# (a uniformly random deal: colver). The value says whether a cut (and a packets order) is taken.
+METHOD = option_table("deal.method", {
+    "packets": True,
+    "uniform": False,
 })
 CUT_BY = option_table("deal.cut.by", {
     "dealer_left": Outside("who lifts the cut does not change where it falls"),
@@ -68,14 +76,16 @@ CUT_BY = option_table("deal.cut.by", {
 class DealRules:
     """The dealing rules of one rule set as plain values (names as in ``deal``), read once per rule set."""
 
-    __slots__ = ("rules", "cut_required", "cut_minimum_packet", "packets", "allowed", "step", "layouts")
+    __slots__ = ("rules", "cuts", "cut_required", "cut_minimum_packet", "packets", "allowed", "step", "layouts")
 
     def __init__(self, c):
         self.rules = c
+        self.cuts = choose(METHOD, c.deal.get("method") or "packets")   # False: no cut, no packets
         cut = c.deal.cut
-        self.cut_required = cut.required
+        self.cut_required = cut.required and self.cuts
         self.cut_minimum_packet = int(cut.minimum_packet)
-        self.packets = [int(n) for n in c.deal.packets]
+        # uniform: whatever cut and packets the file gives, the pack goes out 8 cards a seat
+        self.packets = [int(n) for n in c.deal.packets] if self.cuts else [8]
         self.allowed = [self.packets] + [[int(n) for n in alt] for alt in c.deal.alternative_packets]
         self.step = seat_step(c)
         self.layouts = {}   # (dealer, packet sizes) -> for each seat N E S W, its positions in the cut pack
@@ -95,6 +105,8 @@ def _check_cut(dr: DealRules, cut) -> int:
         raise DealingRejected(f"cut: expected a number of cards from 0 to 32, got {cut!r}")
     if not 0 <= cut <= 32:
         raise DealingRejected(f"cut: {cut} cards cannot be lifted from a pack of 32")
+    if not dr.cuts and cut != 0:
+        raise DealingRejected(f"cut: {cut}, but this rule set deals the pack as it lies, with no cut (deal.method)")
     if cut in (0, 32):
         if dr.cut_required:
             raise DealingRejected(f"cut: {cut} is no cut, and this variant requires the pack to be cut")
@@ -113,6 +125,9 @@ def check_packets(rules, packets) -> list[int]:
 
 
 def _check_packets(dr: DealRules, packets) -> list[int]:
+    if packets is not None and not dr.cuts:
+        raise DealingRejected(f"packets: {packets!r}, but this rule set deals eight cards a seat, "
+                              "with no packets (deal.method)")
     if packets is None:
         chosen = dr.packets
     else:

@@ -279,7 +279,9 @@ class Deal:
 
     def _leader(self, auction: Auction) -> str:
         """Who leads the first trick (P1): next to the dealer, the first bidder or the taker."""
-        return first_leader(self.rules, self.dealer, auction.first_bidder, auction.contract.declarer)
+        contract = auction.contract
+        return first_leader(self.rules, self.dealer, auction.first_bidder, contract.declarer,
+                            contract.value == "generale")
 
     def apply_card(self, seat: str, card, melds=None, say=None) -> "Deal":
         """The deal after ``seat`` plays ``card``, declaring ``melds`` and saying ``say`` with it.

@@ -170,13 +170,17 @@ class Match:
         g = self.g = c.match
         target = g.target
         reach = choose(REACH, g.reach)
-        self.reached = lambda total: reach(total, target)
+        # match.target null: no match, single deals; no total ever reaches a target
+        self.reached = (lambda total: False) if target is None else (lambda total: reach(total, target))
         self.both_cross = choose(BOTH_CROSS, g.both_cross)
         self.tie_winner = choose(TIE, g.tie)
         self.last_deal = g.get("deals")     # optional: the match ends after this many deals at the latest
         # optional: a side that won no trick in a deal cannot win on it
         self.needs_trick = bool(g.get("last_deal_needs_a_trick", False))
         self.validation_deal = choose(BELOTE_VALIDATION_DEALS, g.get("belote_validation_deals", "failed_or_no_trick"))
+        # optional, left out true: does a thrown-in deal (takers null) count toward ``deals``?
+        self.throw_ins_count = g.get("throw_ins_count", True)
+        self.counted = 0    # the deals that count toward ``deals``
         self.totals = {"NS": 0, "EW": 0}
         self.waiting = {"NS": False, "EW": False}
         self.lines = [] if lines else None
@@ -186,6 +190,9 @@ class Match:
     def add(self, deal: _Deal) -> str | None:
         """Add the next deal; the match's winner if this deal decides it (DRAW: over, drawn), else None."""
         self.count = i = self.count + 1
+        if self.throw_ins_count or deal.takers is not None:
+            self.counted += 1
+        n = self.counted
         totals, waiting, lines, reached, g = self.totals, self.waiting, self.lines, self.reached, self.g
         score = deal.score
         before = {"NS": totals["NS"], "EW": totals["EW"]}
@@ -198,7 +205,7 @@ class Match:
             self.held = _carry_litige(i, deal, self.held, totals, lines)
         if not (g.belote_validation or self.needs_trick or waiting["NS"] or waiting["EW"]):
             ns, ew = reached(totals["NS"]), reached(totals["EW"])
-            if not (ns or ew) and (self.last_deal is None or i < self.last_deal):
+            if not (ns or ew) and (self.last_deal is None or n < self.last_deal):
                 return None                  # the usual deal: nobody has reached the target yet
             if ns != ew:
                 if lines is not None:
@@ -251,10 +258,10 @@ class Match:
             winner = self.both_cross(i, deal, totals, self.tie_winner)
             if winner is None and lines is not None:
                 lines.append(f"both sides reach the target level at {totals['NS']}: play on")
-        if winner is None and self.last_deal is not None and i >= self.last_deal:
+        if winner is None and self.last_deal is not None and n >= self.last_deal:
             winner = _higher(totals, i, deal, self.tie_winner)     # the last deal of the match: the higher total
             if winner is None and lines is not None:
-                lines.append(f"deal {i} of {self.last_deal}, totals level at {totals['NS']}: play on")
+                lines.append(f"deal {n} of {self.last_deal}, totals level at {totals['NS']}: play on")
         if winner == DRAW:
             if lines is not None:
                 lines.append("the match is drawn")

@@ -90,6 +90,8 @@ FIRST_LEADER = option_table("play.first_leader", {
     "first_bidder": lambda after_dealer, first_bidder, declarer: (first_bidder, "first_bidder"),
     "taker": lambda after_dealer, first_bidder, declarer: (declarer, "declarer"),
 })
+# play.first_leader_generale (optional, left out: first_leader): does the générale's taker lead?
+FIRST_LEADER_GENERALE = option_table("play.first_leader_generale", {"first_leader": False, "taker": True})
 _NO_LEADER = {"first_bidder": "the variant has the first bidder lead, but no bid was made",
               "declarer": "the variant has the taker lead, but there is no contract"}
 # A strain named in the auction (auction.strain_order lists them): its trump suit, -1 for none
@@ -285,15 +287,21 @@ def trick_points(rules, strain: str, cards) -> int:
 
 
 def _lead_rules(c) -> tuple:
-    """(the seat step of table.direction, the play.first_leader behaviour)."""
-    return seat_step(c), choose(FIRST_LEADER, c.play.first_leader)
+    """(the seat step of table.direction, the play.first_leader behaviour, whether a générale's
+    taker leads instead)."""
+    return (seat_step(c), choose(FIRST_LEADER, c.play.first_leader),
+            choose(FIRST_LEADER_GENERALE, c.play.get("first_leader_generale") or "first_leader"))
 
 
-def first_leader(rules, dealer: str, first_bidder: str | None = None, declarer: str | None = None) -> str:
-    """Who leads the first trick (P1): next to the dealer, the first bidder, or the taker."""
-    step, leader_of = engine_phase(rules, "lead", _lead_rules)
+def first_leader(rules, dealer: str, first_bidder: str | None = None, declarer: str | None = None,
+                 generale: bool = False) -> str:
+    """Who leads the first trick (P1): next to the dealer, the first bidder, or the taker;
+    ``generale``: the contract is a générale (play.first_leader_generale may name its taker)."""
+    step, leader_of, generale_taker_leads = engine_phase(rules, "lead", _lead_rules)
     dealer = _seat(dealer, "dealer")
     after_dealer = SEATS[(_SEAT_INDEX[dealer] + step) & 3]
+    if generale and generale_taker_leads:
+        leader_of = FIRST_LEADER["taker"]
     lead, given_as = leader_of(after_dealer, first_bidder, declarer)
     if given_as is None:
         return lead

@@ -21,6 +21,7 @@ from ..notation import RANKS, SEATS, next_seat
 from ..variants.compiled import compiled_rules
 from ..variants.rules import Rules
 from . import belote as belote_mod
+from .dealing import METHOD as DEAL_METHOD
 from .dealing import deal as deal_pack
 from .game import Deal
 from .options import choose, engine_phase, option_table
@@ -71,10 +72,11 @@ DEALER_AFTER_THROW_IN = option_table("table.dealer_after_throw_in", {
 class _PlayerRules:
     """What the random player derives from a rule set, once per rule set."""
 
-    __slots__ = ("cut_minimum_packet", "melds_enabled", "squares", "dealer_after_throw_in", "direction")
+    __slots__ = ("cut_minimum_packet", "cuts", "melds_enabled", "squares", "dealer_after_throw_in", "direction")
 
     def __init__(self, c):
         self.cut_minimum_packet = max(1, int(c.deal.cut.minimum_packet))   # a random cut never lifts none
+        self.cuts = choose(DEAL_METHOD, c.deal.get("method") or "packets")
         m = c.melds
         self.melds_enabled = m.enabled
         # strain -> the squares the variant values in that contract (melds.squares, or a sans atout or
@@ -137,8 +139,11 @@ def random_hands(rules, rng: random.Random, dealer: str, seen: dict | None = Non
     (all 8 unless deal.packets_after_auction keeps the last packets for after it)."""
     pack = list(range(32))
     rng.shuffle(pack)
-    least = _player_rules(rules).cut_minimum_packet
-    cut = rng.randint(least, 32 - least)
+    pr = _player_rules(rules)
+    least = pr.cut_minimum_packet
+    cut = rng.randint(least, 32 - least)    # drawn under every deal.method, so one seed deals one pack
+    if not pr.cuts:
+        cut = 0                             # deal.method: uniform deals the pack as it lies
     hands = deal_pack(rules, dealer, pack, cut)
     if seen is not None:
         n = compiled_rules(rules).cards_before_auction()

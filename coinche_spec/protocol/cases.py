@@ -385,13 +385,17 @@ def _match(case: dict, path: tuple) -> dict:
         _object(d, p, ("score", "takers", "made", "belote", "tricks_won"), ("belotes", "held"))
         deal = {
             "score": _team_ints(d["score"], p + ("score",), 0, 100000),
-            "takers": _team(d["takers"], p + ("takers",)),
-            "made": _bool(d["made"], p + ("made",)),
+            # takers null, made null: a thrown-in deal (four passes), for match.throw_ins_count
+            "takers": _team_or_null(d["takers"], p + ("takers",)),
+            "made": None if d["takers"] is None and d["made"] is None else _bool(d["made"], p + ("made",)),
             "belote": _team_or_null(d["belote"], p + ("belote",)),
-            "tricks_won": _tricks_won(d["tricks_won"], p + ("tricks_won",)),
+            "tricks_won": (None if d["takers"] is None and d["tricks_won"] is None
+                           else _tricks_won(d["tricks_won"], p + ("tricks_won",))),
         }
         if d.get("belotes") is not None:
             deal["belotes"] = _belotes(d["belotes"], deal["belote"], p)
+        if d.get("held") is not None and deal["takers"] is None:
+            raise CaseError(p + ("held",), "a thrown-in deal (takers null) holds no litige points")
         if d.get("held") is not None:   # extension: a litige's points held back (scoring.litige)
             deal["held"] = _held(d["held"], deal, p + ("held",))
         deals.append(deal)

@@ -72,6 +72,11 @@ def unused_left_out(rules: Mapping) -> dict:
     if isinstance(auction, Mapping) and auction.get("overcall") != "higher_value_or_strain":
         # no strain lifts a bid: the order only sorts the listing of legal calls; the seeds' (C D H S)
         out.setdefault("auction", {})["strain_order"] = ["C", "D", "H", "S"] + ["TA"] * ta + ["SA"] * sa
+    deal = rules.get("deal", {})
+    if isinstance(deal, Mapping) and deal.get("method") == "uniform":
+        # the pack is dealt as it lies, eight cards a seat: no cut, one packet of 8
+        out["deal"] = {"cut": {"by": "dealer_left", "minimum_packet": 1, "required": False},
+                       "packets": [8], "alternative_packets": []}
     melds = rules.get("melds", {})
     if isinstance(melds, Mapping) and melds.get("enabled") is False:
         out["melds"] = {k: (dict(v) if isinstance(v, dict) else v) for k, v in _MELDS_UNUSED.items()}

@@ -86,7 +86,9 @@ def _deal(document: dict, out: list) -> None:
     rules = document.get("rules", {})
     R = ("rules",)
     deal = rules.get("deal", {})
-    packets = deal.get("packets", [])
+    if "packets" not in deal:
+        return  # left out: _needed_rules says whether it may be
+    packets = deal["packets"]
     if sum(packets) != 8:
         out.append(Finding(R + ("deal", "packets"),
                            f"packets add up to {sum(packets)} ({' + '.join(map(str, packets))}), "
@@ -118,6 +120,9 @@ _WHEN_USED = {
     ("play", "tout_atout_must_go_up"): "tout atout may be bid (auction.strains.tout_atout is true)",
     ("belote", "tout_atout"): "tout atout may be bid (auction.strains.tout_atout is true)",
     ("auction", "strain_order"): "a bid may overcall by strain (auction.overcall is higher_value_or_strain)",
+    ("deal", "cut"): "the pack is cut and dealt in packets (deal.method is packets, or left out)",
+    ("deal", "packets"): "the pack is cut and dealt in packets (deal.method is packets, or left out)",
+    ("deal", "alternative_packets"): "the pack is cut and dealt in packets (deal.method is packets, or left out)",
 }
 _MELD_RULES = ("runs", "long_runs", "run_order", "squares", "card_reuse", "compare", "winner_scores", "timing",
                "count_towards_contract")
