@@ -87,6 +87,26 @@ def _bids_off_the_tens(batch) -> bool:
     return any(type(v) is int and v % 10 for v in _contract_values(batch))
 
 
+def _coinchers_partner_skipped(batch) -> bool:
+    """After a coinche, the seat to act was the one after the coincher's partner, who was passed over."""
+    br = batch.rules
+    for steps in _calls_by_deal(batch).values():
+        coincher = None
+        for k, step in enumerate(steps):
+            call = _call_of(br, step)
+            if call is None:
+                break
+            seat = SEATS.index(call[0])
+            if call[1].kind == "coinche":
+                coincher = seat
+            elif call[1].kind == "bid":
+                coincher = None
+            elif coincher is not None and seat == (coincher + br.step) % 4 and k + 1 < len(steps) \
+                    and steps[k + 1][0] == (coincher + 3 * br.step) % 4:
+                return True
+    return False
+
+
 # test rule set -> (what the deals must show, for random players, for simple players)
 RULE_SETS = {
     "test-decoinche": (_bid_over_a_coinche, _bid_over_a_coinche),
@@ -98,6 +118,7 @@ RULE_SETS = {
     "test-ladder-82-85": (_bids_off_the_tens, _bids_off_the_tens),
     "test-ladder-ceiling-162": (_bid_of(162), None),     # the simple players never bid as high
     "test-ladder-contree-org": (_bids_off_the_tens, _bids_off_the_tens),
+    "test-coinche-partner-silent": (_coinchers_partner_skipped, _coinchers_partner_skipped),
 }
 
 
@@ -137,6 +158,9 @@ CHANGED = [
                     "auction.raise_own_bid": "when_changing_strain", "auction.coinche.by": "any_player",
                     "auction.capot.may_be_coinched": False},
      _bid_over_a_coinche, _takers_coinche),
+    ("federation", {"auction.coinche.partner_may_speak": False, "auction.coinche.effect": "overbid_cancels",
+                    "auction.surcoinche.ends_auction": False, "table.direction": "anticlockwise"},
+     _coinchers_partner_skipped, _coinchers_partner_skipped),
 ]
 
 
@@ -156,3 +180,4 @@ def test_the_checks_can_fail():
     assert not _bid_over_a_coinche(batch) and not _takers_coinche(batch)
     assert not _partner_of_the_seat_to_act_coinches(batch) and not _no_coinche(batch)
     assert not _bids_off_the_tens(batch) and not _coinche_from(90)(batch) and not _bid_of(162)(batch)
+    assert not _coinchers_partner_skipped(batch)

@@ -147,6 +147,7 @@ def run_auction(br, rng: np.random.Generator, dealer, record: bool = False, choo
     decoinche = br.overbid_cancels
     raise_never = br.raise_own == "never_without_intervening_bid"
     raise_strain = br.raise_own == "when_changing_strain"
+    partner_silent = br.partner_silent
     steps = [] if record else None
     idx = np.arange(n)
     # the deals still in the step, with their state; a deal whose auction is over stays (and does
@@ -268,6 +269,9 @@ def run_auction(br, rng: np.random.Generator, dealer, record: bool = False, choo
         wi = (inwin & is_coinche & br.sur_allowed) | (~inwin & wi)
         # the next seat to act
         ta = _w(is_coinche | is_sur, nxt_actor, nxt_seat)
+        if partner_silent:        # while coinched, the coincher's partner's turn is skipped (engine: _after_in_doubled)
+            skip = (ph == _DOUBLED) & (ta == (co ^ 2))
+            ta = _w(skip, (ta + step) & 3, ta)
         # endings
         st = _w(redeal, REDEAL, st)
         over = end | settle | redeal

@@ -67,9 +67,7 @@ BATCH_NOT_YET: dict = {
 }
 # Rules that are not enumerated, added after the batch engine: (path, the setting it plays, why refused).
 # A rule set that leaves one out, or gives it the setting named, plays as before.
-BATCH_NOT_YET_RULES = (
-    ("auction.coinche.partner_may_speak", True, "a coincher's partner who may not speak"),
-)
+BATCH_NOT_YET_RULES: tuple = ()
 # match.deals (a match over a fixed number of deals) is not refused: the batch scores single deals.
 
 
@@ -281,6 +279,7 @@ class BatchRules:
             (minimum is None or self.bid_value[j] >= minimum) if self.bid_numeric[j] else self.capot_coinchable)
             for j in range(L)], dtype=bool)
         self.passes_after = int(a.coinche.passes_after)
+        self.partner_silent = a.coinche.get("partner_may_speak", True) is False   # his turn skipped while coinched
         self.coinche_mult = int(a.coinche.multiplier)
         self.sur_allowed = bool(a.surcoinche.allowed)
         self.cards_before_auction = c.cards_before_auction()     # 8 unless deal.packets_after_auction
