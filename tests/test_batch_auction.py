@@ -107,6 +107,25 @@ def _coinchers_partner_skipped(batch) -> bool:
     return False
 
 
+def _named_strain_left_out(batch) -> bool:
+    """A player who was not the highest bidder found a strain he had bid in left out of his bids,
+    though bids in it were still high enough (what only never_in_a_named_strain forbids)."""
+    br = batch.rules
+    sc = br.strain_count
+    for steps in _calls_by_deal(batch).values():
+        bidder = None
+        for step in steps:
+            ta, lo, excl = step[0], step[1], step[2]
+            if ta >= 0 and ta != bidder and any(excl >> s & 1 and sc[s, br.n_bids] > sc[s, lo] for s in range(6)):
+                return True
+            call = _call_of(br, step)
+            if call is None:
+                break
+            if call[1].kind == "bid":
+                bidder = SEATS.index(call[0])
+    return False
+
+
 # test rule set -> (what the deals must show, for random players, for simple players)
 RULE_SETS = {
     "test-decoinche": (_bid_over_a_coinche, _bid_over_a_coinche),
@@ -119,6 +138,7 @@ RULE_SETS = {
     "test-ladder-ceiling-162": (_bid_of(162), None),     # the simple players never bid as high
     "test-ladder-contree-org": (_bids_off_the_tens, _bids_off_the_tens),
     "test-coinche-partner-silent": (_coinchers_partner_skipped, _coinchers_partner_skipped),
+    "test-raise-named-strain": (_named_strain_left_out, _named_strain_left_out),
 }
 
 
@@ -161,6 +181,9 @@ CHANGED = [
     ("federation", {"auction.coinche.partner_may_speak": False, "auction.coinche.effect": "overbid_cancels",
                     "auction.surcoinche.ends_auction": False, "table.direction": "anticlockwise"},
      _coinchers_partner_skipped, _coinchers_partner_skipped),
+    ("federation", {"auction.raise_own_bid": "never_in_a_named_strain", "auction.coinche.effect": "overbid_cancels",
+                    "auction.passes_to_end": 4, "auction.coinche.partner_may_speak": False},
+     _named_strain_left_out, _named_strain_left_out),
 ]
 
 
@@ -180,4 +203,4 @@ def test_the_checks_can_fail():
     assert not _bid_over_a_coinche(batch) and not _takers_coinche(batch)
     assert not _partner_of_the_seat_to_act_coinches(batch) and not _no_coinche(batch)
     assert not _bids_off_the_tens(batch) and not _coinche_from(90)(batch) and not _bid_of(162)(batch)
-    assert not _coinchers_partner_skipped(batch)
+    assert not _coinchers_partner_skipped(batch) and not _named_strain_left_out(batch)
