@@ -1,10 +1,11 @@
 """The batch engine's auction options against the per-deal engine, deal for deal (issue 12).
 
 Décoinchage (coinche.effect: overbid_cancels), a coinche by any player, by the side to act
-(coinche.when: side_in_turn), no coinche at all, a lowest coinchable bid and an explicit ladder
-of bids: each test rule set of conformance/rulesets/ that sets one, and rule sets that combine
-them with other auction rules, replayed through the per-deal engine for random and simple
-players (batch/replay.py: the seat to act, the whole legal set at every call and card, every
+(coinche.when: side_in_turn), no coinche at all, a lowest coinchable bid, an explicit ladder
+of bids, no second bid in a strain a player has named (raise_own_bid: never_in_a_named_strain)
+and the coincher's partner's turn skipped (coinche.partner_may_speak: false): each test rule
+set of conformance/rulesets/ that sets one, and rule sets that combine them with other auction
+rules, replayed through the per-deal engine for random and simple players (batch/replay.py: the seat to act, the whole legal set at every call and card, every
 field of the result, and for simple players their every choice). Each test also checks, from
 the calls the batch recorded, that the option was at work in the deals replayed: a replay of
 deals where it never mattered would prove nothing.
