@@ -1,10 +1,11 @@
 """The batch engine's auction options against the per-deal engine, deal for deal (issue 12).
 
 Décoinchage (coinche.effect: overbid_cancels), a coinche by any player, by the side to act
-(coinche.when: side_in_turn), no coinche at all, a lowest coinchable bid and an explicit ladder
-of bids: each test rule set of conformance/rulesets/ that sets one, and rule sets that combine
-them with other auction rules, replayed through the per-deal engine for random and simple
-players (batch/replay.py: the seat to act, the whole legal set at every call and card, every
+(coinche.when: side_in_turn), no coinche at all, a lowest coinchable bid, an explicit ladder
+of bids, no second bid in a strain a player has named (raise_own_bid: never_in_a_named_strain)
+and the coincher's partner's turn skipped (coinche.partner_may_speak: false): each test rule
+set of conformance/rulesets/ that sets one, and rule sets that combine them with other auction
+rules, replayed through the per-deal engine for random and simple players (batch/replay.py: the seat to act, the whole legal set at every call and card, every
 field of the result, and for simple players their every choice). Each test also checks, from
 the calls the batch recorded, that the option was at work in the deals replayed: a replay of
 deals where it never mattered would prove nothing.
@@ -87,6 +88,45 @@ def _bids_off_the_tens(batch) -> bool:
     return any(type(v) is int and v % 10 for v in _contract_values(batch))
 
 
+def _coinchers_partner_skipped(batch) -> bool:
+    """After a coinche, the seat to act was the one after the coincher's partner, who was passed over."""
+    br = batch.rules
+    for steps in _calls_by_deal(batch).values():
+        coincher = None
+        for k, step in enumerate(steps):
+            call = _call_of(br, step)
+            if call is None:
+                break
+            seat = SEATS.index(call[0])
+            if call[1].kind == "coinche":
+                coincher = seat
+            elif call[1].kind == "bid":
+                coincher = None
+            elif coincher is not None and seat == (coincher + br.step) % 4 and k + 1 < len(steps) \
+                    and steps[k + 1][0] == (coincher + 3 * br.step) % 4:
+                return True
+    return False
+
+
+def _named_strain_left_out(batch) -> bool:
+    """A player who was not the highest bidder found a strain he had bid in left out of his bids,
+    though bids in it were still high enough (what only never_in_a_named_strain forbids)."""
+    br = batch.rules
+    sc = br.strain_count
+    for steps in _calls_by_deal(batch).values():
+        bidder = None
+        for step in steps:
+            ta, lo, excl = step[0], step[1], step[2]
+            if ta >= 0 and ta != bidder and any(excl >> s & 1 and sc[s, br.n_bids] > sc[s, lo] for s in range(6)):
+                return True
+            call = _call_of(br, step)
+            if call is None:
+                break
+            if call[1].kind == "bid":
+                bidder = SEATS.index(call[0])
+    return False
+
+
 # test rule set -> (what the deals must show, for random players, for simple players)
 RULE_SETS = {
     "test-decoinche": (_bid_over_a_coinche, _bid_over_a_coinche),
@@ -98,6 +138,8 @@ RULE_SETS = {
     "test-ladder-82-85": (_bids_off_the_tens, _bids_off_the_tens),
     "test-ladder-ceiling-162": (_bid_of(162), None),     # the simple players never bid as high
     "test-ladder-contree-org": (_bids_off_the_tens, _bids_off_the_tens),
+    "test-coinche-partner-silent": (_coinchers_partner_skipped, _coinchers_partner_skipped),
+    "test-raise-named-strain": (_named_strain_left_out, _named_strain_left_out),
 }
 
 
@@ -137,6 +179,12 @@ CHANGED = [
                     "auction.raise_own_bid": "when_changing_strain", "auction.coinche.by": "any_player",
                     "auction.capot.may_be_coinched": False},
      _bid_over_a_coinche, _takers_coinche),
+    ("federation", {"auction.coinche.partner_may_speak": False, "auction.coinche.effect": "overbid_cancels",
+                    "auction.surcoinche.ends_auction": False, "table.direction": "anticlockwise"},
+     _coinchers_partner_skipped, _coinchers_partner_skipped),
+    ("federation", {"auction.raise_own_bid": "never_in_a_named_strain", "auction.coinche.effect": "overbid_cancels",
+                    "auction.passes_to_end": 4, "auction.coinche.partner_may_speak": False},
+     _named_strain_left_out, _named_strain_left_out),
 ]
 
 
@@ -156,3 +204,4 @@ def test_the_checks_can_fail():
     assert not _bid_over_a_coinche(batch) and not _takers_coinche(batch)
     assert not _partner_of_the_seat_to_act_coinches(batch) and not _no_coinche(batch)
     assert not _bids_off_the_tens(batch) and not _coinche_from(90)(batch) and not _bid_of(162)(batch)
+    assert not _coinchers_partner_skipped(batch) and not _named_strain_left_out(batch)

@@ -23,7 +23,9 @@ OVERCALL, CHEAP_RANGE):
   points above it, in every strain (only the lowest capot or générale when
   no number is left); a bid in the strain a player may not repeat over his
   own bid (``raise_own_bid: when_changing_strain``) is replaced by the next
-  bid of the ladder;
+  bid of the ladder, and one in a strain he has named in this auction
+  (``never_in_a_named_strain``) by the next bid of the ladder in a strain he
+  has not named (the one before, where none is left above);
 * otherwise pass;
 * in the after-auction window (``coinche.when: after_auction``): with
   probability COINCHE one of the legal coinches (either defender) or, once
@@ -90,7 +92,8 @@ _OPENING_BELOW, _OVERCALL_BELOW = np.uint32(int(OPENING_BID * _P32)), np.uint32(
 _TO_UNIT = 1.0 / _P32
 
 
-def _random_choice(br, rng, m, lo, excl, cmask, smask, inwin, has_high, nbids, raise_strain, cheap_end, bid_strain):
+def _random_choice(br, rng, m, lo, excl, cmask, smask, inwin, has_high, nbids, raise_strain, named_strain,
+                   cheap_end, bid_strain):
     """The random bidder's call for each open auction: (do_double, double bit, do_bid, ladder index).
 
     One 64-bit random word per auction, as two 32-bit halves: r0 decides between a coinche, a bid
@@ -107,8 +110,12 @@ def _random_choice(br, rng, m, lo, excl, cmask, smask, inwin, has_high, nbids, r
     pick = lo + (u * (_get(cheap_end, lo) - lo)).astype(_I)
     pick -= pick == L                                  # where no bid is left (not drawn then)
     if raise_strain:
-        bad = _get(bid_strain, pick) == excl
+        bad = ((excl >> _get(bid_strain, pick)) & 1) == 1
         pick = _w(bad, _w(pick + 1 < L, pick + 1, pick - 1), pick)
+    elif named_strain:
+        at = excl.astype(np.intp) * (L + 1) + pick
+        up = _get(br.unnamed_from, at)
+        pick = _w(up < L, up, _get(br.unnamed_to, at)).astype(_I)
     k = (u * nd).astype(np.intp)
     k <<= 8
     k += dmask
@@ -135,11 +142,12 @@ def run_auction(br, rng: np.random.Generator, dealer, record: bool = False, choo
     window = np.zeros(n, bool)
     bid_seats = np.zeros(n, _I)                 # the seats that have bid (a bit per seat)
     last_caller = np.full(n, -1, _I)            # the seat of the last call (coinche.by opponents_of_last_caller)
+    named = np.zeros(n, np.int32)               # the strains each seat has bid in: bit 6 * seat + strain
     # the rule set's ladder tables in the same small integers
     lowest, bid_strain = br.lowest.astype(_I), br.bid_strain.astype(_I)
     strain_count, cheap_end = br.strain_count.astype(_I), br.cheap_end.astype(_I)
     fields = (to_act, phase, state, high, bidder, passes, passed, mult, coincher, surcoinched,
-              first_bidder, window, bid_seats, last_caller)
+              first_bidder, window, bid_seats, last_caller, named)
     coinchable_bid = br.coinchable
     when = br.coinche_when
     in_bidding_coinche = when != "after_auction" and coinchable_bid.any()
@@ -147,11 +155,13 @@ def run_auction(br, rng: np.random.Generator, dealer, record: bool = False, choo
     decoinche = br.overbid_cancels
     raise_never = br.raise_own == "never_without_intervening_bid"
     raise_strain = br.raise_own == "when_changing_strain"
+    named_strain = br.raise_own == "never_in_a_named_strain"
+    partner_silent = br.partner_silent
     steps = [] if record else None
     idx = np.arange(n)
     # the deals still in the step, with their state; a deal whose auction is over stays (and does
     # nothing) until fewer than COMPACT of the deals are left, then the rest are copied down
-    ta, ph, st, hi, bd, ps, pd, mu, co, su, fb, wi, bs, lc = (f.copy() for f in fields)
+    ta, ph, st, hi, bd, ps, pd, mu, co, su, fb, wi, bs, lc, nm = (f.copy() for f in fields)
     while idx.size:
         m = idx.size
         seat = _pos(ta)
@@ -173,8 +183,8 @@ def run_auction(br, rng: np.random.Generator, dealer, record: bool = False, choo
         surcoinchers = _w(has_high, 15, 0) if br.sur_by_any else takers
         seat_bit = 1 << seat
         coinchable = has_high & _get(coinchable_bid, _pos(hi))
-        # bids: the lowest legal ladder index (L: none) and a strain left out (-1: none); after a
-        # coinche only with décoinchage
+        # bids: the lowest legal ladder index (L: none) and the strains left out (a bit per strain,
+        # 0: none); after a coinche only with décoinchage
         may_bid = (inbid | indbl) if decoinche else inbid.copy()
         if not br.speak_after_pass:
             may_bid &= (pd >> seat & 1) == 0
@@ -182,12 +192,18 @@ def run_auction(br, rng: np.random.Generator, dealer, record: bool = False, choo
         if raise_never:
             may_bid &= ~own
         lo = _w(may_bid, _get(lowest, hi + 1), L)
-        if raise_strain:
-            excl = _w(own & may_bid, _get(bid_strain, _pos(hi)), -1)
-            ex = _pos(excl)
-            nbids = (L - lo) - _w(excl >= 0, strain_count[ex, L] - strain_count[ex, lo], 0)
+        if raise_strain:          # not his own bid's strain
+            ex = _get(bid_strain, _pos(hi))
+            over_own = own & may_bid
+            excl = _w(over_own, 1 << ex, 0)
+            nbids = (L - lo) - _w(over_own, strain_count[ex, L] - strain_count[ex, lo], 0)
+        elif named_strain:        # no strain he has named
+            excl = _w(may_bid, (nm >> (6 * seat)) & 63, 0).astype(_I)
+            nbids = L - lo
+            for s in br.ladder_strains:
+                nbids = nbids - _w(((excl >> s) & 1) == 1, strain_count[s, L] - strain_count[s, lo], 0)
         else:
-            excl = np.full(m, -1, _I)
+            excl = np.zeros(m, _I)
             nbids = L - lo
         # coinches and surcoinches, as seat masks
         cmask = np.zeros(m, _I)
@@ -209,7 +225,7 @@ def run_auction(br, rng: np.random.Generator, dealer, record: bool = False, choo
         # the choice
         if chooser is None:
             do_double, dbit, do_bid, pick = _random_choice(br, rng, m, lo, excl, cmask, smask, inwin, has_high,
-                                                           nbids, raise_strain, cheap_end, bid_strain)
+                                                           nbids, raise_strain, named_strain, cheap_end, bid_strain)
         else:
             do_double, dbit, do_bid, pick = chooser.call(idx, seat, hi, bd, bs, lo, excl, cmask, smask, inwin,
                                                          has_high, nbids, last=lc)
@@ -245,6 +261,8 @@ def run_auction(br, rng: np.random.Generator, dealer, record: bool = False, choo
         hi = _w(do_bid, pick, hi)
         bd = _w(do_bid, seat, bd)
         bs = _w(do_bid, bs | seat_bit, bs)
+        if named_strain:
+            nm = nm | _w(do_bid, np.left_shift(1, 6 * seat.astype(np.int32) + _get(bid_strain, _pos(pick))), 0).astype(np.int32)
         fb = _w(do_bid & (fb < 0), seat, fb)
         if decoinche:                              # a bid after the coinche cancels it (and the surcoinche)
             rebid = do_bid & indbl
@@ -268,6 +286,9 @@ def run_auction(br, rng: np.random.Generator, dealer, record: bool = False, choo
         wi = (inwin & is_coinche & br.sur_allowed) | (~inwin & wi)
         # the next seat to act
         ta = _w(is_coinche | is_sur, nxt_actor, nxt_seat)
+        if partner_silent:        # while coinched, the coincher's partner's turn is skipped (engine: _after_in_doubled)
+            skip = (ph == _DOUBLED) & (ta == (co ^ 2))
+            ta = _w(skip, (ta + step) & 3, ta)
         # endings
         st = _w(redeal, REDEAL, st)
         over = end | settle | redeal
@@ -287,8 +308,8 @@ def run_auction(br, rng: np.random.Generator, dealer, record: bool = False, choo
             at = idx[gone]
             for f, v in ((state, st), (high, hi), (bidder, bd), (mult, mu), (first_bidder, fb)):
                 f[at] = v[gone]
-            ta, ph, st, hi, bd, ps, pd, mu, co, su, fb, wi, bs, lc = (
-                v[kept] for v in (ta, ph, st, hi, bd, ps, pd, mu, co, su, fb, wi, bs, lc))
+            ta, ph, st, hi, bd, ps, pd, mu, co, su, fb, wi, bs, lc, nm = (
+                v[kept] for v in (ta, ph, st, hi, bd, ps, pd, mu, co, su, fb, wi, bs, lc, nm))
             idx = idx[kept]
     return AuctionResult(state, high, bidder, mult, first_bidder, steps)
 

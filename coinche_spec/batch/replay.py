@@ -53,7 +53,7 @@ def _legal_set(br, step) -> tuple:
                 _BIDS.clear()
             strains = br.bid_strain
             bids = _BIDS[key] = [(SEATS[ta], br.ladder[j]) for j in range(lo, br.n_bids)
-                                 if excl < 0 or strains[j] != excl]
+                                 if not (excl >> int(strains[j])) & 1]
     return other, bids
 
 

@@ -62,14 +62,10 @@ BATCH_OPTIONS: dict = {
 
 # Options the per-deal engine plays and the batch engine does not yet (added after it was written).
 # (Every option of match.both_cross and match.tie is accepted: the batch scores single deals, never a match.)
-BATCH_NOT_YET: dict = {
-    "auction.raise_own_bid": {"never_in_a_named_strain"},
-}
+BATCH_NOT_YET: dict = {}
 # Rules that are not enumerated, added after the batch engine: (path, the setting it plays, why refused).
 # A rule set that leaves one out, or gives it the setting named, plays as before.
-BATCH_NOT_YET_RULES = (
-    ("auction.coinche.partner_may_speak", True, "a coincher's partner who may not speak"),
-)
+BATCH_NOT_YET_RULES: tuple = ()
 # match.deals (a match over a fixed number of deals) is not refused: the batch scores single deals.
 
 
@@ -263,6 +259,19 @@ class BatchRules:
         for s in range(6):
             sc[s, 1:] = np.cumsum(self.bid_strain == s)
         self.strain_count = sc
+        self.ladder_strains = tuple(s for s in range(6) if sc[s, L])
+        # raise_own_bid never_in_a_named_strain: for a mask of named strains e and a ladder index i,
+        # unnamed_from[e * (L + 1) + i] is the first bid from i up in a strain not in e (L: none), and
+        # unnamed_to[...] the last from i down (-1: none)
+        named = (np.arange(64)[:, None] >> self.bid_strain[None, :]) & 1 == 1       # (masks, L)
+        up = np.full((64, L + 1), L, dtype=np.intp)
+        down = np.full((64, L + 1), -1, dtype=np.intp)
+        for i in range(L - 1, -1, -1):
+            up[:, i] = np.where(named[:, i], up[:, i + 1], i)
+        for i in range(L):
+            down[:, i] = np.where(named[:, i], down[:, i - 1] if i else -1, i)
+        down[:, L] = down[:, L - 1] if L else -1
+        self.unnamed_from, self.unnamed_to = up.ravel(), down.ravel()
         self.speak_after_pass = bool(a.speak_after_pass)
         self.raise_own = a.raise_own_bid
         self.passes_to_end = int(a.passes_to_end)
@@ -281,6 +290,7 @@ class BatchRules:
             (minimum is None or self.bid_value[j] >= minimum) if self.bid_numeric[j] else self.capot_coinchable)
             for j in range(L)], dtype=bool)
         self.passes_after = int(a.coinche.passes_after)
+        self.partner_silent = a.coinche.get("partner_may_speak", True) is False   # his turn skipped while coinched
         self.coinche_mult = int(a.coinche.multiplier)
         self.sur_allowed = bool(a.surcoinche.allowed)
         self.cards_before_auction = c.cards_before_auction()     # 8 unless deal.packets_after_auction

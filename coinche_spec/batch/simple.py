@@ -307,13 +307,13 @@ class SimplePlayers:
             do_double |= want
             dbit = np.where(want, bit, dbit)
         # the bid: the hand's best bid per strain was worked out before the auction; here only
-        # whether it is still legal (a strain's bids from ``lo`` up, the strain he may not repeat
-        # apart), and a raising player's afford is worked out again
+        # whether it is still legal (a strain's bids from ``lo`` up, the strains he may not
+        # bid in apart), and a raising player's afford is worked out again
         may = (nbids > 0) & ~inwin
         sbase = seat * N + idx
         strains = t.strains
         raising = has_high & (bd == (seat ^ 2)) & (((bs >> seat) & 1) == 0) & number
-        raising &= may & (_get(t.last_index, hs) >= lo) & (excl != hs)      # his partner's strain is biddable
+        raising &= may & (_get(t.last_index, hs) >= lo) & (((excl >> hs) & 1) == 0)      # his partner's strain is biddable
         pick = self.pick.take(sbase, axis=1, mode="wrap")               # (strains, open auctions)
         key = self.key.take(sbase, axis=1, mode="wrap")
         r = np.flatnonzero(raising)
@@ -325,8 +325,8 @@ class SimplePlayers:
                 afford = np.where(hs[r] == s, np.maximum(afford + 20, lifted), afford)
                 pick[k, r], key[k, r] = t.best_bid(s, afford, br)
         ok = (pick >= lo) & may
-        if (excl >= 0).any():
-            ok &= np.array(strains)[:, None] != excl
+        if excl.any():
+            ok &= ((excl[None, :] >> np.array(strains)[:, None]) & 1) == 0
         best = (key | (ok.astype(np.int64) - 1)).max(axis=0)      # -1 where the bid is not legal
         # the key ends with L - the bid's ladder index (best_bids)
         pick = L - best % (L + 1)
