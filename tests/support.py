@@ -56,3 +56,21 @@ def case_records(path):
     import json
     from pathlib import Path
     return [r for r in map(json.loads, Path(path).read_text(encoding="utf-8").splitlines()) if r["record"] == "case"]
+
+
+def stage_batch_refusal(monkeypatch) -> str:
+    """Make the batch engine refuse contract.versus_defenders at_least_level (test-level-makes), as it
+    would refuse a rule added to the per-deal engine before the batch: it plays every shipped and test
+    rule set today, so the fallbacks of compare and fuzz are tried on a staged refusal. Returns the
+    rule set that is now refused."""
+    import coinche_spec.batch as batch
+    from coinche_spec.variants.compiled import compiled_rules
+    plays = batch.batch_rules
+
+    def refusing(rules):
+        if compiled_rules(rules).contract.versus_defenders == "at_least_level":
+            raise batch.BatchUnsupported("rules.contract.versus_defenders: the batch engine does not play "
+                                         "option 'at_least_level'")
+        return plays(rules)
+    monkeypatch.setattr(batch, "batch_rules", refusing)
+    return "test-level-makes"

@@ -17,6 +17,7 @@ import pytest
 from coinche_spec.compare import deals, simulate
 from coinche_spec.notation import SEATS
 from coinche_spec.variants import load_variant
+from tests.support import stage_batch_refusal
 
 
 def test_python_and_numpy_deal_the_same_hands():
@@ -63,18 +64,8 @@ def test_the_batch_simulation_does_not_depend_on_the_chunks(monkeypatch):
 
 @pytest.fixture
 def batch_refuses_level_makes(monkeypatch):
-    """The batch engine plays every shipped and test rule set's scoring: a refusal of
-    contract.versus_defenders at_least_level (test-level-makes) is staged, as for a rule added later."""
-    import coinche_spec.batch as batch
-    from coinche_spec.variants.compiled import compiled_rules
-    plays = batch.batch_rules
-
-    def refusing(rules):
-        if compiled_rules(rules).contract.versus_defenders == "at_least_level":
-            raise batch.BatchUnsupported("rules.contract.versus_defenders: the batch engine does not play "
-                                         "option 'at_least_level'")
-        return plays(rules)
-    monkeypatch.setattr(batch, "batch_rules", refusing)
+    """The batch engine refuses test-level-makes (staged: it plays every rule set today)."""
+    stage_batch_refusal(monkeypatch)
 
 
 def test_a_litige_is_held_alike_on_both_engines():

@@ -24,7 +24,8 @@ from coinche_spec.conformance.fuzz_deals import BATCH_CHUNK, BatchDeals, BatchDi
     batch_refusal  # noqa: E402
 from coinche_spec.protocol.cases import canonicalise  # noqa: E402
 from coinche_spec.protocol.client import InProcess  # noqa: E402
-from coinche_spec.variants import known_ids, load_variant, shipped_ids  # noqa: E402
+from coinche_spec.variants import load_variant, shipped_ids  # noqa: E402
+from tests.support import stage_batch_refusal  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 OFF_BY_ONE = f"{sys.executable} {ROOT / 'tests' / 'impls' / 'off_by_one.py'}"
@@ -45,20 +46,8 @@ def started(impl, variant_id):
 
 
 def refused_rule_set(monkeypatch) -> tuple[str, str]:
-    """A rule set the batch engine refuses, and the refusal. The batch plays every known rule set
-    today, so a refusal is staged as for a rule added to the engine before the batch: the batch
-    refuses contract.versus_defenders at_least_level (test-level-makes), by name."""
-    import coinche_spec.batch as batch
-    from coinche_spec.variants.compiled import compiled_rules
-    plays = batch.batch_rules
-
-    def refusing(rules):
-        if compiled_rules(rules).contract.versus_defenders == "at_least_level":
-            raise batch.BatchUnsupported("rules.contract.versus_defenders: the batch engine does not play "
-                                         "option 'at_least_level'")
-        return plays(rules)
-    monkeypatch.setattr(batch, "batch_rules", refusing)
-    vid = "test-level-makes"
+    """A rule set the batch engine refuses (staged: it plays every rule set today), and the refusal."""
+    vid = stage_batch_refusal(monkeypatch)
     why = batch_refusal(load_variant(vid).rules)
     assert why is not None and why.startswith("rules.contract.versus_defenders")
     return vid, why
