@@ -428,7 +428,8 @@ def render(parent, extends: str, ident: str, name: str, changed: dict, entries: 
     for e in entries:
         lines.append(f"  - id: {e['id']}")
         for key in ("question", "reading", "alternative", "quote"):
-            lines.append(f"    {key}: {_yaml_value(e[key])}")
+            if key in e:    # an interpretation may leave its alternative out
+                lines.append(f"    {key}: {_yaml_value(e[key])}")
         lines.append(f"    rules: [{', '.join(e['rules'])}]")
     if not entries:
         lines[-1] = "interpretations: []"

@@ -159,3 +159,27 @@ def test_a_strain_the_table_allows_joins_the_strain_order(tmp_path):
 def test_file_must_be_a_yaml_file(tmp_path):
     code, _, err = run_cli("new", str(tmp_path / "club.txt"), "--extends", "federation", "--defaults")
     assert code == 2 and "FILE:" in err and ".yaml" in err
+
+
+def test_extends_a_house_file_whose_interpretation_leaves_out_its_alternative(tmp_path):
+    """The format lets an interpretation leave `alternative` out: a child of such a file is written
+    (once a traceback that lost every answer given)."""
+    parent = tmp_path / "our-club.yaml"
+    parent.write_text(
+        "extends: contree-701\nid: our-club\nname: Our club\nstatus: house\n"
+        "interpretations:\n"
+        "  - id: club-floor\n    question: How much must the takers make?\n"
+        "    reading: At least 82, whatever the bid.\n    rules: [contract.minimum_total]\n"
+        "rules:\n  contract:\n    minimum_total: 82\n", encoding="utf-8")
+    assert run_cli("variants", "check", str(parent))[0] == 0
+    for stdin in (None, "\n" * 200):
+        target = tmp_path / ("gen-defaults.yaml" if stdin is None else "gen-asked.yaml")
+        argv = ["new", str(target), "--extends", str(parent)] + (["--defaults"] if stdin is None else [])
+        code, out, err = run_cli(*argv, stdin=stdin or "")
+        assert code == 0 and "Traceback" not in err, err
+        assert check_files([target]) == []
+        text = target.read_text(encoding="utf-8")
+        assert "  - id: club-floor\n" in text
+        block = text.split("  - id: club-floor\n", 1)[1].split("  - id:", 1)[0]
+        assert "alternative:" not in block
+        assert load_variant(target).document["rules"]["contract"]["minimum_total"] == 82
