@@ -419,7 +419,7 @@ OPTIONS = [
     ("deal-variant-unknown", ["deal", "--variant", "nope"], 2, r"unknown variant id 'nope'"),
     ("deal-variant-device", ["deal", "--variant", "/dev/zero"], 2, r"/dev/zero: \(top\): is not a regular file"),
     ("show-unknown", ["variants", "show", "nope"], 2, r"unknown variant id 'nope'"),
-    ("show-device", ["variants", "show", "/dev/zero"], 1, r"^/dev/zero: \(top\): is not a regular file"),
+    ("show-device", ["variants", "show", "/dev/zero"], 2, r"^/dev/zero: \(top\): is not a regular file"),
     ("show-format", ["variants", "show", "federation", "--format", "xml"], 2, r"argument --format: invalid choice: 'xml'"),
     ("check-nothing", ["variants", "check", "empty"], 2, r"no variant file to check: empty holds no \.yaml file"),
     ("docs-two-kinds", ["docs", "federation", "--compare"], 2, r"docs: give either a variant \(ID\|FILE\) or --compare"),

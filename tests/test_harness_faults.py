@@ -4,8 +4,9 @@ Each fake program below is faulty in one way on every case. The corpus is
 ten perft fixtures under one rule set, so a harness that paid a time-out or
 a restart per case would show ten time-outs; what the tests check is how
 many cases were *sent* before the implementation was given up (the
-outcomes, never the clock): ``--max-restarts K`` means K + 1 broken cases,
-then every case left is ``not run``.
+outcomes, never the clock): ``--max-restarts K`` means K + 1 broken cases
+of one kind, then every case of that kind left is ``not run``; a second kind
+given up with nothing answered between gives the implementation up.
 """
 
 import sys
@@ -91,9 +92,13 @@ def test_a_dying_implementation_is_given_up_after_max_restarts(capsys, tmp_path,
                                                "--timeout", "0.5", "--max-restarts", "2")
     # 2 restarts in a row allowed: the 3rd broken case gives it up; 10 - 3 = 7 cases never sent
     assert outcomes == [broken] * 3 + ["not run"] * 7
-    assert records[3]["message"] == ("not run: the implementation broke 3 cases in a row (--max-restarts 2)")
+    assert records[3]["message"] == ("not run: the implementation broke 3 perft cases in a row (--max-restarts 2): "
+                                     "its other perft cases were not run")
     assert code == 1
     assert out.rstrip().splitlines()[-1] == "0 passed, 0 failed, 7 not run"
+    # the console says why, not only the records
+    assert ("perft given up: the implementation broke 3 perft cases in a row (--max-restarts 2): its other perft "
+            "cases were not run (7 cases not run)") in out.splitlines()
 
 
 def test_the_default_is_three_restarts_in_a_row(capsys, tmp_path, corpus):
@@ -203,4 +208,57 @@ def test_cases_not_run_are_skipped_in_junit(capsys, tmp_path, corpus):
     # 1 error, then 9 cases never sent: reported, as skipped, so the 10 cases are all there
     assert (root.get("tests"), root.get("errors"), root.get("skipped")) == ("10", "1", "9")
     skipped = [c.find("skipped").get("message") for c in root.iter("testcase") if c.find("skipped") is not None]
-    assert skipped == ["not run: the implementation broke 1 case in a row (--max-restarts 0)"] * 9
+    assert skipped == ["not run: the implementation broke 1 perft case in a row (--max-restarts 0): "
+                       "its other perft cases were not run"] * 9
+
+
+MELDS = ("  - id: melds-{n}\n"
+         "    title: a tierce to the nine\n"
+         "    case: {{kind: melds, strain: H, declared: {{N: [[7S, 8S, 9S]], E: [], S: [], W: []}}}}\n"
+         "    expect:\n"
+         "      federation: {{winner: NS}}   # the only meld declared\n"
+         "      cafe-1000, cafe-701, cafe-sans-tout-atout, contree-701: {{not_applicable: federation only here}}\n")
+
+ONE_KIND_FAULTY = HEAD.replace('"kinds": ["perft"]', '"kinds": ["perft", "melds"]') + textwrap.indent(
+    'if req["case"]["kind"] == "melds":\n'
+    '    sys.stderr.write(f"no melds here ({seq})\\n"); sys.stderr.flush(); sys.exit(3)\n'
+    'print(json.dumps(good), flush=True)\n', "    ")
+
+
+def test_a_program_broken_on_one_kind_still_has_its_other_kinds_judged(capsys, tmp_path, corpus):
+    """An engine that crashes on melds alone: melds is given up after K + 1 crashes, perft still plays."""
+    (corpus / "melds.yaml").write_text("area: melds\nfixtures:\n" + "".join(MELDS.format(n=n) for n in range(6)))
+    path = tmp_path / "melds_crash.py"
+    path.write_text(ONE_KIND_FAULTY)
+    code, out, outcomes, records = conformance(capsys, tmp_path, corpus, f"{sys.executable} {path}",
+                                               "--max-restarts", "1")
+    by_kind = {}
+    for r in records:
+        by_kind.setdefault(r["fixture"].split("-")[0], []).append(r["outcome"])
+    assert by_kind["melds"] == ["error"] * 2 + ["not run"] * 4
+    assert by_kind["perft"] == ["pass"] * 10
+    assert code == 1
+    lines = out.splitlines()
+    assert ("melds given up: the implementation broke 2 melds cases in a row (--max-restarts 1): its other melds "
+            "cases were not run (4 cases not run)") in lines
+    assert lines[-1] == "10 passed, 0 failed, 4 not run"
+    # each crash shows its own process's standard error, not its predecessors' piled up
+    errors = [r for r in records if r["outcome"] == "error"]
+    assert [r["message"].split("stderr: ", 1)[1] for r in errors] == [
+        f"no melds here ({r['fixture']}@federation)" for r in errors]
+
+
+def test_a_program_broken_on_every_kind_is_given_up_after_two_kinds(capsys, tmp_path, corpus):
+    (corpus / "melds.yaml").write_text("area: melds\nfixtures:\n" + "".join(MELDS.format(n=n) for n in range(6)))
+    path = tmp_path / "all_crash.py"
+    path.write_text(HEAD.replace('"kinds": ["perft"]', '"kinds": ["perft", "melds"]')
+                    + textwrap.indent(FAULTS["crash"], "    ") + "\n")
+    code, out, outcomes, records = conformance(capsys, tmp_path, corpus, f"{sys.executable} {path}",
+                                               "--max-restarts", "1")
+    # 2 broken cases of the first kind played, 2 of the second: then nothing more is sent
+    assert outcomes.count("error") == 4 and outcomes.count("not run") == 12
+    assert sum(r["message"].startswith("not run: the implementation broke 4 cases in a row, 2 kinds given up")
+               for r in records) >= 8
+    assert code == 1
+    assert any(line.startswith("stopped: the implementation broke 4 cases in a row, 2 kinds given up")
+               for line in out.splitlines())

@@ -160,7 +160,7 @@ def test_show_missing_file_is_a_user_error(capsys):
 def test_show_an_invalid_file_prints_its_problems(capsys, monkeypatch):
     monkeypatch.chdir(BROKEN)
     code, out, err = run(capsys, "variants", "show", "unknown-rule.yaml")
-    assert code == 1 and out == ""
+    assert code == 2 and out == ""     # as docs, compare, deal: a rule set that does not load
     assert err.splitlines() == [
         "unknown-rule.yaml:8:5: rules.auction.coinch: unknown rule 'auction.coinch' (did you mean 'coinche'?)"]
 

@@ -34,7 +34,11 @@ def register(subparsers) -> None:
                     "Each case's expectation is written for the rule set (hand), carried from a rule set "
                     "with the same values at every rule the fixture depends on (carried), or the reference "
                     "engine's own answer (engine). Prints a matrix (area x rule set), the cases that went "
-                    "wrong with their differences, and closes with 'N passed, N failed'.")
+                    "wrong with their differences, and closes with 'N passed, N failed'.",
+        epilog="exit status: 0 when every case played passed; 1 when a case failed, errored, timed out, was "
+               "not run or is a corpus defect; 2, with one line per problem and nothing run, for a mistake "
+               "on the command line, a fixture or rule-set file that does not load, a selection that leaves "
+               "nothing to play, or an --impl that cannot start (docs/protocol.md, 'Running the suite').")
     p.add_argument("--variant", action="append", metavar="ID|FILE", default=None,
                    help="a rule set: a shipped or house id, or a rule-set file (repeat for several; "
                         "default: all shipped)")

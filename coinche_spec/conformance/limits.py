@@ -33,9 +33,10 @@ def _count(minimum: int) -> Callable[[str], int]:
 
 def add_arguments(parser) -> None:
     parser.add_argument("--max-restarts", metavar="K", type=_count(0), default=3,
-                        help="give the implementation up after it has broken (timed out, crashed, answered "
-                             "rubbish) K+1 cases in a row, that is after K restarts in a row; the cases left are "
-                             "reported as not run (default 3)")
+                        help="after the implementation has broken (timed out, crashed, answered rubbish) K+1 "
+                             "cases of one kind in a row, that is after K restarts, give that kind up: its cases "
+                             "left are reported as not run, the other kinds go on; a second kind given up with no "
+                             "case answered in between gives the implementation up (default 3)")
     parser.add_argument("--max-fail", metavar="N", type=_count(1), default=None,
                         help="stop after N cases that failed, errored or timed out; the cases left are "
                              "reported as not run")

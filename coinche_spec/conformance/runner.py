@@ -216,7 +216,21 @@ def run(impl: Implementation, fixtures: list[Fixture], variants: list,
             verdict, diffs, message = judge(expectation.fields, reply)
             add(outcome(verdict, diffs, message, seconds, reply.get("result")))
     report.seconds = time.monotonic() - started
+    report.notes.extend(given_up_notes(impl, report))
     return report
+
+
+def given_up_notes(impl: Implementation, report: Report) -> list[str]:
+    """Why cases were not run: the kinds the implementation was given up for, or the whole of it."""
+    not_run = [o for o in report.outcomes if o.outcome == "not run"]
+    notes = []
+    for kind, why in getattr(impl, "kinds_given_up", {}).items():
+        n = sum(o.fixture.kind == kind for o in not_run)
+        notes.append(f"{kind} given up: {why} ({n} {'case' if n == 1 else 'cases'} not run)")
+    if impl.gave_up is not None:
+        n = sum(o.message == f"not run: {impl.gave_up}" for o in not_run)
+        notes.append(f"stopped: {impl.gave_up} ({n} {'case' if n == 1 else 'cases'} not run)")
+    return notes
 
 
 def playable_count(fixtures: list[Fixture], variants: list, engine_verdicts: bool = True) -> int:

@@ -8,9 +8,12 @@ program speaking JSON Lines on stdin/stdout (``python my_engine.py``): each
 reply has a time limit, and a program that hangs, dies or prints something
 that is not a reply costs one case an error, never the whole run; it is
 restarted and configured again before the next case, until it has broken
-``max_restarts`` + 1 cases in a row: then it is given up, and every case left
-is *not run* (an implementation that always hangs costs a few time-outs, not
-one per case). ``PythonObject`` (module ``inprocess``) is an object in this
+``max_restarts`` + 1 cases of one kind in a row: then that kind is given up,
+and every case of that kind left is *not run*, while the other kinds go on
+(an implementation that crashes on melds alone still has its scores judged);
+when a second kind is given up with no case answered in between, the whole
+implementation is given up (one that always hangs costs a few time-outs per
+kind tried, not one per case). ``PythonObject`` (module ``inprocess``) is an object in this
 process, with the same time limit.
 """
 
@@ -92,10 +95,12 @@ class Implementation:
     Besides the four commands, every implementation keeps two things the
     runner reads after each case: ``case_stderr`` (what it wrote on standard
     error during that case, bounded; None when nothing can be told apart),
-    and whether it has been given up (``gave_up``): once it has broken more
-    than ``max_restarts`` cases in a row (a time-out, a crash, rubbish), or
-    once the runner called ``halt`` (``--max-fail``, ``-x``), ``run`` raises
-    ``not run`` at once and nothing more is started."""
+    and what it has been given up for: once it has broken more than
+    ``max_restarts`` cases of one kind in a row (a time-out, a crash,
+    rubbish), ``run`` raises ``not run`` at once for that kind
+    (``kinds_given_up``); once a second kind goes with nothing answered in
+    between, or the runner called ``halt`` (``--max-fail``, ``-x``), for
+    every case (``gave_up``), and nothing more is started."""
 
     label = "implementation"
     info: dict | None = None
@@ -103,6 +108,18 @@ class Implementation:
     case_stderr: str | None = None
     gave_up: str | None = None
     broken_in_a_row = 0
+    _case_kind: str | None = None       # the kind of the case being run (None: start, configure)
+
+    @property
+    def kinds_given_up(self) -> dict:
+        """Kind -> why its later cases are not run (the implementation kept breaking on that kind)."""
+        return self._tally()[0]
+
+    def _tally(self) -> tuple:
+        """(kinds given up, broken cases in a row per kind, kinds given up since the last answer)."""
+        if "_kinds_given_up" not in self.__dict__:
+            self._kinds_given_up, self._broken_by_kind, self._kinds_in_streak = {}, {}, set()
+        return self._kinds_given_up, self._broken_by_kind, self._kinds_in_streak
 
     def halt(self, reason: str) -> None:
         """Stop here: every later case is not run, for ``reason``."""
@@ -110,20 +127,44 @@ class Implementation:
             self.gave_up = reason
         self.stop()
 
-    def _refuse_if_given_up(self) -> None:
+    def _refuse_if_given_up(self, case: Any = None) -> None:
+        self._case_kind = case.get("kind") if isinstance(case, dict) and isinstance(case.get("kind"), str) else None
         if self.gave_up is not None:
             raise ImplementationError("not run", f"not run: {self.gave_up}")
+        why = self.kinds_given_up.get(self._case_kind)
+        if why is not None:
+            raise ImplementationError("not run", f"not run: {why}")
 
     def _broke(self) -> None:
-        """One more case in a row that left the implementation broken; give up past the limit."""
+        """One more case in a row that left the implementation broken: past the limit, give up the
+        case's kind, or the whole implementation once a second kind goes with nothing answered between."""
         self.broken_in_a_row += 1
-        if self.max_restarts is not None and self.broken_in_a_row > self.max_restarts:
-            n = self.broken_in_a_row
-            self.halt(f"the implementation broke {n} {'case' if n == 1 else 'cases'} in a row "
-                      f"(--max-restarts {self.max_restarts})")
+        limit, kind = self.max_restarts, self._case_kind
+        if limit is None:
+            return
+        given_up, by_kind, streak = self._tally()
+        if kind is None:    # starting or configuring: no kind to blame
+            if self.broken_in_a_row > limit:
+                n = self.broken_in_a_row
+                self.halt(f"the implementation broke {n} {'case' if n == 1 else 'cases'} in a row "
+                          f"(--max-restarts {limit})")
+            return
+        n = by_kind[kind] = by_kind.get(kind, 0) + 1
+        if n > limit and kind not in given_up:
+            given_up[kind] = (f"the implementation broke {n} {kind} {'case' if n == 1 else 'cases'} in a row "
+                              f"(--max-restarts {limit}): "
+                              f"its other {kind} cases were not run")
+            streak.add(kind)
+            if len(streak) > 1:
+                self.halt(f"the implementation broke {self.broken_in_a_row} cases in a row, "
+                          f"{len(streak)} kinds given up ({', '.join(sorted(streak))}; "
+                          f"--max-restarts {limit}): every case left was not run")
 
     def _answered(self) -> None:
         self.broken_in_a_row = 0
+        _, by_kind, streak = self._tally()
+        streak.clear()
+        by_kind.pop(self._case_kind, None)
 
     def start(self) -> dict:
         raise NotImplementedError
@@ -250,7 +291,7 @@ class InProcess(Implementation):
         return reply
 
     def run(self, seq: Any, case: dict) -> dict:
-        self._refuse_if_given_up()
+        self._refuse_if_given_up(case)
         if self._broken:
             self._mend()
         return check_run_reply(self._call({"cmd": "run", "seq": seq, "case": case}), seq)
@@ -308,6 +349,8 @@ class Subprocess(Implementation):
         lines: queue.Queue = queue.Queue()
         self._lines = lines
         proc = self._proc
+        # this process's own standard error: a restarted program's tail never repeats its predecessors'
+        said = self._stderr = collections.deque(maxlen=self._stderr.maxlen)
 
         def read_stdout() -> None:
             while True:  # line by line, never holding more than the line limit
@@ -320,7 +363,7 @@ class Subprocess(Implementation):
         def read_stderr() -> None:
             for raw in proc.stderr:
                 line = raw.decode("utf-8", "replace").rstrip("\n")
-                self._stderr.append(line)
+                said.append(line)
                 case_lines = self._case_lines
                 if len(case_lines) < CASE_STDERR_LINES:
                     case_lines.append(line[:CASE_STDERR_LINE_CHARS])
@@ -468,7 +511,7 @@ class Subprocess(Implementation):
         return reply
 
     def run(self, seq: Any, case: dict) -> dict:
-        self._refuse_if_given_up()
+        self._refuse_if_given_up(case)
         self._case_lines = lines = []
         self.case_stderr = None
         try:

@@ -194,7 +194,7 @@ class PythonObject(Implementation):
         return reply
 
     def run(self, seq: Any, case: dict) -> dict:
-        self._refuse_if_given_up()
+        self._refuse_if_given_up(case)
         self.case_stderr = None
         try:
             if self._broken:

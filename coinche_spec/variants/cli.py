@@ -129,13 +129,14 @@ def variant_for(ref: str) -> loader.Variant:
 
 
 def cmd_show(args) -> int:
-    """Print a variant; an invalid one prints its problems instead (exit 1)."""
+    """Print a variant; an invalid one prints its problems instead (exit 2, as every command
+    given a rule set it cannot load: only ``check``'s verdict on a file is exit 1)."""
     try:
         variant = variant_for(args.ref)
     except VariantError as exc:
         for line in exc.lines:
             print(line, file=sys.stderr)
-        return 1
+        return 2
     if args.resolved:
         data = variant.document
     else:
@@ -194,7 +195,8 @@ def cmd_check(args) -> int:
 
 
 def cmd_diff(args) -> int:
-    """Exit 0 whether or not they differ: this is a reading aid, not a check."""
+    """Exit 0 whether or not they differ: this is a reading aid, not a check (2: a rule set that
+    does not load)."""
     from . import diff
 
     try:
@@ -202,7 +204,7 @@ def cmd_diff(args) -> int:
     except VariantError as exc:
         for line in exc.lines:
             print(line, file=sys.stderr)
-        return 1
+        return 2
     from ..docsgen.differences import that_can_matter
     diffs = diff.differences(left.document, right.document)
     left_out: list = []
