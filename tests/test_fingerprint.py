@@ -68,6 +68,16 @@ def test_text_says_plays_like_base_except(changed):
     assert "no case kind can observe" in text
 
 
+def test_answers_no_rule_explains_are_in_the_headline():
+    """An engine wrong in a way no single option explains must not read as a clean match."""
+    result = take(f"python:{IMPLS / 'changed_rules.py'}:ScoresOffByOne")
+    assert result.changed() == [] and result.by_status("unclear")
+    text = fp.render_text(result)
+    headline = text.splitlines()[1]
+    assert headline.startswith("does not play like contree-701, and no single rule explains it:")
+    assert "no rule found to differ" not in text
+
+
 def test_kinds_not_answered_leave_rules_not_observed():
     result = take(AUCTION_ONLY)
     assert {f.path: f.found for f in result.changed()} == {"auction.surcoinche.multiplier": 3}

@@ -520,6 +520,10 @@ def render_text(fp: Fingerprint) -> str:
             if shown is not None:
                 lines.append(f"    evidence: {shown.evidence.source}: {_case_line(shown.evidence.case)}")
                 lines.append("      " + _evidence_words(f, shown))
+    elif fp.by_status("unclear"):       # not a clean match: some answers fit neither the base nor one option
+        n = len(fp.by_status("unclear"))
+        lines.append(f"does not play like {fp.base}, and no single rule explains it: {n} "
+                     f"rule{'s' if n != 1 else ''} gave answers that fit no single option (below).")
     else:
         lines.append(f"plays like {fp.base}: no rule found to differ.")
     same = fp.by_status("same")

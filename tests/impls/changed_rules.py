@@ -35,3 +35,19 @@ class Changed:
 
 class AuctionOnly(Changed):
     kinds = ["auction"]
+
+
+class ScoresOffByOne(Changed):
+    """Plays contree-701 as announced, but adds 1 to every score it gives: no rule explains that."""
+
+    kinds = ["score"]
+
+    def __init__(self):
+        from coinche_spec.variants import load_variant
+        self.rules = load_variant("contree-701").rules
+
+    def run(self, case):
+        result = run_case(self.rules, case)
+        if isinstance(result.get("score"), dict):
+            result["score"] = {team: points + 1 if points else points for team, points in result["score"].items()}
+        return {"result": result}
