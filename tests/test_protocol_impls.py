@@ -121,10 +121,13 @@ def good(objects, timeout=2.0, max_restarts=3):
     return impl
 
 
-def test_an_object_answers_through_json(objects):
+def test_an_object_answers_through_json(objects, capfd):
     impl = good(objects)
     case = dict(PERFT)
+    capfd.readouterr()
     reply = impl.run("p@federation", case)
+    # what it wrote on stderr is kept with the case, not printed (as a separate program's)
+    assert "thinking about" not in capfd.readouterr().err
     # the seq is the runner's; a tuple comes back as a JSON list; the case it was given was a copy
     assert reply == {"seq": "p@federation",
                      "result": {"count": 16, "objects": 1, "variant": "federation", "pair": [1, 2]}}

@@ -81,7 +81,8 @@ class Worker:
 
 
 class _StderrTap:
-    """Standard error while a call runs: what the worker thread writes is passed on and kept."""
+    """Standard error while a call runs: what the worker thread writes is kept with the case, not
+    printed (as a separate program's is), and what any other thread writes is passed on."""
 
     def __init__(self, stream, thread_id: int | None):
         self._stream, self._thread_id = stream, thread_id
@@ -89,10 +90,12 @@ class _StderrTap:
         self._size = 0
 
     def write(self, text: str) -> int:
-        if threading.get_ident() == self._thread_id and self._size < CASE_STDERR_CHARS:
+        if threading.get_ident() != self._thread_id:
+            return self._stream.write(text)
+        if self._size < CASE_STDERR_CHARS:
             self.kept.append(text[:CASE_STDERR_CHARS - self._size])
             self._size += len(text)
-        return self._stream.write(text)
+        return len(text)
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._stream, name)
