@@ -7,7 +7,9 @@ wins (or that the match is drawn);
 and, where the variant asks for it, a side that crossed only thanks to its
 belote in a deal it lost as takers or in which it took no trick must still
 win a trick in a later deal before the victory counts, or a side that won no
-trick in a deal cannot win on it.
+trick in a deal (or failed its contract in it) cannot win on it; and a deal
+that would take a side to the target may be counted with its exact,
+unrounded score.
 """
 
 from __future__ import annotations
