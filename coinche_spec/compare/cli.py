@@ -42,7 +42,7 @@ def build(refs: list, deals: int, seed: int, jobs: int = 1, progress=None, note=
     from .outcomes import differing
     from .render import Comparison
     from ..docsgen.differences import worded_differences
-    from .simulate import simulate
+    from .simulate import match_refusal, simulate
 
     variants = [load(r) for r in refs]
     ids = [v.id for v in variants]
@@ -53,6 +53,9 @@ def build(refs: list, deals: int, seed: int, jobs: int = 1, progress=None, note=
         scenarios, seen, without = differing(variants)
     except CorpusError as exc:
         raise _error(f"compare: the corpus does not load: {exc.problems[0]}") from None
+    why = match_refusal(variants) if deals else None
+    if why is not None:
+        raise _error(f"compare: {why}")
     sim = simulate(variants, deals, seed, jobs, progress, note=note) if deals else None
     return Comparison(ids, changes, left_out, scenarios, seen, without, sim)
 

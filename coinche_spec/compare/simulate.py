@@ -26,6 +26,8 @@ from dataclasses import dataclass, field
 
 from ..engine.match import Match
 from ..engine.players import play_hands
+from ..engine.scoring import score_deal
+from ..variants.rules import Rules
 from ..variants.compiled import compiled_rules
 from .deals import deal_hands
 from .stats import Estimate, largest, mean, mean_of, rate
@@ -35,8 +37,25 @@ BATCH_CHUNK = 25_000  # deals per batch-engine task: past the per-call overhead,
 _THROWN = (None, None, 1, False, 0, 0, 0, 0, None, None)
 
 # one deal under one rule set: (takers or None when thrown in, made, multiplier, swept, NS, EW,
-#                              NS tricks, EW tricks, belote side, points a litige held back or None)
+#                              NS tricks, EW tricks, belote side, points a litige held back or None
+#                              [, the score unrounded: only under match.last_deal_exact])
 Record = tuple
+_EXACT_RULES: dict = {}     # id(rules) -> (rules, the same rules without scoring.rounding, or None)
+
+
+def _exact_rules(rules):
+    """The rule set with scores left unrounded, when its match counts a deal exactly
+    (match.last_deal_exact with some scoring.rounding), else None."""
+    kept = _EXACT_RULES.get(id(rules))
+    if kept is None or kept[0] is not rules:
+        c = compiled_rules(rules)
+        exact = None
+        if c.match.get("last_deal_exact", False) and c.scoring.rounding != "none":
+            doc = rules.to_dict()
+            doc["scoring"] = dict(doc["scoring"], rounding="none")
+            exact = Rules(doc, f"{rules.variant_id}-unrounded")
+        kept = _EXACT_RULES[id(rules)] = (rules, exact)
+    return kept[1]
 
 
 def play_one(rules, dealer: str, hands: dict) -> Record:
@@ -48,9 +67,16 @@ def play_one(rules, dealer: str, hands: dict) -> Record:
         return _THROWN          # scoring.litige replay: a level deal is thrown in, as four passes are
     c = deal.contract
     won = o.tricks_won
-    return (c.takers, o.made, c.multiplier, won["NS"] == 8 or won["EW"] == 8,
-            o.score["NS"], o.score["EW"], won["NS"], won["EW"], o.belote,
-            o.score_result.held if o.score_result is not None else None)
+    record = (c.takers, o.made, c.multiplier, won["NS"] == 8 or won["EW"] == 8,
+              o.score["NS"], o.score["EW"], won["NS"], won["EW"], o.belote,
+              o.score_result.held if o.score_result is not None else None)
+    unrounded = _exact_rules(rules)
+    if unrounded is None:
+        return record
+    by_seat = deal.tricks_by_seat() if c.value == "generale" else None
+    exact = score_deal(unrounded, c, o.trick_points, won, o.last_trick, o.melds, o.belote_points,
+                       explain=False, tricks_by_seat=by_seat)
+    return record + (dict(exact.score),)
 
 
 _WORKER_RULES: list = []
@@ -82,6 +108,18 @@ def batch_refusal(rules_list: list) -> str | None:
             batch_rules(r)
         except BatchUnsupported as exc:
             return str(exc)
+        if _exact_rules(r) is not None:
+            return ("rules.match.last_deal_exact: a match counts the deal that would win it unrounded, "
+                    "and the batch records carry only the rounded score")
+    return None
+
+
+def match_refusal(variants: list) -> str | None:
+    """Why the matches of one of these rule sets cannot be played from simulated deals, or None."""
+    for v in variants:
+        if compiled_rules(v.rules).match.both_cross == "counting_order":
+            return (f"{v.id}: rules.match.both_cross: counting_order counts a deal's melds apart from the "
+                    "rest of its score, which a simulated deal does not record (compare with --deals 0)")
     return None
 
 
@@ -205,8 +243,8 @@ def match_lengths(rules, records: list) -> list[int]:
     reach it are handed to Match (with the whole match so far)."""
     played = [r for r in records if r[0] is not None]
     probe = Match(rules, lines=False)
-    if (probe.g.belote_validation or probe.needs_trick or probe.last_deal is not None
-            or any(_held(r) for r in played)):
+    if (probe.g.belote_validation or probe.needs_trick or probe.not_failed or probe.exact
+            or probe.last_deal is not None or any(_held(r) for r in played)):
         return _match_lengths_slow(rules, played)
     reached = probe.reached
     out = []
@@ -253,14 +291,15 @@ def _held(r: Record):
 class _Record:
     """A record read as a match deal (engine.match._Deal's fields), built without checks: it is ours."""
 
-    __slots__ = ("score", "takers", "made", "belote", "tricks_won", "belotes", "held")
+    __slots__ = ("score", "takers", "made", "belote", "tricks_won", "belotes", "held", "melds", "exact_score")
 
     def __init__(self, r):
         self.score = {"NS": r[4], "EW": r[5]}
         self.takers, self.made, self.belote = r[0], r[1], r[8]
         self.tricks_won = {"NS": r[6], "EW": r[7]}
-        self.belotes = None
+        self.belotes = self.melds = None
         self.held = _held(r)
+        self.exact_score = r[10] if len(r) > 10 else None
 
 
 @dataclass

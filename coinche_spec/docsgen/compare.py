@@ -108,7 +108,8 @@ ENUM_WORDS: dict[str, dict] = {
                                       "no_trick": "without a trick", "any_deal": "any deal"},
     "match.reach": {"reach": "reaching it wins", "exceed": "only going over it wins"},
     "match.both_cross": {"higher_total": "the higher total", "deal_winner": "the deal's winners",
-                         "last_deal": "more points in the last deal", "last_taker": "the last deal's takers"},
+                         "last_deal": "more points in the last deal", "last_taker": "the last deal's takers",
+                         "counting_order": "belote, then melds, then tricks"},
     "match.tie": {"play_on": "play on", "deal_winner": "the deal's winners", "north_south": "North-South",
                   "draw": "a draw"},
 }
@@ -140,6 +141,8 @@ BOOL_WORDS: dict[str, tuple[str, str]] = {
     "belote.enabled": ("played", "not played"),
     "match.belote_validation": ("a trick in a later deal needed", "no condition"),
     "match.throw_ins_count": ("thrown-in deals count", "thrown-in deals not counted"),
+    "match.last_deal_not_failed": ("no win on a failed contract", "may win on a failed contract"),
+    "match.last_deal_exact": ("counted exactly", "rounded like any other"),
 }
 
 

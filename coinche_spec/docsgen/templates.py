@@ -1377,6 +1377,10 @@ TEMPLATES: tuple[Template, ...] = (
                       "wins, whatever the totals."),
         "last_taker": ("If both sides reach the target in the same deal, that deal's takers win, whether they "
                        "made their contract or not."),
+        "counting_order": ("If both sides reach the target in the same deal, the deal is counted in order from "
+                           "the totals before it: first each side's belote (to the side that held it), then its "
+                           "melds, then the rest; the first side to reach the target at a step wins (both at the "
+                           "same step: the higher total at that step)."),
     }, _no_target),
     one("tie", "match", "Equal totals", "match.tie", {
         "play_on": "If both reach it with equal totals, nobody has won yet: play goes on.",
@@ -1398,6 +1402,18 @@ TEMPLATES: tuple[Template, ...] = (
                    "wins at the end of a later deal in which it wins a trick, if it still has the target."
                    if c.get("match.last_deal_needs_a_trick") else
                    "A side may win on a deal in which it won no trick.")),
+    one("last-deal-not-failed", "match", "Not down in the last deal", "match.last_deal_not_failed",
+        lambda c: ("A side that failed its contract in a deal cannot win on that deal; it wins at the end of a "
+                   "later deal in which it did not fail, if it still has the target."
+                   if c.get("match.last_deal_not_failed") else
+                   "A side may win on a deal in which it failed its contract."), _no_target),
+    one("last-deal-exact", "match", "The last deal counted exactly", "match.last_deal_exact",
+        lambda c: ("A deal whose rounded score would take a side to the target"
+                   + (", or the last deal of the match," if c.get("match.deals") is not None else "")
+                   + " is counted with its exact score, unrounded: rounding cannot win the match."
+                   if c.get("match.last_deal_exact") else
+                   "The deal that wins the match is counted rounded, like any other."),
+        lambda c: "scores are not rounded" if c.r["scoring"]["rounding"] == "none" else None),
     Template("throw-ins-count", "match", "Thrown-in deals", ("match.throw_ins_count",), _throw_ins_count,
              lambda c: None if c.get("match.deals") is not None else "the match has no set number of deals",
              {"match.throw_ins_count": _THROW_INS_COUNT}),

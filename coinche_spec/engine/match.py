@@ -7,7 +7,9 @@ wins (or that the match is drawn);
 and, where the variant asks for it, a side that crossed only thanks to its
 belote in a deal it lost as takers or in which it took no trick must still
 win a trick in a later deal before the victory counts, or a side that won no
-trick in a deal cannot win on it.
+trick in a deal (or failed its contract in it) cannot win on it; and a deal
+that would take a side to the target may be counted with its exact,
+unrounded score.
 """
 
 from __future__ import annotations
@@ -44,12 +46,13 @@ def _last_taker(i: int, deal) -> str:
 
 
 # match.both_cross: who wins when both sides reach the target in one deal, from
-# (deal number, deal, totals, the tie rule); None: play goes on
+# (the match, deal number, deal); None: play goes on
 BOTH_CROSS = option_table("match.both_cross", {
-    "higher_total": lambda i, deal, totals, tie: _higher(totals, i, deal, tie),
-    "deal_winner": lambda i, deal, totals, tie: _deal_winner(i, deal, "match.both_cross"),
-    "last_deal": lambda i, deal, totals, tie: _higher(deal.score, i, deal, tie),
-    "last_taker": lambda i, deal, totals, tie: _last_taker(i, deal),
+    "higher_total": lambda m, i, deal: _higher(m.totals, i, deal, m.tie_winner),
+    "deal_winner": lambda m, i, deal: _deal_winner(i, deal, "match.both_cross"),
+    "last_deal": lambda m, i, deal: _higher(deal.score, i, deal, m.tie_winner),
+    "last_taker": lambda m, i, deal: _last_taker(i, deal),
+    "counting_order": lambda m, i, deal: _counting_order(m, i, deal),
 })
 # match.tie: when it comes to equal points, who wins, from (deal number, deal); None: play goes on
 TIE = option_table("match.tie", {
@@ -102,6 +105,8 @@ class _Deal:
     tricks_won: dict | None
     belotes: dict | None = None     # protocol extension: belotes per side, when a side may have two
     held: dict | None = None        # protocol extension: the points a litige held back in this deal
+    melds: dict | None = None       # protocol extension: the meld points inside ``score`` (counting_order)
+    exact_score: dict | None = None  # protocol extension: ``score`` unrounded (match.last_deal_exact)
 
 
 def _team_or_none(value, where: str) -> str | None:
@@ -148,8 +153,39 @@ def _parse_deal(i: int, raw) -> _Deal:
     held = raw.get("held")
     if held is not None:
         held = _numbers(held, f"{where}: held", minimum=0)
+    melds = raw.get("melds")
+    if melds is not None:
+        melds = _numbers(melds, f"{where}: melds", minimum=0)
+    exact = raw.get("exact_score")
+    if exact is not None:
+        exact = _numbers(exact, f"{where}: exact_score")
     return _Deal(score, _team_or_none(raw.get("takers"), f"{where}: takers"), made,
-                 _team_or_none(raw.get("belote"), f"{where}: belote"), tricks, belotes, held)
+                 _team_or_none(raw.get("belote"), f"{where}: belote"), tricks, belotes, held, melds, exact)
+
+
+def _belotes_of(deal, team: str) -> int:
+    """How many belotes ``team`` held in the deal (``belotes`` when given, else ``belote``)."""
+    return deal.belotes[team] if deal.belotes is not None else int(deal.belote == team)
+
+
+def _counting_order(m: "Match", i: int, deal) -> str | None:
+    """match.both_cross: counting_order (Swiss chibre). The deal is counted in stages from the totals
+    before it: each side's belote (belote.points each, to the side that held it), then its melds
+    (the deal's ``melds``), then the rest of its score. The first stage at which a side reaches the
+    target names the winner; both at one stage: the higher total at that stage (equal: ``tie``)."""
+    if deal.melds is None:
+        raise MatchInputError(f"bad match deal {i}: melds is needed to count the deal's melds before its "
+                              "tricks (match.both_cross: counting_order)")
+    points = m.c.belote.points
+    stage = dict(m.before)
+    for name, added in (("belote", {t: points * _belotes_of(deal, t) for t in TEAMS}), ("melds", deal.melds)):
+        stage = {t: stage[t] + added[t] for t in TEAMS}
+        at = [t for t in TEAMS if m.reached(stage[t])]
+        if at:
+            if m.lines is not None:
+                m.lines.append(f"counted up to the {name}: NS {stage['NS']}, EW {stage['EW']}")
+            return at[0] if len(at) == 1 else _higher(stage, i, deal, m.tie_winner)
+    return _higher(m.totals, i, deal, m.tie_winner)
 
 
 def _deal_winner(i: int, deal: _Deal, why: str) -> str:
@@ -177,11 +213,17 @@ class Match:
         self.last_deal = g.get("deals")     # optional: the match ends after this many deals at the latest
         # optional: a side that won no trick in a deal cannot win on it
         self.needs_trick = bool(g.get("last_deal_needs_a_trick", False))
+        # optional: a side that failed its contract in a deal cannot win on it
+        self.not_failed = bool(g.get("last_deal_not_failed", False))
+        # optional: a deal that would take a side to the target (or ends a match of ``deals``) counts unrounded;
+        # without scoring.rounding every score is exact already, and the rule cannot matter
+        self.exact = bool(g.get("last_deal_exact", False)) and c.scoring.rounding != "none"
         self.validation_deal = choose(BELOTE_VALIDATION_DEALS, g.get("belote_validation_deals", "failed_or_no_trick"))
         # optional, left out true: does a thrown-in deal (takers null) count toward ``deals``?
         self.throw_ins_count = g.get("throw_ins_count", True)
         self.counted = 0    # the deals that count toward ``deals``
         self.totals = {"NS": 0, "EW": 0}
+        self.before = {"NS": 0, "EW": 0}      # the totals before the deal being added
         self.waiting = {"NS": False, "EW": False}
         self.lines = [] if lines else None
         self.count = 0
@@ -194,8 +236,11 @@ class Match:
             self.counted += 1
         n = self.counted
         totals, waiting, lines, reached, g = self.totals, self.waiting, self.lines, self.reached, self.g
+        if self.exact and (reached(totals["NS"] + deal.score["NS"]) or reached(totals["EW"] + deal.score["EW"])
+                           or (self.last_deal is not None and n >= self.last_deal)):
+            deal = _counted_exactly(i, deal, lines)
         score = deal.score
-        before = {"NS": totals["NS"], "EW": totals["EW"]}
+        self.before = before = {"NS": totals["NS"], "EW": totals["EW"]}
         totals["NS"] += score["NS"]
         totals["EW"] += score["EW"]
         if lines is not None:
@@ -203,7 +248,7 @@ class Match:
                          f"EW {before['EW']} + {score['EW']} = {totals['EW']}")
         if self.held or deal.held is not None:
             self.held = _carry_litige(i, deal, self.held, totals, lines)
-        if not (g.belote_validation or self.needs_trick or waiting["NS"] or waiting["EW"]):
+        if not (g.belote_validation or self.needs_trick or self.not_failed or waiting["NS"] or waiting["EW"]):
             ns, ew = reached(totals["NS"]), reached(totals["EW"])
             if not (ns or ew) and (self.last_deal is None or n < self.last_deal):
                 return None                  # the usual deal: nobody has reached the target yet
@@ -234,8 +279,7 @@ class Match:
                 failed_takers = deal.takers == t and deal.made is False
                 if not self.validation_deal(failed_takers, deal.tricks_won[t] == 0):
                     continue
-                count = deal.belotes[t] if deal.belotes is not None else int(deal.belote == t)
-                b = self.c.belote.points * count
+                b = self.c.belote.points * _belotes_of(deal, t)
                 if b and not reached(totals[t] - b):
                     waiting[t] = True
                     if lines is not None:
@@ -251,11 +295,20 @@ class Match:
                 eligible.remove(t)
                 if lines is not None:
                     lines.append(f"{t} reach the target but won no trick in deal {i}: they cannot win on it")
+        if self.not_failed and eligible:      # match.last_deal_not_failed
+            if (deal.takers is None) != (deal.made is None):
+                raise MatchInputError(f"bad match deal {i}: takers and made are needed to check that a side "
+                                      "reaching the target did not fail its contract in it (match.last_deal_not_failed)")
+            if deal.made is False and deal.takers in eligible:
+                eligible.remove(deal.takers)
+                if lines is not None:
+                    lines.append(f"{deal.takers} reach the target but failed their contract in deal {i}: "
+                                 "they cannot win on it")
         winner = None
         if len(eligible) == 1:
             winner = eligible[0]
         elif len(eligible) == 2:
-            winner = self.both_cross(i, deal, totals, self.tie_winner)
+            winner = self.both_cross(self, i, deal)
             if winner is None and lines is not None:
                 lines.append(f"both sides reach the target level at {totals['NS']}: play on")
         if winner is None and self.last_deal is not None and n >= self.last_deal:
@@ -282,6 +335,21 @@ def run_match(rules, deals) -> MatchResult:
             return MatchResult("over", None if winner == DRAW else winner, dict(m.totals), i, dict(m.waiting),
                                m.lines, m.held)
     return MatchResult("open", None, dict(m.totals), len(deals), dict(m.waiting), m.lines, m.held)
+
+
+def _counted_exactly(i: int, deal, lines) -> _Deal:
+    """match.last_deal_exact: the deal with its exact (unrounded) score in place of the rounded one."""
+    if deal.takers is None:
+        return deal                 # a thrown-in deal scores nothing: there is nothing to round
+    exact = deal.exact_score
+    if exact is None:
+        raise MatchInputError(f"bad match deal {i}: exact_score is needed, this deal would take a side to the "
+                              "target or ends the match, and is counted unrounded (match.last_deal_exact)")
+    if lines is not None and exact != deal.score:
+        lines.append(f"deal {i} is counted exactly: NS {exact['NS']} (not {deal.score['NS']}), "
+                     f"EW {exact['EW']} (not {deal.score['EW']})")
+    return _Deal(exact, deal.takers, deal.made, deal.belote, deal.tricks_won, deal.belotes, deal.held,
+                 deal.melds, exact)
 
 
 def _carry_litige(i: int, deal: _Deal, held: int, totals: dict, lines: list) -> int:

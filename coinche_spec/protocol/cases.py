@@ -382,7 +382,7 @@ def _match(case: dict, path: tuple) -> dict:
     deals = []
     for i, d in enumerate(_list(case["deals"], dpath, 1, 1000, "deals")):
         p = dpath + (i,)
-        _object(d, p, ("score", "takers", "made", "belote", "tricks_won"), ("belotes", "held"))
+        _object(d, p, ("score", "takers", "made", "belote", "tricks_won"), ("belotes", "held", "melds", "exact_score"))
         deal = {
             "score": _team_ints(d["score"], p + ("score",), 0, 100000),
             # takers null, made null: a thrown-in deal (four passes), for match.throw_ins_count
@@ -398,6 +398,14 @@ def _match(case: dict, path: tuple) -> dict:
             raise CaseError(p + ("held",), "a thrown-in deal (takers null) holds no litige points")
         if d.get("held") is not None:   # extension: a litige's points held back (scoring.litige)
             deal["held"] = _held(d["held"], deal, p + ("held",))
+        if d.get("melds") is not None:   # extension: the meld points inside the score (match.both_cross: counting_order)
+            deal["melds"] = _team_ints(d["melds"], p + ("melds",), 0, 100000)
+            for team in TEAMS:
+                if deal["melds"][team] > deal["score"][team]:
+                    raise CaseError(p + ("melds", team), f"{deal['melds'][team]}: more meld points than the "
+                                                         f"{deal['score'][team]} {team} scored in this deal")
+        if d.get("exact_score") is not None:   # extension: the score unrounded (match.last_deal_exact)
+            deal["exact_score"] = _team_ints(d["exact_score"], p + ("exact_score",), 0, 100000)
         deals.append(deal)
     return {"kind": "match", "deals": deals}
 
