@@ -41,6 +41,9 @@ CHANGED = [
                   "scoring.rounding": "nearest_5", "scoring.rounding_stage": "before_multiplier"}),
     ("contree-701", {"contract.versus_defenders": "at_least_level", "belote.claim": "said_once",
                      "scoring.rounding_stage": "card_points_complement"}),
+    # libcoinche's trick, won by rank whatever the suit (the partner "wins" by it too), in every strain
+    ("contree-701", {"play.trick_winner": "any_suit_by_rank"}),
+    ("cafe-sans-tout-atout", {"play.trick_winner": "any_suit_by_rank"}),
 ]
 
 

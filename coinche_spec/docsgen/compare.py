@@ -63,6 +63,8 @@ ENUM_WORDS: dict[str, dict] = {
                                "overbid_cancels": "a higher bid cancels it (décoinchage)",
                                "ends_bidding_window": "ends the bidding, then a surcoinche window"},
     "play.first_leader_generale": {"first_leader": "as any contract", "taker": "the générale's taker"},
+    "play.trick_winner": {"led_suit": "highest trump, else of the led suit",
+                          "any_suit_by_rank": "highest rank of any suit (trumps above)"},
     "play.first_leader": {"next_to_dealer": lambda c: f"next to the dealer ({_side(c, True)})",
                           "first_bidder": "the first bidder", "taker": "the taker"},
     "play.cannot_overtrump": {"must_undertrump": "must undertrump", "may_discard": "may discard",

@@ -644,6 +644,34 @@ def _throw_ins_count(c: Ctx) -> str:
     return _THROW_INS_COUNT["false" if counts is False else "true"]
 
 
+def _by_rank(c: Ctx) -> str:
+    """play.trick_winner: any_suit_by_rank, said for the strains this rule set may bid."""
+    text = ("A trick goes to the strongest card played, whatever its suit: cards are ranked by their rank in "
+            "their own suit (a plain suit 7 8 9 J Q K 10 A, the trump suit J 9 A 10 K Q 8 7 and above every "
+            "plain card), and a card takes the trick only if it ranks strictly higher than the card winning it, "
+            "so an ace discarded on a king led wins; of two cards of equal rank the first keeps it. "
+            "\"Partner winning\" in the rules above and below means the partner's card is winning so.")
+    extra = [f"in {w} every card is ranked in the {order} order, across suits"
+             for ok, w, order in ((c.ta, "tout atout", "trump"), (c.sa, "sans atout", "plain")) if ok]
+    return text + (" " + _capital("; ".join(extra)) + "." if extra else "")
+
+
+def _led_suit_wins(c: Ctx) -> str:
+    """play.trick_winner: led_suit (the usual trick), said for the strains this rule set may bid."""
+    other = " and ".join(w for ok, w in ((c.sa, "sans atout"), (c.ta, "tout atout")) if ok)
+    return ("A trick goes to the highest trump played, else to the highest card of the suit led"
+            + (f" (in {other}, to the highest card of the suit led)" if other else "")
+            + "; a card of another suit never wins it.")
+
+
+_LED_SUIT_WINS = _led_suit_wins
+_TRICK_WINNER = {
+    "led_suit": _LED_SUIT_WINS,
+    None: _LED_SUIT_WINS,
+    "any_suit_by_rank": _by_rank,
+}
+
+
 _FIRST_LEADER_GENERALE = {
     "first_leader": "A générale is led like any other contract.",
     "taker": "In a générale, the taker himself leads the first trick.",
@@ -1143,6 +1171,7 @@ TEMPLATES: tuple[Template, ...] = (
     Template("first-leader-generale", "play", "First lead of a générale", ("play.first_leader_generale",),
              _first_leader_generale, lambda c: None if c.generale else "a générale cannot be bid",
              {"play.first_leader_generale": _FIRST_LEADER_GENERALE}),
+    one("trick-winner", "play", "Who wins a trick", "play.trick_winner", _TRICK_WINNER),
     one("trump-lead", "play", "Trump led", "play.trump_lead_must_overtrump", {
         "true": lambda c: ("When trump is led, each player must play a higher trump than the highest one in the "
                            "trick if he can"

@@ -135,4 +135,21 @@ def _strength_table(strain: str) -> tuple[int, ...]:
 
 STRENGTH = {strain: _strength_table(strain) for strain in STRAIN_NAMES}
 
+
+def _rank_beat_table(strain: str) -> tuple[int, ...]:
+    """BEAT for a trick won by rank whatever the suit (play.trick_winner: any_suit_by_rank).
+
+    A card's strength is its rank in its own order, plus 8 for a trump (so every
+    trump beats every plain card); a card beats w when its strength is strictly
+    higher, of any suit. At tout atout every card has its trump-order rank, at
+    sans atout its plain-order rank.
+    """
+    trump = TRUMP_SUIT[strain]
+    power = [STRENGTH[strain][c] + (8 if (c >> 3) == trump else 0) for c in range(32)]
+    return tuple(sum(1 << c for c in range(32) if power[c] > power[w]) for w in range(32))
+
+
+# RANK_BEAT[strain][w]: the cards that beat w when the trick goes to the highest rank of any suit.
+RANK_BEAT = {strain: _rank_beat_table(strain) for strain in STRAIN_NAMES}
+
 RANK_LETTERS = RANKS
