@@ -22,8 +22,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..engine.masks import PLAIN_RANK_ORDER, TRUMP_RANK_ORDER
-
 __all__ = ["PlayResult", "play_tricks"]
 
 _U32 = np.uint32
@@ -227,14 +225,15 @@ def _nzm(x, ones):
     return m
 
 
-def _internal_bit(strain: int, card: int) -> int:
-    """The bit of real card ``card`` (suit * 8 + rank) in strain ``strain``'s layout."""
+def _internal_bit(strain: int, card: int, trump_order: tuple, plain_order: tuple) -> int:
+    """The bit of real card ``card`` (suit * 8 + rank) in strain ``strain``'s layout, under the rule
+    set's rank orders (each rank's strength by rank index: compiled rules' rank_orders)."""
     suit, rank = card >> 3, card & 7
     if strain < 4:
         byte = (suit - strain - 1) & 3
-        order = TRUMP_RANK_ORDER if suit == strain else PLAIN_RANK_ORDER
+        order = trump_order if suit == strain else plain_order
     else:
-        byte, order = suit, TRUMP_RANK_ORDER if strain == 4 else PLAIN_RANK_ORDER
+        byte, order = suit, trump_order if strain == 4 else plain_order
     return byte * 8 + order[rank]
 
 
@@ -251,7 +250,7 @@ class _Layout:
         self.real_card = np.zeros(6 * 32, np.int8)
         value = br.value.reshape(6, 32)
         for s in range(6):
-            inner = [_internal_bit(s, c) for c in range(32)]
+            inner = [_internal_bit(s, c, *br.rank_orders) for c in range(32)]
             assert sorted(inner) == list(range(32))
             real = [0] * 32
             for c, i in enumerate(inner):

@@ -18,7 +18,7 @@ from ..engine.auction import _table as auction_table
 from ..engine.errors import Unsupported
 from ..engine.masks import PLAIN_RANK_ORDER, SUIT_MASKS
 from ..engine.options import TABLES, choose, engine_phase, rule_options
-from ..engine.play import beat_table
+from ..engine.play import beat_table, rank_orders
 from ..engine.scoring import SCALE_APPLIES_TO, SCALE_DEFENDERS, SCALE_ROUNDING
 from ..notation import RANKS
 from ..variants.compiled import STRAINS, compiled_rules
@@ -43,7 +43,7 @@ BATCH_OPTIONS: dict = {
     "auction.coinche.effect": _ALL, "auction.strain_order[]": _ALL, "auction.surcoinche.by": _ALL,
     "play.cannot_overtrump": _ALL, "play.partner_cut_only_trumps": _ALL, "play.first_leader": _ALL,
     "play.first_leader_generale": _ALL, "play.trick_winner": _ALL,
-    "card_values.sweep.kind": _ALL,
+    "card_values.sweep.kind": _ALL, "card_values.order.trump[]": _ALL, "card_values.order.plain[]": _ALL,
     "melds.long_runs": _ALL, "melds.run_order": _ALL, "melds.card_reuse": _ALL,
     "melds.compare.equal": _ALL, "melds.winner_scores": _ALL, "melds.timing": _ALL, "melds.sides_scoring": _ALL,
     "belote.tout_atout": _ALL, "belote.claim": _ALL, "belote.in_run": _ALL,
@@ -152,6 +152,7 @@ class BatchRules:
         self.go_up = np.array([False] * 4 + [bool(p.tout_atout_must_go_up), bool(p.sans_atout_must_go_up)])
         # play.trick_winner: the engine's own beat tables; any_suit: a card of any suit may take a trick
         self.beat = np.array([beat_table(c, s) for s in STRAINS], dtype=np.uint32).ravel()   # strain*32 + card
+        self.rank_orders = rank_orders(c)            # card_values.order: strength by rank index (trump, plain)
         self.any_suit = _option(_ANY_SUIT, "play.trick_winner", p.get("trick_winner") or "led_suit")
         self.value = np.array([c.card_table(s) for s in STRAINS], dtype=np.int32).ravel()  # strain*32 + card
         cv = c.card_values

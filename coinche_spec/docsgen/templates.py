@@ -799,6 +799,24 @@ _FIRST_LEADER = {
 }
 
 
+def _rank_order(c: Ctx) -> str:
+    """card_values.order: the rank orders in tricks (left out: the usual ones)."""
+    trump = c.get("card_values.order.trump") or TRUMP_ORDER
+    plain = c.get("card_values.order.plain") or PLAIN_ORDER
+    usual = tuple(trump) == TRUMP_ORDER and tuple(plain) == PLAIN_ORDER
+    kinds = [w for ok, w in ((c.ta, "the trump order for every suit in tout atout"),
+                             (c.sa, "the plain order for every suit in sans atout")) if ok]
+    return (f"In tricks the cards rank, strongest first: in the trump suit {_ranks(trump)}; in the other suits "
+            f"{_ranks(plain)}" + (f" ({' and '.join(kinds)})" if kinds else "")
+            + (". That is the usual order." if usual else
+               ". This order decides who wins a trick and which cards beat another; it changes no card's value "
+               "and no meld (runs follow 7 8 9 10 J Q K A, equal squares A, 10, K, Q)."))
+
+
+def _ranks(order) -> str:
+    return ", ".join(RANK_WORDS[k] for k in order)
+
+
 def _card_table(group: str, title: str, lead: str, order: tuple, section: str,
                 unused=lambda c: None) -> Template:
     def say(c: Ctx) -> str:
@@ -1225,6 +1243,8 @@ TEMPLATES: tuple[Template, ...] = (
     }, _not_sa),
 
     # --- card values
+    Template("card-order", "values", "Order of the cards", ("card_values.order.trump", "card_values.order.plain"),
+             _rank_order, options={"card_values.order.trump[]": RANK_WORDS, "card_values.order.plain[]": RANK_WORDS}),
     _card_table("trump", "Trump values", "The trump suit counts", TRUMP_ORDER, "values"),
     _card_table("plain", "Values in the other suits", "The other suits count", PLAIN_ORDER, "values"),
     _card_table("sans_atout", "Sans atout values", "In sans atout every suit counts", PLAIN_ORDER, "values",

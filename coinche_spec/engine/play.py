@@ -13,7 +13,8 @@ from __future__ import annotations
 
 from ..notation import SEATS, NotationError, card_name, parse_card, parse_seat, parse_strain
 from .errors import BadInput, EngineError, IllegalPlay
-from .masks import BEAT, RANK_BEAT, SUIT_MASKS, TRUMP_SUIT, mask_of
+from .masks import (BEAT, PLAIN_RANK_ORDER, SUIT_MASKS, TRUMP_RANK_ORDER, TRUMP_SUIT, any_suit_beats,
+                    led_suit_beats, mask_of)
 from .options import choose, engine_phase, option_table
 from .table import seat_step
 
@@ -95,15 +96,38 @@ FIRST_LEADER_GENERALE = option_table("play.first_leader_generale", {"first_leade
 _NO_LEADER = {"first_bidder": "the variant has the first bidder lead, but no bid was made",
               "declarer": "the variant has the taker lead, but there is no contract"}
 # play.trick_winner (optional, left out: led_suit): the cards that beat the card winning a trick, per
-# strain (BEAT: the highest trump, else the highest of the led suit; RANK_BEAT: the highest rank of any
-# suit, a trump above every plain card). The trick's winner and the "partner wins" of the legal cards
-# both read it, in the per-deal engine and the batch.
-TRICK_WINNER = option_table("play.trick_winner", {"led_suit": BEAT, "any_suit_by_rank": RANK_BEAT})
+# strain, under the rule set's rank orders (card_values.order). led_suit: the highest trump, else the
+# highest of the led suit; any_suit_by_rank: the highest rank of any suit, a trump above every plain
+# card. The trick's winner and the "partner wins" of the legal cards both read it, in the per-deal
+# engine and the batch.
+TRICK_WINNER = option_table("play.trick_winner", {"led_suit": led_suit_beats, "any_suit_by_rank": any_suit_beats})
+
+
+# card_values.order (optional): the ranks of the trump and of the plain suits, strongest first; each
+# rank named is a rank index (7 8 9 T J Q K A = 0..7)
+ORDER_TRUMP = option_table("card_values.order.trump[]", {r: i for i, r in enumerate(_RANK_KEYS)})
+ORDER_PLAIN = option_table("card_values.order.plain[]", {r: i for i, r in enumerate(_RANK_KEYS)})
+
+
+def rank_orders(c) -> tuple:
+    """(trump, plain): each rank's strength by rank index, 7 the strongest (card_values.order; left
+    out: J 9 A T K Q 8 7 and A T K Q J 9 8 7)."""
+    order = c.card_values.get("order")
+    if order is None:
+        return TRUMP_RANK_ORDER, PLAIN_RANK_ORDER
+    out = []
+    for table, ranks in ((ORDER_TRUMP, order.trump), (ORDER_PLAIN, order.plain)):
+        strength = [0] * 8
+        for place, rank in enumerate(ranks):
+            strength[choose(table, rank)] = 7 - place
+        out.append(tuple(strength))
+    return tuple(out)
 
 
 def beat_table(c, strain: str) -> tuple:
     """For each card w winning a trick under ``strain``, the mask of the cards that take it from w."""
-    return choose(TRICK_WINNER, c.play.get("trick_winner") or "led_suit")[strain]
+    beats = choose(TRICK_WINNER, c.play.get("trick_winner") or "led_suit")
+    return beats(*rank_orders(c))[strain]
 
 
 # A strain named in the auction (auction.strain_order lists them): its trump suit, -1 for none
