@@ -307,6 +307,21 @@ def test_trick_winner_by_rank(strain, cards, expect):
     assert cards.split()[usual][-1] in (cards.split()[0][-1], "H" if strain == "H" else "?")
 
 
+# card_values.order reversed (test-coinche-inversee): trump 7 8 Q K T A 9 J, plain 7 8 9 J Q K T A,
+# strongest first; the led suit still decides (play.trick_winner left out)
+INVERTED = [
+    ("H", "AS 8S", 1),          # 8 above A in the plain order
+    ("H", "JH 7H", 1),          # 7 is the master trump, J the lowest
+    ("H", "7S JH", 1),          # a trump still beats any plain card
+    ("H", "KS 7D", 0),          # off-suit: never wins
+]
+
+
+@pytest.mark.parametrize("strain,cards,expect", INVERTED)
+def test_trick_winner_with_the_order_inverted(strain, cards, expect):
+    assert trick_winner(strain, cards.split(), load_variant("test-coinche-inversee")) == expect
+
+
 # --- card values -----------------------------------------------------------------
 
 @pytest.mark.parametrize("vid", ALL5)

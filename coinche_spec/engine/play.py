@@ -289,9 +289,10 @@ def trick_winner(strain: str, trick, rules=None) -> int:
 
     ``trick`` is a list of (seat, card) pairs or of bare cards. Suit contract:
     the highest trump, else the highest card of the led suit; tout atout and
-    sans atout: the highest card of the led suit (trump or plain ranks) — or,
-    given ``rules`` with ``play.trick_winner: any_suit_by_rank``, the highest
-    rank of any suit (docs/rules-model.md §3).
+    sans atout: the highest card of the led suit (trump or plain ranks). Given
+    ``rules``, as that rule set plays: its rank orders (card_values.order) and,
+    with ``play.trick_winner: any_suit_by_rank``, the highest rank of any suit
+    (docs/rules-model.md §3).
     """
     strain = _strain(strain)
     cards = []
