@@ -24,6 +24,7 @@ from tests.test_batch_engine import _replayed
 # Every shipped and house rule set: test_batch_engine.test_shipped_rule_set_deal_for_deal[...-simple].
 
 
+_INVERTED = {"trump": ["7", "8", "Q", "K", "T", "A", "9", "J"], "plain": ["7", "8", "9", "J", "Q", "K", "T", "A"]}
 CHANGED = [
     ("contree-701", {"auction.coinche.when": "any_moment", "auction.speak_after_pass": False}),
     ("federation", {"auction.coinche.when": "after_auction"}),
@@ -41,6 +42,12 @@ CHANGED = [
                   "scoring.rounding": "nearest_5", "scoring.rounding_stage": "before_multiplier"}),
     ("contree-701", {"contract.versus_defenders": "at_least_level", "belote.claim": "said_once",
                      "scoring.rounding_stage": "card_points_complement"}),
+    # libcoinche's trick, won by rank whatever the suit (the partner "wins" by it too), in every strain
+    ("contree-701", {"play.trick_winner": "any_suit_by_rank"}),
+    ("cafe-sans-tout-atout", {"play.trick_winner": "any_suit_by_rank"}),
+    # coinche inversée: both rank orders reversed (card_values.order), with the usual trick and libcoinche's
+    ("cafe-sans-tout-atout", {"card_values.order": _INVERTED}),
+    ("contree-701", {"card_values.order": _INVERTED, "play.trick_winner": "any_suit_by_rank"}),
 ]
 
 

@@ -284,6 +284,44 @@ def test_trick_winner(strain, cards, expect):
     assert trick_winner(strain, [parse_card(c) for c in cards.split()]) == expect
 
 
+# play.trick_winner: any_suit_by_rank (libcoinche): strength by rank whatever the suit, a trump + 8;
+# worked out by hand from the rule (plain 7 8 9 J Q K T A = 0..7, trump 7 8 Q K T A 9 J = 8..15)
+BY_RANK = [
+    ("H", "KD AS", 1),          # A (7) > K (5): the off-suit ace takes it
+    ("H", "AD AS", 0),          # equal strength: the earlier card keeps it
+    ("H", "AS 7H TC", 1),       # 7H (8) beats any plain card; TC (6) does not
+    ("H", "8H AS JH 9C", 2),    # JH (15) over 8H (9)
+    ("TA", "KD 9S", 1),         # trump order across suits: 9 (6) > K (3)
+    ("TA", "JD 9S JS", 0),      # JD (7) is first of the two jacks
+    ("SA", "KD 9S", 0),         # plain order: 9 (2) < K (5)
+    ("SA", "9D TS AC", 2),      # A (7) > T (6) > 9 (2)
+]
+
+
+@pytest.mark.parametrize("strain,cards,expect", BY_RANK)
+def test_trick_winner_by_rank(strain, cards, expect):
+    rules = load_variant("test-trick-any-suit-sa-ta")
+    assert trick_winner(strain, list(zip("NWSE", cards.split())), rules) == expect
+    # the same trick under the usual rule: the led suit (or a trump) wins, never an off-suit plain card
+    usual = trick_winner(strain, cards.split())
+    assert cards.split()[usual][-1] in (cards.split()[0][-1], "H" if strain == "H" else "?")
+
+
+# card_values.order reversed (test-coinche-inversee): trump 7 8 Q K T A 9 J, plain 7 8 9 J Q K T A,
+# strongest first; the led suit still decides (play.trick_winner left out)
+INVERTED = [
+    ("H", "AS 8S", 1),          # 8 above A in the plain order
+    ("H", "JH 7H", 1),          # 7 is the master trump, J the lowest
+    ("H", "7S JH", 1),          # a trump still beats any plain card
+    ("H", "KS 7D", 0),          # off-suit: never wins
+]
+
+
+@pytest.mark.parametrize("strain,cards,expect", INVERTED)
+def test_trick_winner_with_the_order_inverted(strain, cards, expect):
+    assert trick_winner(strain, cards.split(), load_variant("test-coinche-inversee")) == expect
+
+
 # --- card values -----------------------------------------------------------------
 
 @pytest.mark.parametrize("vid", ALL5)

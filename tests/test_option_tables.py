@@ -139,6 +139,11 @@ def _rules_with(path: str, option) -> dict:
     if path == "auction.strain_order[]":      # the option ranked highest, in a rule set that bids all six
         order = [s for s in ("S", "H", "D", "C", "TA", "SA") if s != option] + [option]
         return _with("cafe-sans-tout-atout", "auction.strain_order", order)
+    if path.startswith("card_values.order."):  # the option ranked strongest, the others in the usual order
+        usual = {"trump": ["J", "9", "A", "T", "K", "Q", "8", "7"], "plain": ["A", "T", "K", "Q", "J", "9", "8", "7"]}
+        group = path.removesuffix("[]").rsplit(".", 1)[1]
+        usual[group] = [option] + [r for r in usual[group] if r != option]
+        return _with("contree-701", "card_values.order", usual)
     if path.startswith("card_values.scale."):  # a whole scale, in a rule set that bids sans and tout atout
         doc = copy.deepcopy(load_variant("cafe-sans-tout-atout").document["rules"])
         doc["card_values"]["scale"] = {"sans_atout": {"times": 152, "per": 120}, "tout_atout": {"times": 152, "per": 248},

@@ -22,8 +22,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..engine.masks import PLAIN_RANK_ORDER, TRUMP_RANK_ORDER
-
 __all__ = ["PlayResult", "play_tricks"]
 
 _U32 = np.uint32
@@ -227,14 +225,15 @@ def _nzm(x, ones):
     return m
 
 
-def _internal_bit(strain: int, card: int) -> int:
-    """The bit of real card ``card`` (suit * 8 + rank) in strain ``strain``'s layout."""
+def _internal_bit(strain: int, card: int, trump_order: tuple, plain_order: tuple) -> int:
+    """The bit of real card ``card`` (suit * 8 + rank) in strain ``strain``'s layout, under the rule
+    set's rank orders (each rank's strength by rank index: compiled rules' rank_orders)."""
     suit, rank = card >> 3, card & 7
     if strain < 4:
         byte = (suit - strain - 1) & 3
-        order = TRUMP_RANK_ORDER if suit == strain else PLAIN_RANK_ORDER
+        order = trump_order if suit == strain else plain_order
     else:
-        byte, order = suit, TRUMP_RANK_ORDER if strain == 4 else PLAIN_RANK_ORDER
+        byte, order = suit, trump_order if strain == 4 else plain_order
     return byte * 8 + order[rank]
 
 
@@ -251,7 +250,7 @@ class _Layout:
         self.real_card = np.zeros(6 * 32, np.int8)
         value = br.value.reshape(6, 32)
         for s in range(6):
-            inner = [_internal_bit(s, c) for c in range(32)]
+            inner = [_internal_bit(s, c, *br.rank_orders) for c in range(32)]
             assert sorted(inner) == list(range(32))
             real = [0] * 32
             for c, i in enumerate(inner):
@@ -326,6 +325,17 @@ def _legal_inner(br, hand, led_mask, trumps_mask, beatw, pw, go_up, ones):
     return r ^ ((r_follow ^ r) & _nzm(follow, ones))
 
 
+def _beat_by_rank(low, T, ones):
+    """The cards that beat the card ``low`` (one bit per deal, in the layout) under play.trick_winner:
+    any_suit_by_rank: the same place or higher in every byte is the same rank or stronger, so the
+    cards strictly above it in every byte, and every trump if it is plain; only the higher trumps if
+    it is a trump (T: the trump byte, empty at tout atout and sans atout)."""
+    place = (np.bitwise_count(low - _ONE) & np.uint8(7)).astype(np.uint32)
+    above = ((_U32(0xFE) << place) & _U32(0xFF)) * _U32(0x01010101)
+    plain = above | T
+    return plain ^ (((above & T) ^ plain) & _nzm(low & T, ones))
+
+
 def _random_card(legal, r, t):
     """The k-th lowest card of ``legal`` for k = r * (legal cards) >> 29, r uniform below 2^29
     (uint32): each legal card with probability 1/n to within 2^-26 of it; at trick t at most
@@ -379,6 +389,7 @@ def _play_random(br, rng, hands, strain, leader, record):
     draws = rng.bit_generator.random_raw(14 * n).view(np.uint32).reshape(28, n)
     draws >>= _U32(3)
     sbase = strain * 32
+    any_suit = br.any_suit
     lows = [None] * 4
     for t in range(8):
         if record:
@@ -407,7 +418,7 @@ def _play_random(br, rng, hands, strain, leader, record):
                 led_mask = np.left_shift(_U32(0xFF), np.bitwise_count(low - _ONE) & np.uint8(24),
                                          dtype=np.uint32)
                 W = led_mask | T
-                beatw = (_U32(0) - (low << _ONE)) & W
+                beatw = _beat_by_rank(low, T, ones) if any_suit else (_U32(0) - (low << _ONE)) & W
                 # who must go up (engine StrainRules: P8/P9 at TA/SA, P3 on a trump lead, over a partner
                 # too or only over an opponent); pw is None at the second card: nobody's partner wins yet
                 go_up, go_up_opp = go_up_strain, None
@@ -421,7 +432,8 @@ def _play_random(br, rng, hands, strain, leader, record):
                 tk = _nzm(beatw & low, ones)
                 takes[pos] = tk
                 if pos < 3:
-                    beatw = beatw ^ ((((_U32(0) - (low << _ONE)) & W) ^ beatw) & tk)
+                    beat_low = _beat_by_rank(low, T, ones) if any_suit else (_U32(0) - (low << _ONE)) & W
+                    beatw = beatw ^ ((beat_low ^ beatw) & tk)
         # the winner's place in the trick: bit 1 if the third or fourth card wins, bit 0 if the
         # second or fourth does
         m2 = takes[2] | takes[3]

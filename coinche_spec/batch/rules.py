@@ -16,8 +16,9 @@ import numpy as np
 
 from ..engine.auction import _table as auction_table
 from ..engine.errors import Unsupported
-from ..engine.masks import BEAT, PLAIN_RANK_ORDER, SUIT_MASKS
+from ..engine.masks import PLAIN_RANK_ORDER, SUIT_MASKS
 from ..engine.options import TABLES, choose, engine_phase, rule_options
+from ..engine.play import beat_table, rank_orders
 from ..engine.scoring import SCALE_APPLIES_TO, SCALE_DEFENDERS, SCALE_ROUNDING
 from ..notation import RANKS
 from ..variants.compiled import STRAINS, compiled_rules
@@ -41,8 +42,8 @@ BATCH_OPTIONS: dict = {
     "auction.raise_own_bid": _ALL, "auction.coinche.by": _ALL, "auction.coinche.when": _ALL,
     "auction.coinche.effect": _ALL, "auction.strain_order[]": _ALL, "auction.surcoinche.by": _ALL,
     "play.cannot_overtrump": _ALL, "play.partner_cut_only_trumps": _ALL, "play.first_leader": _ALL,
-    "play.first_leader_generale": _ALL,
-    "card_values.sweep.kind": _ALL,
+    "play.first_leader_generale": _ALL, "play.trick_winner": _ALL,
+    "card_values.sweep.kind": _ALL, "card_values.order.trump[]": _ALL, "card_values.order.plain[]": _ALL,
     "melds.long_runs": _ALL, "melds.run_order": _ALL, "melds.card_reuse": _ALL,
     "melds.compare.equal": _ALL, "melds.winner_scores": _ALL, "melds.timing": _ALL, "melds.sides_scoring": _ALL,
     "belote.tout_atout": _ALL, "belote.claim": _ALL, "belote.in_run": _ALL,
@@ -102,6 +103,8 @@ _ROUNDING = {"none": (1, 0), "nearest_10_half_up": (10, 5), "nearest_10_half_dow
 _STAGES = {s: s for s in ("award", "before_multiplier", "card_points", "card_points_complement")}
 # scoring.litige: is a level total a litige (held: its points held back; replay: thrown in)?
 _LITIGE = {"none": None, "takers_points_held": "held", "replay": "replay"}
+# play.trick_winner: may a card of any suit take the trick (by rank, a trump above every plain card)?
+_ANY_SUIT = {"led_suit": False, "any_suit_by_rank": True}
 _JUDGED_ROUNDED = {"card_points": False, "rounded_points": True}   # contract.judged_on: totals rounded first?
 # belote.claim: must the king come before the queen (the players always say both words)?
 _KING_FIRST = {"said": False, "automatic": False, "said_once": False, "king_first": True}
@@ -147,7 +150,10 @@ class BatchRules:
         # per strain: trump mask, whether a follower must go up, beat table, card values
         self.trump_mask = np.array([SUIT_MASKS[t] if t >= 0 else 0 for t in _TRUMP], dtype=np.uint32)
         self.go_up = np.array([False] * 4 + [bool(p.tout_atout_must_go_up), bool(p.sans_atout_must_go_up)])
-        self.beat = np.array([BEAT[s] for s in STRAINS], dtype=np.uint32).ravel()          # strain*32 + card
+        # play.trick_winner: the engine's own beat tables; any_suit: a card of any suit may take a trick
+        self.beat = np.array([beat_table(c, s) for s in STRAINS], dtype=np.uint32).ravel()   # strain*32 + card
+        self.rank_orders = rank_orders(c)            # card_values.order: strength by rank index (trump, plain)
+        self.any_suit = _option(_ANY_SUIT, "play.trick_winner", p.get("trick_winner") or "led_suit")
         self.value = np.array([c.card_table(s) for s in STRAINS], dtype=np.int32).ravel()  # strain*32 + card
         cv = c.card_values
         self.last_trick = int(cv.last_trick)

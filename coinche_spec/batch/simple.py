@@ -23,7 +23,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..engine import players as P
-from ..engine.masks import BEAT, SUIT_MASKS
+from ..engine.masks import SUIT_MASKS
 from ..variants.compiled import STRAINS
 from .auction import _get
 
@@ -157,7 +157,7 @@ class SimpleTables:
         inv = np.zeros(4 * 6 * 32 + 32, dtype=np.intp)
         lowkey = np.zeros(6 * 4 * 256, dtype=np.int64)
         for st, strain in enumerate(STRAINS):
-            beat = BEAT[strain]
+            beat = [int(b) for b in br.beat[st * 32:st * 32 + 32]]      # the rule set's beat table
             value = c.card_table(strain)
             trump = st if st < 4 else -1
 
@@ -191,6 +191,25 @@ class SimpleTables:
                         lowkey[i] = len(cards) << 16 | (1023 - value[low]) << 5 | (31 - low)
         self.above, self.top, self.perm, self.lowkey = above, top, perm, lowkey
         self.inv_bit = (np.uint32(1) << inv.astype(np.uint32)).astype(np.uint32)    # the card, as its bit
+        if br.any_suit:
+            self._by_rank_tables(br)
+
+    def _by_rank_tables(self, br):
+        """play.trick_winner: any_suit_by_rank lets a plain card of another suit beat the winner; the
+        per-deal player's ``holds`` then fails it if a player still to follow suit may hold a card of
+        the led suit above it. Per strain: each card's strength (the cards weaker than it, 1..32), the
+        strongest of each suit byte (0: empty) and the cards weaker than a given strength."""
+        self.led_top = np.zeros(6 * 4 * 256, dtype=np.intp)
+        self.weaker = np.zeros(6 * 33, dtype=np.uint32)
+        for st in range(6):
+            beat = [int(b) for b in br.beat[st * 32:st * 32 + 32]]
+            power = [32 - b.bit_count() for b in beat]
+            for s in range(4):
+                for byte in range(256):
+                    self.led_top[(st * 4 + s) * 256 + byte] = max(
+                        (power[s * 8 + r] for r in range(8) if byte >> r & 1), default=0)
+            for t in range(33):
+                self.weaker[st * 33 + t] = sum(1 << k for k in range(32) if power[k] < t)
 
     def counts(self, hands):
         """(bid, defence, support): (6 * 4 * n,) arrays, strain-major (S H D C TA SA), then seat, then deal."""
@@ -409,6 +428,10 @@ class SimplePlayers:
             nm = legal & ~masters
             fail = nm & led_mask & _m(A)
             fail |= ((plain & _nz(unseen & tmask)) | (nm & tmask)) & _m(B)
+            if br.any_suit:                    # a plain card of another suit: the led suit may still beat it
+                led_byte = ((unseen >> (led.astype(np.uint32) * _U32(8))) & _U32(0xFF)).astype(np.intp)
+                top_led = _get(t.led_top, self.b1024 + led * 256 + led_byte)
+                fail |= plain & ~led_mask & _get(t.weaker, self.strain * 33 + top_led) & _m(A)
             npw = _m(~pw)
             sure = beating & ~fail & npw
             trump_led = led == self.trump

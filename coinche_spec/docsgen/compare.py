@@ -63,6 +63,8 @@ ENUM_WORDS: dict[str, dict] = {
                                "overbid_cancels": "a higher bid cancels it (décoinchage)",
                                "ends_bidding_window": "ends the bidding, then a surcoinche window"},
     "play.first_leader_generale": {"first_leader": "as any contract", "taker": "the générale's taker"},
+    "play.trick_winner": {"led_suit": "highest trump, else of the led suit",
+                          "any_suit_by_rank": "highest rank of any suit (trumps above)"},
     "play.first_leader": {"next_to_dealer": lambda c: f"next to the dealer ({_side(c, True)})",
                           "first_bidder": "the first bidder", "taker": "the taker"},
     "play.cannot_overtrump": {"must_undertrump": "must undertrump", "may_discard": "may discard",
@@ -284,6 +286,14 @@ def _bid_factor(c: Ctx) -> str:
     return ", ".join(shown) or "once"
 
 
+def _order(order) -> str:
+    """card_values.order in a few words: the usual order, or each order, strongest first."""
+    if order is None or (tuple(order["trump"]) == TRUMP_ORDER and tuple(order["plain"]) == PLAIN_ORDER):
+        return "the usual order"
+    shown = [" ".join("10" if k == "T" else k for k in order[g]) for g in ("trump", "plain")]
+    return f"trump {shown[0]}; plain {shown[1]}"
+
+
 def _table_values(group: str, order: tuple):
     return lambda c: _ranks(c.r["card_values"][group], order)
 
@@ -295,6 +305,7 @@ COMPOSED = {
     ("card_values.sans_atout",): _table_values("sans_atout", PLAIN_ORDER),
     ("card_values.tout_atout",): _table_values("tout_atout", TRUMP_ORDER),
     ("card_values.sweep",): _sweep,
+    ("card_values.order",): lambda c: _order(c.r["card_values"].get("order")),
     ("melds.runs",): lambda c: " / ".join(str(c.r["melds"]["runs"][n]) for n in ("3", "4", "5")),
     ("melds.squares",): lambda c: _squares(c.r["melds"]["squares"]),
     ("melds.squares_sans_atout",): lambda c: _squares(c.r["melds"].get("squares_sans_atout") or c.r["melds"]["squares"]),

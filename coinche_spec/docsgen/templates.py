@@ -644,6 +644,34 @@ def _throw_ins_count(c: Ctx) -> str:
     return _THROW_INS_COUNT["false" if counts is False else "true"]
 
 
+def _by_rank(c: Ctx) -> str:
+    """play.trick_winner: any_suit_by_rank, said for the strains this rule set may bid."""
+    text = ("A trick goes to the strongest card played, whatever its suit: cards are ranked by their rank in "
+            "their own suit (a plain suit 7 8 9 J Q K 10 A, the trump suit J 9 A 10 K Q 8 7 and above every "
+            "plain card), and a card takes the trick only if it ranks strictly higher than the card winning it, "
+            "so an ace discarded on a king led wins; of two cards of equal rank the first keeps it. "
+            "\"Partner winning\" in the rules above and below means the partner's card is winning so.")
+    extra = [f"in {w} every card is ranked in the {order} order, across suits"
+             for ok, w, order in ((c.ta, "tout atout", "trump"), (c.sa, "sans atout", "plain")) if ok]
+    return text + (" " + _capital("; ".join(extra)) + "." if extra else "")
+
+
+def _led_suit_wins(c: Ctx) -> str:
+    """play.trick_winner: led_suit (the usual trick), said for the strains this rule set may bid."""
+    other = " and ".join(w for ok, w in ((c.sa, "sans atout"), (c.ta, "tout atout")) if ok)
+    return ("A trick goes to the highest trump played, else to the highest card of the suit led"
+            + (f" (in {other}, to the highest card of the suit led)" if other else "")
+            + "; a card of another suit never wins it.")
+
+
+_LED_SUIT_WINS = _led_suit_wins
+_TRICK_WINNER = {
+    "led_suit": _LED_SUIT_WINS,
+    None: _LED_SUIT_WINS,
+    "any_suit_by_rank": _by_rank,
+}
+
+
 _FIRST_LEADER_GENERALE = {
     "first_leader": "A générale is led like any other contract.",
     "taker": "In a générale, the taker himself leads the first trick.",
@@ -769,6 +797,24 @@ _FIRST_LEADER = {
     "first_bidder": "The player who made the first bid of the auction leads to the first trick.",
     "taker": "The taker (the player who made the final bid) leads to the first trick.",
 }
+
+
+def _rank_order(c: Ctx) -> str:
+    """card_values.order: the rank orders in tricks (left out: the usual ones)."""
+    trump = c.get("card_values.order.trump") or TRUMP_ORDER
+    plain = c.get("card_values.order.plain") or PLAIN_ORDER
+    usual = tuple(trump) == TRUMP_ORDER and tuple(plain) == PLAIN_ORDER
+    kinds = [w for ok, w in ((c.ta, "the trump order for every suit in tout atout"),
+                             (c.sa, "the plain order for every suit in sans atout")) if ok]
+    return (f"In tricks the cards rank, strongest first: in the trump suit {_ranks(trump)}; in the other suits "
+            f"{_ranks(plain)}" + (f" ({' and '.join(kinds)})" if kinds else "")
+            + (". That is the usual order." if usual else
+               ". This order decides who wins a trick and which cards beat another; it changes no card's value "
+               "and no meld (runs follow 7 8 9 10 J Q K A, equal squares A, 10, K, Q)."))
+
+
+def _ranks(order) -> str:
+    return ", ".join(RANK_WORDS[k] for k in order)
 
 
 def _card_table(group: str, title: str, lead: str, order: tuple, section: str,
@@ -1143,6 +1189,7 @@ TEMPLATES: tuple[Template, ...] = (
     Template("first-leader-generale", "play", "First lead of a générale", ("play.first_leader_generale",),
              _first_leader_generale, lambda c: None if c.generale else "a générale cannot be bid",
              {"play.first_leader_generale": _FIRST_LEADER_GENERALE}),
+    one("trick-winner", "play", "Who wins a trick", "play.trick_winner", _TRICK_WINNER),
     one("trump-lead", "play", "Trump led", "play.trump_lead_must_overtrump", {
         "true": lambda c: ("When trump is led, each player must play a higher trump than the highest one in the "
                            "trick if he can"
@@ -1196,6 +1243,8 @@ TEMPLATES: tuple[Template, ...] = (
     }, _not_sa),
 
     # --- card values
+    Template("card-order", "values", "Order of the cards", ("card_values.order.trump", "card_values.order.plain"),
+             _rank_order, options={"card_values.order.trump[]": RANK_WORDS, "card_values.order.plain[]": RANK_WORDS}),
     _card_table("trump", "Trump values", "The trump suit counts", TRUMP_ORDER, "values"),
     _card_table("plain", "Values in the other suits", "The other suits count", PLAIN_ORDER, "values"),
     _card_table("sans_atout", "Sans atout values", "In sans atout every suit counts", PLAIN_ORDER, "values",

@@ -99,7 +99,16 @@ STRAIN_NAMES = ("S", "H", "D", "C", "TA", "SA")
 TRUMP_SUIT = {"S": 0, "H": 1, "D": 2, "C": 3, "TA": -1, "SA": -1}
 
 
-def _beat_table(strain: str) -> tuple[int, ...]:
+def _strength_table(strain: str, trump_order: tuple, plain_order: tuple) -> tuple[int, ...]:
+    """Strength of every card inside its own suit under the strain's ranking: the trump order for
+    the trump suit and for every suit at tout atout, the plain order otherwise."""
+    trump = TRUMP_SUIT[strain]
+    return tuple(
+        (trump_order if (strain == "TA" or (c >> 3) == trump) else plain_order)[c & 7]
+        for c in range(32))
+
+
+def _beat_table(strain: str, trump_order: tuple, plain_order: tuple) -> tuple[int, ...]:
     """For each card w, the mask of cards that would beat w if w were winning a trick.
 
     In a suit contract a trump beats any plain card and higher cards of w's own
@@ -107,32 +116,57 @@ def _beat_table(strain: str) -> tuple[int, ...]:
     plain suit, and only a higher card of the same suit beats.
     """
     trump = TRUMP_SUIT[strain]
+    strength = _strength_table(strain, trump_order, plain_order)
     table = []
     for w in range(32):
-        s, r = w >> 3, w & 7
-        if strain == "TA" or s == trump:
-            above = TRUMP_ABOVE[r]
-        else:
-            above = PLAIN_ABOVE[r]
-        m = above << (8 * s)
+        s = w >> 3
+        m = sum(1 << c for c in range(8 * s, 8 * s + 8) if strength[c] > strength[w])
         if trump >= 0 and s != trump:
             m |= SUIT_MASKS[trump]
         table.append(m)
     return tuple(table)
 
 
-# BEAT[strain][w]: the cards that beat card w (w being the card now winning the trick).
-BEAT = {strain: _beat_table(strain) for strain in STRAIN_NAMES}
+def _rank_beat_table(strain: str, trump_order: tuple, plain_order: tuple) -> tuple[int, ...]:
+    """The beat table of a trick won by rank whatever the suit (play.trick_winner: any_suit_by_rank).
 
-
-def _strength_table(strain: str) -> tuple[int, ...]:
-    """Strength of every card inside its own suit under the strain's ranking."""
+    A card's strength is its rank in its own order, plus 8 for a trump (so every
+    trump beats every plain card); a card beats w when its strength is strictly
+    higher, of any suit. At tout atout every card has its trump-order rank, at
+    sans atout its plain-order rank.
+    """
     trump = TRUMP_SUIT[strain]
-    return tuple(
-        (TRUMP_RANK_ORDER if (strain == "TA" or (c >> 3) == trump) else PLAIN_RANK_ORDER)[c & 7]
-        for c in range(32))
+    strength = _strength_table(strain, trump_order, plain_order)
+    power = [strength[c] + (8 if (c >> 3) == trump else 0) for c in range(32)]
+    return tuple(sum(1 << c for c in range(32) if power[c] > power[w]) for w in range(32))
 
 
-STRENGTH = {strain: _strength_table(strain) for strain in STRAIN_NAMES}
+_TABLES: dict = {}
+
+
+def _per_strain(build, trump_order: tuple, plain_order: tuple) -> dict:
+    """{strain: build(strain, orders)}, built once per rank order (a rule set's card_values.order)."""
+    key = (build, trump_order, plain_order)
+    hit = _TABLES.get(key)
+    if hit is None:
+        hit = _TABLES[key] = {strain: build(strain, trump_order, plain_order) for strain in STRAIN_NAMES}
+    return hit
+
+
+def led_suit_beats(trump_order: tuple = TRUMP_RANK_ORDER, plain_order: tuple = PLAIN_RANK_ORDER) -> dict:
+    """BEAT under these rank orders (strength by rank index, 7 = strongest): {strain: table}."""
+    return _per_strain(_beat_table, trump_order, plain_order)
+
+
+def any_suit_beats(trump_order: tuple = TRUMP_RANK_ORDER, plain_order: tuple = PLAIN_RANK_ORDER) -> dict:
+    """RANK_BEAT under these rank orders: {strain: table}."""
+    return _per_strain(_rank_beat_table, trump_order, plain_order)
+
+
+# BEAT[strain][w]: the cards that beat card w (w being the card now winning the trick), usual orders.
+BEAT = led_suit_beats()
+# RANK_BEAT[strain][w]: the cards that beat w when the trick goes to the highest rank of any suit.
+RANK_BEAT = any_suit_beats()
+STRENGTH = {strain: _strength_table(strain, TRUMP_RANK_ORDER, PLAIN_RANK_ORDER) for strain in STRAIN_NAMES}
 
 RANK_LETTERS = RANKS

@@ -13,7 +13,8 @@ from __future__ import annotations
 
 from ..notation import SEATS, NotationError, card_name, parse_card, parse_seat, parse_strain
 from .errors import BadInput, EngineError, IllegalPlay
-from .masks import BEAT, SUIT_MASKS, TRUMP_SUIT, mask_of
+from .masks import (BEAT, PLAIN_RANK_ORDER, SUIT_MASKS, TRUMP_RANK_ORDER, TRUMP_SUIT, any_suit_beats,
+                    led_suit_beats, mask_of)
 from .options import choose, engine_phase, option_table
 from .table import seat_step
 
@@ -94,6 +95,41 @@ FIRST_LEADER = option_table("play.first_leader", {
 FIRST_LEADER_GENERALE = option_table("play.first_leader_generale", {"first_leader": False, "taker": True})
 _NO_LEADER = {"first_bidder": "the variant has the first bidder lead, but no bid was made",
               "declarer": "the variant has the taker lead, but there is no contract"}
+# play.trick_winner (optional, left out: led_suit): the cards that beat the card winning a trick, per
+# strain, under the rule set's rank orders (card_values.order). led_suit: the highest trump, else the
+# highest of the led suit; any_suit_by_rank: the highest rank of any suit, a trump above every plain
+# card. The trick's winner and the "partner wins" of the legal cards both read it, in the per-deal
+# engine and the batch.
+TRICK_WINNER = option_table("play.trick_winner", {"led_suit": led_suit_beats, "any_suit_by_rank": any_suit_beats})
+
+
+# card_values.order (optional): the ranks of the trump and of the plain suits, strongest first; each
+# rank named is a rank index (7 8 9 T J Q K A = 0..7)
+ORDER_TRUMP = option_table("card_values.order.trump[]", {r: i for i, r in enumerate(_RANK_KEYS)})
+ORDER_PLAIN = option_table("card_values.order.plain[]", {r: i for i, r in enumerate(_RANK_KEYS)})
+
+
+def rank_orders(c) -> tuple:
+    """(trump, plain): each rank's strength by rank index, 7 the strongest (card_values.order; left
+    out: J 9 A T K Q 8 7 and A T K Q J 9 8 7)."""
+    order = c.card_values.get("order")
+    if order is None:
+        return TRUMP_RANK_ORDER, PLAIN_RANK_ORDER
+    out = []
+    for table, ranks in ((ORDER_TRUMP, order.trump), (ORDER_PLAIN, order.plain)):
+        strength = [0] * 8
+        for place, rank in enumerate(ranks):
+            strength[choose(table, rank)] = 7 - place
+        out.append(tuple(strength))
+    return tuple(out)
+
+
+def beat_table(c, strain: str) -> tuple:
+    """For each card w winning a trick under ``strain``, the mask of the cards that take it from w."""
+    beats = choose(TRICK_WINNER, c.play.get("trick_winner") or "led_suit")
+    return beats(*rank_orders(c))[strain]
+
+
 # A strain named in the auction (auction.strain_order lists them): its trump suit, -1 for none
 STRAIN_TRUMP = option_table("auction.strain_order[]", TRUMP_SUIT)
 
@@ -117,7 +153,7 @@ class StrainRules:
         self.strain = strain
         self.trump = choose(STRAIN_TRUMP, strain)
         self.trump_mask = SUIT_MASKS[self.trump] if self.trump >= 0 else 0
-        self.beat = BEAT[strain]
+        self.beat = beat_table(c, strain)
         self.direction = c.table.direction
         self.step = seat_step(c)  # (i + step) & 3 is the next seat
         self.trump_lead_must_overtrump = bool(play.trump_lead_must_overtrump)
@@ -248,12 +284,15 @@ def legal_cards(rules, strain: str, seat: str, hand_mask, trick) -> int:
     return sr.legal(hand, cards[0] >> 3, cards[wp], pairs[wp][0] == s ^ 2)
 
 
-def trick_winner(strain: str, trick) -> int:
+def trick_winner(strain: str, trick, rules=None) -> int:
     """Position in ``trick`` of the card that wins it (or is winning it so far).
 
     ``trick`` is a list of (seat, card) pairs or of bare cards. Suit contract:
     the highest trump, else the highest card of the led suit; tout atout and
-    sans atout: the highest card of the led suit (trump or plain ranks).
+    sans atout: the highest card of the led suit (trump or plain ranks). Given
+    ``rules``, as that rule set plays: its rank orders (card_values.order) and,
+    with ``play.trick_winner: any_suit_by_rank``, the highest rank of any suit
+    (docs/rules-model.md §3).
     """
     strain = _strain(strain)
     cards = []
@@ -264,7 +303,7 @@ def trick_winner(strain: str, trick) -> int:
         raise BadInput("trick: an empty trick has no winner")
     if len(set(cards)) != len(cards):
         raise BadInput("trick: a card is played twice")
-    return _winner_pos(BEAT[strain], cards)
+    return _winner_pos(BEAT[strain] if rules is None else compiled(rules, strain).beat, cards)
 
 
 def card_value(rules, strain: str, card) -> int:
