@@ -728,9 +728,11 @@ def test_a_scaled_table_is_checked_against_its_denominator(tmp_path):
 
 
 def test_only_the_tables_of_contracts_the_auction_allows_are_added_up(tmp_path):
-    # contree-701 bids suits only: its sans atout table cannot be played, so it is not judged
+    # contree-701 bids suits only: its sans atout table cannot be played, so it is not added up
+    # (setting it is only warned of as a rule that cannot matter)
     p = write(tmp_path, "suits.yaml", FFB_SA.replace("cafe-sans-tout-atout", "contree-701"))
-    assert load_variant_file(p).warnings == ()
+    assert load_variant_file(p).warnings == (
+        f"{p}:7:17: rules.card_values.sans_atout: warning: cannot matter: sans atout cannot be bid",)
     # the suit tables always are: trump 62 - 20 = 42, + 3 x 30 = 132
     q = write(tmp_path, "suit.yaml", FFB_SA.replace('sans_atout: {A: 19, T: 10, K: 4, Q: 3, J: 0, "9": 0, "8": 0, "7": 0}',
                                                   "trump: {J: 0}"))

@@ -19,7 +19,7 @@ from ..variants import load_variant_file
 from ..variants.loader import Variant, house_dir
 from . import examples as ex_mod
 from .differences import RuleChange, cannot_matter, house_changes
-from .templates import SECTIONS, TEMPLATES, Ctx, Template, covers, intro
+from .templates import SECTIONS, TEMPLATES, Ctx, Template, covers, intro, template_for
 
 # The rules a table looks up during play, in the order of a deal: the "at a glance" summary.
 GLANCE_KEYS = ("direction", "packets", "bid-minimum", "bid-step", "bid-maximum", "sans-atout-bid",
@@ -88,6 +88,12 @@ class Sheet:
     @property
     def doc(self) -> dict:
         return self.variant.document
+
+    @property
+    def moot(self) -> list[tuple[str, str, str]]:
+        """(title, rule path, why) of each rule the file sets that cannot matter here: named apart
+        from what it plays differently rather than dropped (``variants check`` warns of each)."""
+        return [(template_for(path).title, path, why) for path, why in self.variant.moot]
 
 
 # --- where the rule set lives -------------------------------------------------------

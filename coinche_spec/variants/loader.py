@@ -64,6 +64,7 @@ class Variant:
     written: dict | None = field(default=None, compare=False, repr=False)  # the file as written
     chain: tuple = field(default=(), compare=False, repr=False)  # the files read, the child first
     warnings: tuple = field(default=(), compare=False, repr=False)  # located lines: allowed, but likely slips
+    moot: tuple = field(default=(), compare=False, repr=False)  # (rule path, why): set by the file, cannot matter
 
 
 # --- where variants live (see registry.py) ---------------------------
@@ -570,17 +571,74 @@ def _build(root: _Layer, base_dir: Path | None) -> Variant:
     if problems:
         raise VariantError(problems)
     chain = tuple(layer.path for layer in layers if layer.path is not None)
+    moot = _moot_settings(layers, document)
     warned = tuple(str(origins.problem(f.path, "warning: " + f.message, f.at_key))
-                   for f in semantics.warnings(document))
+                   for f in semantics.warnings(document)) + tuple(
+        str(origins.problem(("rules",) + tuple(path.split(".")), f"warning: cannot matter: {why}"))
+        for path, why in moot)
     return Variant(document["id"], document, Rules(with_unused_filled(document["rules"]), document["id"]),
-                   root.path, _copy(root.data), chain, warned)
+                   root.path, _copy(root.data), chain, warned, moot)
+
+
+def _moot_settings(layers: list[_Layer], document: dict) -> tuple[tuple[str, str], ...]:
+    """(path, why) for each rule a file that extends another sets itself but that cannot matter under
+    the resolved rules (meld values where melds are off): setting it changes no deal, so it is most
+    likely a slip: ``variants check`` warns of it and the house page names it apart. The test is the
+    rules pages' (docsgen.differences.cannot_matter).
+
+    Not a slip, so not warned of: a rule set written whole (no `extends`) spells out every rule; a
+    value restated as the parent has it changes nothing; a value a quoted document or program of
+    the file's own states is recorded as its source says it; and a value the file must write for
+    the other rules to agree (a strain order naming the strains it makes biddable) is needed."""
+    written = layers[0].data.get("rules")
+    if len(layers) < 2 or not isinstance(written, dict):
+        return ()
+    from ..docsgen.differences import set_but_moot
+    from ..sources import source_kind
+    found = set_but_moot(document["rules"], written)
+    if not found:
+        return ()
+    parent_rules = _merge(layers[1:])[0].get("rules", {})
+    quoted = [r for s in layers[0].data.get("sources") or [] if isinstance(s, dict)
+              and source_kind(s) != "house" for r in s.get("rules") or [] if isinstance(r, str)]
+    out = []
+    for path, why in found:
+        theirs = _value_at(parent_rules, path)
+        if _value_at(document["rules"], path) == theirs or _needed_as_written(document, path, theirs) \
+                or any(path == r or path.startswith(r + ".") or r.startswith(path + ".") for r in quoted):
+            continue
+        out.append((path, why))
+    return tuple(out)
+
+
+def _value_at(rules: Any, dotted: str) -> Any:
+    """The value at a dotted rule path, or _MISSING."""
+    for key in dotted.split("."):
+        if not isinstance(rules, dict) or key not in rules:
+            return _MISSING
+        rules = rules[key]
+    return rules
+
+
+def _needed_as_written(document: dict, dotted: str, inherited: Any) -> bool:
+    """Whether the rules would disagree (semantics.check) with the inherited value at ``dotted``."""
+    trial = _copy(document)
+    *groups, last = dotted.split(".")
+    node = trial["rules"]
+    for key in groups:
+        node = node[key]
+    if inherited is _MISSING:
+        del node[last]
+    else:
+        node[last] = _copy(inherited)
+    return bool(semantics.check(trial, guarded=True))
 
 
 def _fresh(v: Variant) -> Variant:
     """A copy the caller may change without changing the cached one."""
     doc = _copy(v.document)
     return Variant(v.id, doc, Rules(with_unused_filled(doc["rules"]), v.id), v.path, _copy(v.written), v.chain,
-                   v.warnings)
+                   v.warnings, v.moot)
 
 
 def load_variant_file(path: str | os.PathLike, display: str | None = None) -> Variant:
