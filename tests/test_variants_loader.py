@@ -823,3 +823,40 @@ def test_a_per_contract_base_names_only_the_kinds_that_may_be_bid(tmp_path):
         "which the auction allows",
         "<variant>: rules.scoring.failed.defenders.base: base gives no amount for tout_atout contracts, "
         "which the auction allows"]
+
+
+# --- a cross-rule check the house file's value fails ---------------------------------------------
+
+def test_a_cross_rule_problem_in_the_parent_names_the_house_setting_that_took_part(tmp_path):
+    """contree-701's surcoinche x4 is fine until a house file makes the coinche x5: the problem is
+    located at the parent's surcoinche, and names the house line that changed the coinche."""
+    sub = tmp_path / "sub"
+    sub.mkdir()
+    p = write(sub, "child3.yaml", "extends: contree-701\nid: child3\nname: C\nstatus: house\nrules:\n"
+              "  auction:\n    coinche: {multiplier: 5}\n")
+    with pytest.raises(VariantError) as exc:
+        load_variant_file(p)
+    (line,) = exc.value.lines
+    assert line.split(": ")[0].endswith("contree-701.yaml:319:65")
+    assert line.endswith("rules.auction.surcoinche.multiplier: a surcoinche multiplies by 4, not more than the "
+                         f"coinche it answers (x5) (set by {p}:7:27: rules.auction.coinche.multiplier)")
+
+
+def test_a_house_file_that_makes_a_strain_biddable_is_named_beside_the_parents_strain_order(tmp_path):
+    """contree-701 ranks the four suits only: a house file allowing sans atout is named beside it."""
+    p = write(tmp_path, "sa.yaml", "extends: contree-701\nid: sa\nname: S\nstatus: house\nrules:\n"
+              "  auction:\n    strains: {sans_atout: true}\n")
+    with pytest.raises(VariantError) as exc:
+        load_variant_file(p)
+    (line,) = [x for x in exc.value.lines if "strain_order" in x]
+    assert line.endswith("rules.auction.strain_order: strain_order lacks SA: it must rank every strain the auction "
+                         f"allows (the four suits, SA) (set by {p}:7:27: rules.auction.strains.sans_atout)"), line
+
+
+def test_a_cross_rule_problem_the_house_file_holds_itself_is_located_there_alone(tmp_path):
+    p = write(tmp_path, "sur.yaml", "extends: contree-701\nid: sur\nname: S\nstatus: house\nrules:\n"
+              "  auction:\n    surcoinche: {multiplier: 2}\n")
+    with pytest.raises(VariantError) as exc:
+        load_variant_file(p)
+    assert exc.value.lines == [f"{p}:7:30: rules.auction.surcoinche.multiplier: a surcoinche multiplies by 2, "
+                               "not more than the coinche it answers (x2)"]

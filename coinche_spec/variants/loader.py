@@ -507,7 +507,7 @@ def _problems(document: Any, origins: _Origins, layers: list[_Layer]) -> list[Pr
     errors = list(_schema_errors(document))
     problems = _in_file_order(yamlstrict.schema_problems(errors, origins.find, _noun))
     refused = _refused_paths(errors)
-    found = [origins.problem(f.path, f.message, f.at_key) for f in semantics.check(document, guarded=bool(problems))
+    found = [_cross_rule_problem(f, origins, layers) for f in semantics.check(document, guarded=bool(problems))
              if not _under_any(tuple(f.path), refused) and not _under_any(f.about, refused)]
     path = child.path
     if path is not None and registry.kind_of(path) is not None:
@@ -516,6 +516,22 @@ def _problems(document: Any, origins: _Origins, layers: list[_Layer]) -> list[Pr
                                  f"id '{document.get('id')}' differs from the file name '{path.name}': "
                                  "a shipped variant is found by its id, so they must agree"))
     return problems + _in_file_order(found)
+
+
+def _cross_rule_problem(finding, origins: _Origins, layers: list[_Layer]) -> Problem:
+    """A cross-rule finding, located at the value it is about. When that value lies in a file the
+    checked one extends, the checked file's own settings among the rules the finding rests on are
+    named too: the line to change may be the user's (a coinche x5 under an inherited surcoinche x4)."""
+    problem = origins.problem(finding.path, finding.message, finding.at_key)
+    child = layers[0]
+    if len(layers) < 2 or problem.filename == child.display:
+        return problem
+    set_here = sorted((child.positions[p], p) for p in finding.involves
+                      if (child.positions.get(p) or _NOWHERE)[0] is not None)
+    if not set_here:
+        return problem
+    named = ", ".join(f"{child.display}:{line}:{col}: {format_path(p)}" for (line, col), p in set_here)
+    return Problem(problem.filename, problem.line, problem.col, problem.path, f"{problem.message} (set by {named})")
 
 
 def _in_file_order(problems: list[Problem]) -> list[Problem]:
