@@ -860,3 +860,18 @@ def test_a_cross_rule_problem_the_house_file_holds_itself_is_located_there_alone
         load_variant_file(p)
     assert exc.value.lines == [f"{p}:7:30: rules.auction.surcoinche.multiplier: a surcoinche multiplies by 2, "
                                "not more than the coinche it answers (x2)"]
+
+
+def test_a_child_without_name_or_status_takes_neither_from_its_parent(tmp_path):
+    """A house file that plays differently is not titled with its parent's name nor said to be
+    "described" by its parent's sources: it is named by its own id and is a house rule set."""
+    p = write(tmp_path, "club-d.yaml", "extends: federation\nid: club-d\nrules:\n  match: {target: 1500}\n")
+    v = load_variant_file(p)
+    assert (v.document["name"], v.document["status"]) == ("club-d", "house")
+    q = write(tmp_path, "named.yaml", "extends: club-d.yaml\nid: named\nname: Named\nstatus: interpreted\n"
+              "rules: {}\n")
+    assert (load_variant_file(q).document["name"], load_variant_file(q).document["status"]) == ("Named", "interpreted")
+    # with readings of its own too: a house rule set, not contree-701's "interpreted"
+    r = write(tmp_path, "reading.yaml", "extends: contree-701\nid: reading\ninterpretations:\n  - id: mine\n"
+              "    question: Q?\n    reading: R.\n    rules: [match.target]\nrules:\n  match: {target: 1000}\n")
+    assert load_variant_file(r).document["status"] == "house"

@@ -418,11 +418,17 @@ def _merge(layers: list[_Layer]) -> tuple[dict, _Origins]:
     origins.take(base)
     origins.drop(("extends",))
     for child in reversed(layers[:-1]):
-        # A description speaks for one rule set: a child that writes none has none, rather
-        # than its parent's words describing rules it has changed.
+        # A description, a name and a status speak for one rule set: a child that writes no
+        # description has none, one that writes no name is named by its own id, and one that
+        # writes no status is a house rule set, rather than taking its parent's words for rules
+        # it has changed (a sheet titled with the parent's name, "every rule stated by the sources").
         if "description" not in child.data and "description" in document:
             del document["description"]
             origins.drop(("description",))
+        for key, own in (("name", child.data.get("id")), ("status", "house")):
+            if key not in child.data and isinstance(own, str):
+                document[key] = own
+                origins.drop((key,))
         changed = _written_rule_paths(child.data.get("rules"))
         for key, value in child.data.items():
             if key == "extends":
