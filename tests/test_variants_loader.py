@@ -875,3 +875,24 @@ def test_a_child_without_name_or_status_takes_neither_from_its_parent(tmp_path):
     r = write(tmp_path, "reading.yaml", "extends: contree-701\nid: reading\ninterpretations:\n  - id: mine\n"
               "    question: Q?\n    reading: R.\n    rules: [match.target]\nrules:\n  match: {target: 1000}\n")
     assert load_variant_file(r).document["status"] == "house"
+
+
+@pytest.mark.parametrize("word, choices, meant", [
+    ("nearest_ten", ["none", "nearest_10_half_up", "nearest_10_half_down", "nearest_5"], "nearest_10_half_up"),
+    ("nearest_five", ["none", "nearest_10_half_up", "nearest_10_half_down", "nearest_5"], "nearest_5"),
+    ("coinch", ["bids", "coinche", "surcoinche", "strains"], "coinche"),
+    ("federaton", ["cafe-701", "federation", "federation-1500-x3"], "federation"),
+    ("xyz", ["cafe-701", "federation"], None),
+])
+def test_a_spelling_hint_prefers_the_choice_sharing_most_words(word, choices, meant):
+    """nearest_ten shares "nearest" and "10" with nearest_10_half_up, "nearest" only with nearest_5,
+    although nearest_5 is closer letter by letter."""
+    assert yamlstrict.suggest(word, choices) == (f" (did you mean '{meant}'?)" if meant else "")
+
+
+def test_a_misspelt_rounding_is_refused_with_the_rounding_meant(tmp_path):
+    p = write(tmp_path, "round.yaml", "extends: contree-701\nid: round\nname: R\nstatus: house\nrules:\n"
+              "  scoring: {rounding: nearest_ten}\n")
+    with pytest.raises(VariantError) as exc:
+        load_variant_file(p)
+    assert exc.value.lines[0].endswith("(did you mean 'nearest_10_half_up'?)"), exc.value.lines
