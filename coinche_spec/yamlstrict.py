@@ -490,9 +490,41 @@ def schema_problems(errors: Iterable, locate: Locate, noun: Callable[[tuple], st
 SUGGESTIONS = 50  # unknown keys of one mapping that get a "did you mean" (each costs a fuzzy match)
 
 
-def _suggest(word: str, choices: Iterable[str]) -> str:
-    match = difflib.get_close_matches(str(word), [str(c) for c in choices], n=1, cutoff=0.6)
-    return f" (did you mean '{match[0]}'?)" if match else ""
+_NUMBER_WORDS = {"one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6", "seven": "7",
+                 "eight": "8", "nine": "9", "ten": "10", "twenty": "20", "hundred": "100", "thousand": "1000"}
+
+
+def _word_parts(text: str) -> list[str]:
+    """The words of a name (``nearest_10_half_up``: nearest, 10, half, up), a number word as digits."""
+    return [_NUMBER_WORDS.get(p, p) for p in re.split(r"[^a-z0-9]+", text.lower()) if p]
+
+
+def suggest(word: str, choices: Iterable[str]) -> str:
+    """`` (did you mean 'x'?)`` for the choice ``word`` most likely means, or "" (the one spelling hint
+    of every message: unknown keys and values, rule paths, rule set ids).
+
+    The choice sharing most words with it is preferred, a word matching when it is spelled alike or
+    is the number a number word says (``nearest_ten`` means ``nearest_10_half_up`` more likely than
+    ``nearest_5``, closer letter by letter); the closest spelling breaks ties. A choice sharing a word
+    must be half alike letter by letter, one sharing none 0.6 alike, as difflib's close matches."""
+    word = str(word)
+    mine = _word_parts(word)
+
+    def alike(a: str, b: str) -> float:
+        return difflib.SequenceMatcher(None, a, b).ratio()
+
+    def ranked(choice: str) -> tuple[int, float]:
+        theirs = _word_parts(choice)
+        shared = sum(1 for p in mine if any(p == t or alike(p, t) >= 0.8 for t in theirs))
+        # letter by letter, the words as words (ten as 10): the shorter of two equal matches is closer
+        return shared, max(alike(choice, word), alike(" ".join(theirs), " ".join(mine)))
+
+    scored = sorted(((ranked(c), c) for c in dict.fromkeys(str(c) for c in choices)), key=lambda x: x[0],
+                    reverse=True)
+    for (shared, likeness), choice in scored:
+        if likeness >= (0.5 if shared else 0.6):
+            return f" (did you mean '{choice}'?)"
+    return ""
 
 
 def _show(value: Any) -> str:
@@ -540,7 +572,7 @@ def _explain(err, noun) -> list[tuple[tuple, bool, str]]:
             what = noun(path + (key,))
             shown = _rule_name(path + (key,)) if what == "rule" else str(key)
             # a spelling hint for the first few only: past that the file is not a misspelling
-            hint = _suggest(key, allowed) if len(out) < SUGGESTIONS else ""
+            hint = suggest(key, allowed) if len(out) < SUGGESTIONS else ""
             out.append((path + (key,), True, f"unknown {what} '{shown}'{hint}"))
         return out or [(path, False, err.message)]
     if kind == "required" and isinstance(inst, dict):
@@ -548,7 +580,7 @@ def _explain(err, noun) -> list[tuple[tuple, bool, str]]:
                 for k in err.validator_value if k not in inst]
     if kind == "enum":
         choices = err.validator_value
-        hint = _suggest(inst, [c for c in choices if isinstance(c, str)]) if isinstance(inst, str) else ""
+        hint = suggest(inst, [c for c in choices if isinstance(c, str)]) if isinstance(inst, str) else ""
         return [(path, False, f"{_show(inst)} is not one of: {', '.join(_show(c) for c in choices)}{hint}")]
     if kind == "type":
         expected = " or ".join(_expected_types(err.schema)) or str(err.validator_value)

@@ -232,6 +232,13 @@ def test_the_uncovered_rule_values_of_a_rule_set(corpus, capsys):
     assert "match.target" in listed and "play.cannot_overtrump" in listed
     assert "scoring.rounding" not in listed and "scoring.failed.defenders.base" not in listed
     assert "  match.target = 1500" in lines
+    # what cannot matter under its other rules is no fixture to write: listed apart, with why
+    code, out, err = run(capsys, "--corpus-only", "--corpus", str(corpus), "--variant", "contree-701", "--uncovered")
+    lines = out.splitlines()
+    apart = lines.index(next(line for line in lines if line.startswith("Cannot matter under its other rules")))
+    assert '  auction.strain_order = ["C", "D", "H", "S"] (bids are compared by value only)' in lines[apart:]
+    assert "  play.tout_atout_must_go_up = true (tout atout cannot be bid)" in lines[apart:]
+    assert not any(line.startswith(("  auction.strain_order", "  play.tout_atout")) for line in lines[:apart])
     code, out, err = run(capsys, "--uncovered")
     assert code == 2 and "--uncovered needs --variant" in err
 
@@ -276,6 +283,7 @@ def test_depends_on_is_checked_and_covers_exercises(corpus):
         load_corpus(corpus)
     [line] = [str(p) for p in info.value.problems]
     assert line.startswith("corpus/scoring.yaml:7:") and "depends_on[7]: 'scoring.roundin' is not a rule path" in line
+    assert line.endswith("(did you mean 'scoring.rounding'?)"), line   # as `variants check` says for a rule
     (corpus / "scoring.yaml").write_text(SCORE.replace("scoring.failed.defenders, ", ""))
     with pytest.raises(CorpusError) as info:
         load_corpus(corpus)

@@ -191,3 +191,35 @@ def test_the_changed_values_print_where_the_parents_did(printed):
     assert "(base 160 + bid 90) × 3 + belote 20 × 3 = 810" in house
     assert "× 4" not in house and "× 4" in parent
     assert "1600 to 1030" in house                   # the match example ends past 1500, not 2000
+
+
+GLANCE_HOUSE = """\
+extends: contree-701
+id: glance-house
+name: "Our glance"
+status: house
+rules:
+  contract: {minimum_total: 82}
+  auction:
+    coinche: {effect: overbid_cancels}
+  scoring: {rounding: nearest_10_half_up}
+  match: {target: 1500}
+"""
+
+
+def test_the_glance_shows_every_rule_the_house_changes_starred(tmp_path):
+    """Four house rules, four starred lines: the least total on the "Made or failed" line (a bid of
+    80 needs 82), the coinche that a higher bid cancels in its own line, rounding and target."""
+    from coinche_spec.variants import load_variant_file
+    p = tmp_path / "glance-house.yaml"
+    p.write_text(GLANCE_HOUSE, encoding="utf-8")
+    page = sheet_part(render_html(load_variant_file(p)))
+    glance = page[page.index('id="glance"'):]
+    glance = glance[:glance.index("</section>")]
+    lines = [text_of(li) for li in re.findall(r"<li.*?</li>", glance, re.S)]
+    starred = [line for line in lines if ". * " in line]
+    assert [line.split(".")[0] for line in starred] == ["After a coinche", "Made or failed", "Rounding", "Target"]
+    made = next(line for line in starred if line.startswith("Made or failed"))
+    assert "reaches the bid" in made and "at least 82, so a bid of 80 needs 82" in made
+    assert starred[0].startswith("After a coinche. * A coinche does not freeze the bidding")
+    assert len([li for li in re.findall(r"<li[^>]*>", glance) if "changed" in li]) == 4

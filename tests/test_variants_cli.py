@@ -245,3 +245,55 @@ def test_check_refuses_two_files_with_one_id_but_not_one_file_named_twice(capsys
 def test_check_an_empty_folder_is_an_error(capsys, tmp_path):
     code, out, err = run(capsys, "variants", "check", str(tmp_path))
     assert code == 2 and out == "" and "holds no .yaml file" in err
+
+
+# --- check: what a house file sets that cannot matter ----------------------------------
+
+MOOT = """\
+extends: contree-701
+id: our-moot-table
+name: "Our table"
+status: house
+rules:
+  melds: {runs: {'3': 30}}
+  auction:
+    surcoinche: {allowed: false, multiplier: 8}
+  card_values:
+    sans_atout: {J: 20, "9": 14, A: 11, T: 10, K: 4, Q: 3, "8": 0, "7": 0}
+  match: {belote_validation_deals: any_deal}
+"""
+
+
+def test_check_warns_of_each_rule_a_house_file_sets_that_cannot_matter(capsys, tmp_path):
+    """contree-701 plays no melds, no sans atout and no belote condition; the file turns the
+    surcoinche off: each value it sets there changes no deal, a located warning each (exit 0)."""
+    p = tmp_path / "moot.yaml"
+    p.write_text(MOOT, encoding="utf-8")
+    code, out, _ = run(capsys, "variants", "check", str(p))
+    assert code == 0
+    assert out.splitlines() == [
+        f"{p}:6:23: rules.melds.runs.3: warning: cannot matter: melds are not played",
+        f"{p}:8:46: rules.auction.surcoinche.multiplier: warning: cannot matter: there is no surcoinche",
+        f"{p}:10:17: rules.card_values.sans_atout: warning: cannot matter: sans atout cannot be bid",
+        f"{p}:11:36: rules.match.belote_validation_deals: warning: cannot matter: there is no condition on a belote",
+        "1 file valid, 4 warnings"]
+    code, out, _ = run(capsys, "variants", "check", "--strict", str(p))
+    assert code == 1 and len(out.splitlines()) == 4 and "file valid" not in out
+
+
+def test_check_judges_only_what_the_file_itself_changes(capsys, tmp_path):
+    """An inherited moot value (contree-701's own sans atout table), a value restated as the parent
+    has it, and a rule that matters are not warned of."""
+    p = tmp_path / "fine.yaml"
+    p.write_text(MOOT.split("rules:")[0] + "rules:\n  melds: {enabled: false}\n  match: {target: 1000, "
+                 "belote_validation_deals: any_deal, belote_validation: true}\n", encoding="utf-8")
+    assert run(capsys, "variants", "check", "--strict", str(p))[:2] == (0, "1 file valid\n")
+
+
+def test_every_shipped_rule_set_passes_check_strict(capsys):
+    """A shipped file that extends another sets nothing that cannot matter, or sets it as its quoted
+    source states it, or because the other rules need it written (a strain order naming TA and SA)."""
+    from coinche_spec.variants import registry
+    files = [str(registry.file_for_id(i)[0]) for i in loader.known_ids()]
+    code, out, _ = run(capsys, "variants", "check", "--strict", *files)
+    assert (code, out) == (0, f"{len(files)} files valid\n")

@@ -728,9 +728,11 @@ def test_a_scaled_table_is_checked_against_its_denominator(tmp_path):
 
 
 def test_only_the_tables_of_contracts_the_auction_allows_are_added_up(tmp_path):
-    # contree-701 bids suits only: its sans atout table cannot be played, so it is not judged
+    # contree-701 bids suits only: its sans atout table cannot be played, so it is not added up
+    # (setting it is only warned of as a rule that cannot matter)
     p = write(tmp_path, "suits.yaml", FFB_SA.replace("cafe-sans-tout-atout", "contree-701"))
-    assert load_variant_file(p).warnings == ()
+    assert load_variant_file(p).warnings == (
+        f"{p}:7:17: rules.card_values.sans_atout: warning: cannot matter: sans atout cannot be bid",)
     # the suit tables always are: trump 62 - 20 = 42, + 3 x 30 = 132
     q = write(tmp_path, "suit.yaml", FFB_SA.replace('sans_atout: {A: 19, T: 10, K: 4, Q: 3, J: 0, "9": 0, "8": 0, "7": 0}',
                                                   "trump: {J: 0}"))
@@ -821,3 +823,76 @@ def test_a_per_contract_base_names_only_the_kinds_that_may_be_bid(tmp_path):
         "which the auction allows",
         "<variant>: rules.scoring.failed.defenders.base: base gives no amount for tout_atout contracts, "
         "which the auction allows"]
+
+
+# --- a cross-rule check the house file's value fails ---------------------------------------------
+
+def test_a_cross_rule_problem_in_the_parent_names_the_house_setting_that_took_part(tmp_path):
+    """contree-701's surcoinche x4 is fine until a house file makes the coinche x5: the problem is
+    located at the parent's surcoinche, and names the house line that changed the coinche."""
+    sub = tmp_path / "sub"
+    sub.mkdir()
+    p = write(sub, "child3.yaml", "extends: contree-701\nid: child3\nname: C\nstatus: house\nrules:\n"
+              "  auction:\n    coinche: {multiplier: 5}\n")
+    with pytest.raises(VariantError) as exc:
+        load_variant_file(p)
+    (line,) = exc.value.lines
+    assert line.split(": ")[0].endswith("contree-701.yaml:319:65")
+    assert line.endswith("rules.auction.surcoinche.multiplier: a surcoinche multiplies by 4, not more than the "
+                         f"coinche it answers (x5) (set by {p}:7:27: rules.auction.coinche.multiplier)")
+
+
+def test_a_house_file_that_makes_a_strain_biddable_is_named_beside_the_parents_strain_order(tmp_path):
+    """contree-701 ranks the four suits only: a house file allowing sans atout is named beside it."""
+    p = write(tmp_path, "sa.yaml", "extends: contree-701\nid: sa\nname: S\nstatus: house\nrules:\n"
+              "  auction:\n    strains: {sans_atout: true}\n")
+    with pytest.raises(VariantError) as exc:
+        load_variant_file(p)
+    (line,) = [x for x in exc.value.lines if "strain_order" in x]
+    assert line.endswith("rules.auction.strain_order: strain_order lacks SA: it must rank every strain the auction "
+                         f"allows (the four suits, SA) (set by {p}:7:27: rules.auction.strains.sans_atout)"), line
+
+
+def test_a_cross_rule_problem_the_house_file_holds_itself_is_located_there_alone(tmp_path):
+    p = write(tmp_path, "sur.yaml", "extends: contree-701\nid: sur\nname: S\nstatus: house\nrules:\n"
+              "  auction:\n    surcoinche: {multiplier: 2}\n")
+    with pytest.raises(VariantError) as exc:
+        load_variant_file(p)
+    assert exc.value.lines == [f"{p}:7:30: rules.auction.surcoinche.multiplier: a surcoinche multiplies by 2, "
+                               "not more than the coinche it answers (x2)"]
+
+
+def test_a_child_without_name_or_status_takes_neither_from_its_parent(tmp_path):
+    """A house file that plays differently is not titled with its parent's name nor said to be
+    "described" by its parent's sources: it is named by its own id and is a house rule set."""
+    p = write(tmp_path, "club-d.yaml", "extends: federation\nid: club-d\nrules:\n  match: {target: 1500}\n")
+    v = load_variant_file(p)
+    assert (v.document["name"], v.document["status"]) == ("club-d", "house")
+    q = write(tmp_path, "named.yaml", "extends: club-d.yaml\nid: named\nname: Named\nstatus: interpreted\n"
+              "rules: {}\n")
+    assert (load_variant_file(q).document["name"], load_variant_file(q).document["status"]) == ("Named", "interpreted")
+    # with readings of its own too: a house rule set, not contree-701's "interpreted"
+    r = write(tmp_path, "reading.yaml", "extends: contree-701\nid: reading\ninterpretations:\n  - id: mine\n"
+              "    question: Q?\n    reading: R.\n    rules: [match.target]\nrules:\n  match: {target: 1000}\n")
+    assert load_variant_file(r).document["status"] == "house"
+
+
+@pytest.mark.parametrize("word, choices, meant", [
+    ("nearest_ten", ["none", "nearest_10_half_up", "nearest_10_half_down", "nearest_5"], "nearest_10_half_up"),
+    ("nearest_five", ["none", "nearest_10_half_up", "nearest_10_half_down", "nearest_5"], "nearest_5"),
+    ("coinch", ["bids", "coinche", "surcoinche", "strains"], "coinche"),
+    ("federaton", ["cafe-701", "federation", "federation-1500-x3"], "federation"),
+    ("xyz", ["cafe-701", "federation"], None),
+])
+def test_a_spelling_hint_prefers_the_choice_sharing_most_words(word, choices, meant):
+    """nearest_ten shares "nearest" and "10" with nearest_10_half_up, "nearest" only with nearest_5,
+    although nearest_5 is closer letter by letter."""
+    assert yamlstrict.suggest(word, choices) == (f" (did you mean '{meant}'?)" if meant else "")
+
+
+def test_a_misspelt_rounding_is_refused_with_the_rounding_meant(tmp_path):
+    p = write(tmp_path, "round.yaml", "extends: contree-701\nid: round\nname: R\nstatus: house\nrules:\n"
+              "  scoring: {rounding: nearest_ten}\n")
+    with pytest.raises(VariantError) as exc:
+        load_variant_file(p)
+    assert exc.value.lines[0].endswith("(did you mean 'nearest_10_half_up'?)"), exc.value.lines

@@ -282,14 +282,16 @@ def test_a_problem_with_an_inherited_value_is_the_clients_too(tmp_path):
     reply, _ = Session().handle({"cmd": "configure", "variant": doc})
     assert reply == {"ok": False, "message": "variant rejected: <configure>: rules.auction.bids.maximum: the highest "
                                              "bid 160 is below the lowest bid 200"}
-    # the same document in a file: the inherited value is shown where it is written
+    # the same document in a file: the inherited value is shown where it is written, and the
+    # file's own value that took part is named
     mine = tmp_path / "mine.yaml"
     mine.write_text("id: client-rules\nname: C\nstatus: house\nextends: contree-701\n"
                     "rules: {auction: {bids: {minimum: 200}}}\n", encoding="utf-8")
     with pytest.raises(VariantError) as exc:
         load_variant(mine)
     assert re.fullmatch(r".*variants/contree-701\.yaml:\d+:\d+: rules\.auction\.bids\.maximum: the highest bid 160 "
-                        r"is below the lowest bid 200", exc.value.lines[0]), exc.value.lines
+                        r"is below the lowest bid 200 \(set by " + re.escape(str(mine)) + r":5:35: "
+                        r"rules\.auction\.bids\.minimum\)", exc.value.lines[0]), exc.value.lines
 
 
 def test_a_server_with_a_wrong_home_says_so_without_its_path(tmp_path, monkeypatch):

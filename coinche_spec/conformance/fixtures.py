@@ -285,8 +285,9 @@ class _FileLoader:
         for name in ("exercises", "depends_on"):
             for i, rule in enumerate(raw.get(name) or []):
                 if rule not in known_paths():
+                    hint = yamlstrict.suggest(str(rule).removeprefix("rules."), known_paths())
                     self.problem(base + (name, i), f"{rule!r} is not a rule path of the variant schema "
-                                                   "(write it without 'rules.', e.g. auction.coinche.when)")
+                                                   f"(write it without 'rules.', e.g. auction.coinche.when){hint}")
         depends_on = raw.get("depends_on")
         if depends_on is None:
             return None

@@ -28,10 +28,27 @@ def uncovered(fixtures: list[Fixture], variant) -> list[tuple[str, object]]:
 
 
 def uncovered_lines(fixtures: list[Fixture], variant) -> list[str]:
+    """The uncovered rule values, those no deal can tell apart under the rule set's other rules
+    (the strain order where bids overcall by value only: docsgen.differences.cannot_matter) listed
+    apart, after the fixtures to write next: no fixture can pin them down."""
+    from ..docsgen.differences import cannot_matter
+    from ..docsgen.templates import Ctx
+
     found = uncovered(fixtures, variant)
     total = sum(1 for _ in leaves(variant.document["rules"]))
+    ctx = Ctx(variant.document["rules"])
+    judged = [(path, value, cannot_matter(ctx, path)) for path, value in found]
+    moot = [entry for entry in judged if entry[2]]
+    found = [(path, value) for path, value, why in judged if not why]
+    lines = [f"  {path} = {json.dumps(value)}" for path, value in found]
     if not found:
-        return [f"{variant.id}: every one of its {total} rule values is told apart by a hand or carried expectation"]
-    head = (f"{variant.id}: {len(found)} of {total} rule values are told apart by no hand or carried "
-            "expectation (a fixture whose outcome depends on one, with its expectation, would pin it down):")
-    return [head] + [f"  {path} = {json.dumps(value)}" for path, value in found]
+        lines.insert(0, f"{variant.id}: every one of its {total} rule values that can matter is told apart by a "
+                        "hand or carried expectation")
+    else:
+        lines.insert(0, f"{variant.id}: {len(found)} of {total} rule values are told apart by no hand or carried "
+                        "expectation (a fixture whose outcome depends on one, with its expectation, would pin it "
+                        "down):")
+    if moot:
+        lines.append(f"Cannot matter under its other rules, so no fixture can tell them apart ({len(moot)}):")
+        lines += [f"  {path} = {json.dumps(value)} ({why})" for path, value, why in moot]
+    return lines

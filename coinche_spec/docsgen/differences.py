@@ -18,7 +18,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 
-from ..variants.diff import basis, differences
+from ..variants.diff import basis, differences, flatten
 from .templates import TEMPLATES, Ctx, Template, covers, template_for
 
 # An uncoinched award is multiplied by 1 (a coinched deal is scored under coinched_made or
@@ -34,6 +34,32 @@ def cannot_matter(ctx: Ctx, path: str) -> str | None:
     ``variants diff`` leave a difference in it out. It is the rule's template's ``unused``."""
     t = template_for(path)
     return t.unused(ctx) if t is not None else None
+
+
+def set_but_moot(rules: dict, written: dict) -> list[tuple[str, str]]:
+    """(path, why) for each rule a file sets itself (``written``: its own `rules` block) that cannot
+    matter under the resolved ``rules``: a house file's slip, since setting it changes no deal.
+
+    One entry per rule sentence, at what the file writes of it (the whole sans atout table, or
+    the one value of it given), by the test of ``cannot_matter``: ``variants check`` warns of each
+    and the house pages name them apart."""
+    ctx = Ctx(rules)
+    by_rule: dict[str, list[str]] = {}
+    for path in flatten(written):
+        t = template_for(path)
+        if t is not None:
+            by_rule.setdefault(t.key, []).append(path)
+    out = []
+    for paths in by_rule.values():
+        why = cannot_matter(ctx, paths[0])
+        if why:
+            shared = []
+            for parts in zip(*(p.split(".") for p in paths)):
+                if len(set(parts)) > 1:
+                    break
+                shared.append(parts[0])
+            out.append((".".join(shared) or paths[0], why))
+    return out
 
 
 def _comparable(path: str, value):
@@ -151,4 +177,4 @@ def worded_differences(variants: list) -> tuple[list[WordedChange], list[str]]:
 
 
 __all__ = ["RuleChange", "WordedChange", "rule_changes", "house_changes", "worded_differences", "cannot_matter",
-           "moot_difference", "that_can_matter"]
+           "moot_difference", "that_can_matter", "set_but_moot"]

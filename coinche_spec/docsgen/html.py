@@ -120,6 +120,9 @@ def _changes(sheet: Sheet) -> list[str]:
         out.append(f"<li><strong>{esc(c.title)}</strong>{esc(values)}: {esc(c.after)}"
                    f'<span class="was">In {esc(parent.id)}: {esc(c.before)}</span>'
                    + "".join(f'<span class="why">Why: {esc(w)}</span>' for w in c.reasons) + "</li>")
+    if sheet.moot:
+        out.append("<li>Set but cannot matter here: " + "; ".join(
+            f"<strong>{esc(title)}</strong> ({esc(path)}): {esc(why)}" for title, path, why in sheet.moot) + ".</li>")
     out += ["</ul>", "</section>"]
     return out
 

@@ -88,6 +88,9 @@ def _changes_section(sheet: Sheet) -> list[str]:
         out.append(f"- **{c.title}** ({values}). {c.after} In `{parent.id}`: {c.before}")
         for why in c.reasons:
             out.append(f"  - Why: {why}")
+    if sheet.moot:
+        out.append("- Set but cannot matter here: " + "; ".join(f"**{title}** (`{path}`): {why}"
+                                                               for title, path, why in sheet.moot) + ".")
     out.append("")
     return out
 

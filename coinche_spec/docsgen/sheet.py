@@ -19,14 +19,19 @@ from ..variants import load_variant_file
 from ..variants.loader import Variant, house_dir
 from . import examples as ex_mod
 from .differences import RuleChange, cannot_matter, house_changes
-from .templates import SECTIONS, TEMPLATES, Ctx, Template, covers, intro
+from .templates import SECTIONS, TEMPLATES, Ctx, Template, covers, intro, template_for
 
-# The rules a table looks up during play, in the order of a deal: the "at a glance" summary.
+# The rules a table looks up during play, in the order of a deal: the "at a glance" summary; a rule
+# the house changes is added in its section's place, starred (glance_rules).
 GLANCE_KEYS = ("direction", "packets", "bid-minimum", "bid-step", "bid-maximum", "sans-atout-bid",
                "tout-atout-bid", "capot-bid", "coinche-when", "coinche-multiplier", "surcoinche-multiplier",
                "opponent-winning", "partner-winning", "overtrump", "melds", "belote", "belote-points",
                "versus-defenders", "made", "failed", "coinched-made", "coinched-failed", "rounding",
                "target")
+# What else decides a line of the glance: "Made or failed" says the least total and the margin a
+# contract also needs, when the rule set has one (a floor at or below the lowest bid is none).
+GLANCE_ALSO = {"versus-defenders": (("minimum-total", lambda c: c.get("contract.minimum_total") > c.get(
+    "auction.bids.minimum")), ("margin", lambda c: bool(c.get("contract.margin"))))}
 
 
 @dataclass(frozen=True)
@@ -88,6 +93,12 @@ class Sheet:
     @property
     def doc(self) -> dict:
         return self.variant.document
+
+    @property
+    def moot(self) -> list[tuple[str, str, str]]:
+        """(title, rule path, why) of each rule the file sets that cannot matter here: named apart
+        from what it plays differently rather than dropped (``variants check`` warns of each)."""
+        return [(template_for(path).title, path, why) for path, why in self.variant.moot]
 
 
 # --- where the rule set lives -------------------------------------------------------
@@ -204,6 +215,28 @@ def all_documents(doc: dict) -> bool:
     return all(source_kind(s) == "document" for s in doc.get("sources", []))
 
 
+def glance_rules(sections: list[Section], ctx: Ctx) -> list[Rule]:
+    """The game at a glance: the GLANCE_KEYS rules, each line with what else decides it (GLANCE_ALSO),
+    and every other rule the house changes, in the order of the page's sections; a line is starred
+    (``changed``) when the house changed a rule it states. A rule that cannot matter has no line."""
+    also = {key for parts in GLANCE_ALSO.values() for key, _ in parts}
+    out = []
+    for section in sections:
+        by_key = {r.template.key: r for r in section.in_play}
+        keys = [k for k in GLANCE_KEYS if k in by_key]
+        keys += [r.template.key for r in section.in_play
+                 if r.changed and r.template.key not in keys and r.template.key not in also]
+        for key in keys:
+            rule = by_key[key]
+            others = [by_key[k] for k, says in GLANCE_ALSO.get(key, ()) if k in by_key and (says(ctx) or
+                                                                                           by_key[k].changed)]
+            if others:
+                rule = Rule(rule.template, " ".join([rule.sentence] + [o.sentence for o in others]), None,
+                            rule.basis, rule.changed or any(o.changed for o in others))
+            out.append(rule)
+    return out
+
+
 def build_sheet(variant: Variant) -> Sheet:
     """Everything a rules page says about a resolved rule set (a house one compared with its parent)."""
     parent = parent_of(variant)
@@ -218,8 +251,7 @@ def build_sheet(variant: Variant) -> Sheet:
                  for t in TEMPLATES if t.section == key
                  and not (ctx.left_out(t.paths) and cannot_matter(ctx, t.paths[0]))]
         sections.append(Section(key, heading, intro(key, ctx), rules))
-    by_key = {r.template.key: r for s in sections for r in s.rules}
-    glance = [by_key[k] for k in GLANCE_KEYS if k in by_key and not by_key[k].unused]   # a left-out rule: no line
+    glance = glance_rules(sections, ctx)
     own_ids = {i["id"] for i in (variant.written or {}).get("interpretations", [])} if parent else set()
     readings = [Reading(item, "" if parent is None else ("house" if item["id"] in own_ids else "parent"))
                 for item in variant.document.get("interpretations", [])]

@@ -66,7 +66,8 @@ def register(subparsers) -> None:
     p.add_argument("files", nargs="+", metavar="FILE",
                    help="variant files (a folder stands for its .yaml files)")
     p.add_argument("--strict", action="store_true",
-                   help="treat warnings (a card table that does not add up) as problems: exit 1")
+                   help="treat warnings (a card table that does not add up, a rule a house file sets that "
+                        "cannot matter under the others) as problems: exit 1")
     p.set_defaults(func=cmd_check)
 
 

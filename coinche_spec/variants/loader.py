@@ -64,6 +64,7 @@ class Variant:
     written: dict | None = field(default=None, compare=False, repr=False)  # the file as written
     chain: tuple = field(default=(), compare=False, repr=False)  # the files read, the child first
     warnings: tuple = field(default=(), compare=False, repr=False)  # located lines: allowed, but likely slips
+    moot: tuple = field(default=(), compare=False, repr=False)  # (rule path, why): set by the file, cannot matter
 
 
 # --- where variants live (see registry.py) ---------------------------
@@ -417,11 +418,17 @@ def _merge(layers: list[_Layer]) -> tuple[dict, _Origins]:
     origins.take(base)
     origins.drop(("extends",))
     for child in reversed(layers[:-1]):
-        # A description speaks for one rule set: a child that writes none has none, rather
-        # than its parent's words describing rules it has changed.
+        # A description, a name and a status speak for one rule set: a child that writes no
+        # description has none, one that writes no name is named by its own id, and one that
+        # writes no status is a house rule set, rather than taking its parent's words for rules
+        # it has changed (a sheet titled with the parent's name, "every rule stated by the sources").
         if "description" not in child.data and "description" in document:
             del document["description"]
             origins.drop(("description",))
+        for key, own in (("name", child.data.get("id")), ("status", "house")):
+            if key not in child.data and isinstance(own, str):
+                document[key] = own
+                origins.drop((key,))
         changed = _written_rule_paths(child.data.get("rules"))
         for key, value in child.data.items():
             if key == "extends":
@@ -506,7 +513,7 @@ def _problems(document: Any, origins: _Origins, layers: list[_Layer]) -> list[Pr
     errors = list(_schema_errors(document))
     problems = _in_file_order(yamlstrict.schema_problems(errors, origins.find, _noun))
     refused = _refused_paths(errors)
-    found = [origins.problem(f.path, f.message, f.at_key) for f in semantics.check(document, guarded=bool(problems))
+    found = [_cross_rule_problem(f, origins, layers) for f in semantics.check(document, guarded=bool(problems))
              if not _under_any(tuple(f.path), refused) and not _under_any(f.about, refused)]
     path = child.path
     if path is not None and registry.kind_of(path) is not None:
@@ -515,6 +522,22 @@ def _problems(document: Any, origins: _Origins, layers: list[_Layer]) -> list[Pr
                                  f"id '{document.get('id')}' differs from the file name '{path.name}': "
                                  "a shipped variant is found by its id, so they must agree"))
     return problems + _in_file_order(found)
+
+
+def _cross_rule_problem(finding, origins: _Origins, layers: list[_Layer]) -> Problem:
+    """A cross-rule finding, located at the value it is about. When that value lies in a file the
+    checked one extends, the checked file's own settings among the rules the finding rests on are
+    named too: the line to change may be the user's (a coinche x5 under an inherited surcoinche x4)."""
+    problem = origins.problem(finding.path, finding.message, finding.at_key)
+    child = layers[0]
+    if len(layers) < 2 or problem.filename == child.display:
+        return problem
+    set_here = sorted((child.positions[p], p) for p in finding.involves
+                      if (child.positions.get(p) or _NOWHERE)[0] is not None)
+    if not set_here:
+        return problem
+    named = ", ".join(f"{child.display}:{line}:{col}: {format_path(p)}" for (line, col), p in set_here)
+    return Problem(problem.filename, problem.line, problem.col, problem.path, f"{problem.message} (set by {named})")
 
 
 def _in_file_order(problems: list[Problem]) -> list[Problem]:
@@ -570,17 +593,74 @@ def _build(root: _Layer, base_dir: Path | None) -> Variant:
     if problems:
         raise VariantError(problems)
     chain = tuple(layer.path for layer in layers if layer.path is not None)
+    moot = _moot_settings(layers, document)
     warned = tuple(str(origins.problem(f.path, "warning: " + f.message, f.at_key))
-                   for f in semantics.warnings(document))
+                   for f in semantics.warnings(document)) + tuple(
+        str(origins.problem(("rules",) + tuple(path.split(".")), f"warning: cannot matter: {why}"))
+        for path, why in moot)
     return Variant(document["id"], document, Rules(with_unused_filled(document["rules"]), document["id"]),
-                   root.path, _copy(root.data), chain, warned)
+                   root.path, _copy(root.data), chain, warned, moot)
+
+
+def _moot_settings(layers: list[_Layer], document: dict) -> tuple[tuple[str, str], ...]:
+    """(path, why) for each rule a file that extends another sets itself but that cannot matter under
+    the resolved rules (meld values where melds are off): setting it changes no deal, so it is most
+    likely a slip: ``variants check`` warns of it and the house page names it apart. The test is the
+    rules pages' (docsgen.differences.cannot_matter).
+
+    Not a slip, so not warned of: a rule set written whole (no `extends`) spells out every rule; a
+    value restated as the parent has it changes nothing; a value a quoted document or program of
+    the file's own states is recorded as its source says it; and a value the file must write for
+    the other rules to agree (a strain order naming the strains it makes biddable) is needed."""
+    written = layers[0].data.get("rules")
+    if len(layers) < 2 or not isinstance(written, dict):
+        return ()
+    from ..docsgen.differences import set_but_moot
+    from ..sources import source_kind
+    found = set_but_moot(document["rules"], written)
+    if not found:
+        return ()
+    parent_rules = _merge(layers[1:])[0].get("rules", {})
+    quoted = [r for s in layers[0].data.get("sources") or [] if isinstance(s, dict)
+              and source_kind(s) != "house" for r in s.get("rules") or [] if isinstance(r, str)]
+    out = []
+    for path, why in found:
+        theirs = _value_at(parent_rules, path)
+        if _value_at(document["rules"], path) == theirs or _needed_as_written(document, path, theirs) \
+                or any(path == r or path.startswith(r + ".") or r.startswith(path + ".") for r in quoted):
+            continue
+        out.append((path, why))
+    return tuple(out)
+
+
+def _value_at(rules: Any, dotted: str) -> Any:
+    """The value at a dotted rule path, or _MISSING."""
+    for key in dotted.split("."):
+        if not isinstance(rules, dict) or key not in rules:
+            return _MISSING
+        rules = rules[key]
+    return rules
+
+
+def _needed_as_written(document: dict, dotted: str, inherited: Any) -> bool:
+    """Whether the rules would disagree (semantics.check) with the inherited value at ``dotted``."""
+    trial = _copy(document)
+    *groups, last = dotted.split(".")
+    node = trial["rules"]
+    for key in groups:
+        node = node[key]
+    if inherited is _MISSING:
+        del node[last]
+    else:
+        node[last] = _copy(inherited)
+    return bool(semantics.check(trial, guarded=True))
 
 
 def _fresh(v: Variant) -> Variant:
     """A copy the caller may change without changing the cached one."""
     doc = _copy(v.document)
     return Variant(v.id, doc, Rules(with_unused_filled(doc["rules"]), v.id), v.path, _copy(v.written), v.chain,
-                   v.warnings)
+                   v.warnings, v.moot)
 
 
 def load_variant_file(path: str | os.PathLike, display: str | None = None) -> Variant:

@@ -15,11 +15,11 @@ chose (a clone, ``$COINCHE_SPEC_HOME`` or the installed package).
 
 from __future__ import annotations
 
-import difflib
 import re
 from pathlib import Path
 
 from ..resources import corpus_dir, variants_dir
+from ..yamlstrict import suggest
 
 SUFFIXES = (".yaml", ".yml")
 KINDS = ("seed", "published", "implementation", "house", "test")
@@ -119,8 +119,7 @@ def not_an_id(text: str) -> str:
 
 def unknown_id(ident: str) -> str:
     known = ids()
-    match = difflib.get_close_matches(ident, known, n=1, cutoff=0.6)
-    hint = f" (did you mean '{match[0]}'?)" if match else ""
+    hint = suggest(ident, known)
     # test rule sets are many and only fixtures name them: counted, not listed
     listed = "; ".join(f"{kind}: {', '.join(names)}" if kind != "test" else f"{len(names)} test rule sets"
                        for kind, names in by_kind().items() if names)

@@ -33,6 +33,8 @@ class Finding:
     message: str
     at_key: bool = False  # point at the key (a missing part) rather than the value
     about: tuple = ()     # the rule a finding is about when it points elsewhere (a quote's rule path)
+    involves: tuple = ()  # the other rules (full paths) it rests on: the loader names a house file's
+    #                       setting of one of them when the finding points into the file it extends
 
 
 def rule_path_exists(rules: Any, dotted: str) -> bool:
@@ -100,7 +102,8 @@ def _deal(document: dict, out: list) -> None:
                                "not 8: each player receives eight cards"))
         elif list(alt) == list(packets):
             out.append(Finding(R + ("deal", "alternative_packets", i),
-                               f"{list(alt)} is the usual order (deal.packets), not an alternative"))
+                               f"{list(alt)} is the usual order (deal.packets), not an alternative",
+                               involves=(R + ("deal", "packets"),)))
     after = deal.get("packets_after_auction")
     if isinstance(after, int):
         for where, sizes in [(("packets",), packets)] + [(("alternative_packets", i), alt)
@@ -109,20 +112,19 @@ def _deal(document: dict, out: list) -> None:
                 out.append(Finding(R + ("deal", "packets_after_auction"),
                                    f"{after} packets after the auction leave none before it in "
                                    f"{'-'.join(map(str, sizes))} (deal.{'.'.join(map(str, where))}): the players "
-                                   "must see a packet to bid"))
+                                   "must see a packet to bid", involves=(R + ("deal",) + where,)))
 
 
 # rules a file may leave out where no deal can use them (compiled.unused_left_out), and what uses them
-_WHEN_USED = {
-    ("card_values", "sans_atout"): "sans atout may be bid (auction.strains.sans_atout is true)",
-    ("play", "sans_atout_must_go_up"): "sans atout may be bid (auction.strains.sans_atout is true)",
-    ("card_values", "tout_atout"): "tout atout may be bid (auction.strains.tout_atout is true)",
-    ("play", "tout_atout_must_go_up"): "tout atout may be bid (auction.strains.tout_atout is true)",
-    ("belote", "tout_atout"): "tout atout may be bid (auction.strains.tout_atout is true)",
-    ("auction", "strain_order"): "a bid may overcall by strain (auction.overcall is higher_value_or_strain)",
-    ("deal", "cut"): "the pack is cut and dealt in packets (deal.method is packets, or left out)",
-    ("deal", "packets"): "the pack is cut and dealt in packets (deal.method is packets, or left out)",
-    ("deal", "alternative_packets"): "the pack is cut and dealt in packets (deal.method is packets, or left out)",
+_SA = ("sans atout may be bid (auction.strains.sans_atout is true)", ("auction", "strains", "sans_atout"))
+_TA = ("tout atout may be bid (auction.strains.tout_atout is true)", ("auction", "strains", "tout_atout"))
+_PACKETS = ("the pack is cut and dealt in packets (deal.method is packets, or left out)", ("deal", "method"))
+_WHEN_USED = {  # (why, the rule that makes it used)
+    ("card_values", "sans_atout"): _SA, ("play", "sans_atout_must_go_up"): _SA,
+    ("card_values", "tout_atout"): _TA, ("play", "tout_atout_must_go_up"): _TA, ("belote", "tout_atout"): _TA,
+    ("auction", "strain_order"): ("a bid may overcall by strain (auction.overcall is higher_value_or_strain)",
+                                  ("auction", "overcall")),
+    ("deal", "cut"): _PACKETS, ("deal", "packets"): _PACKETS, ("deal", "alternative_packets"): _PACKETS,
 }
 _MELD_RULES = ("runs", "long_runs", "run_order", "squares", "card_reuse", "compare", "winner_scores", "timing",
                "count_towards_contract")
@@ -133,13 +135,15 @@ def _needed_rules(document: dict, out: list) -> None:
     rules = document.get("rules", {})
     unused = unused_left_out(rules)
     needed = dict(_WHEN_USED)
-    needed.update({("melds", k): "melds are played (melds.enabled is true)" for k in _MELD_RULES})
-    for (group, key), why in needed.items():
+    needed.update({("melds", k): ("melds are played (melds.enabled is true)", ("melds", "enabled"))
+                   for k in _MELD_RULES})
+    for (group, key), (why, because) in needed.items():
         have = rules.get(group)
         if not isinstance(have, dict) or key in have or key in unused.get(group, {}):
             continue
         out.append(Finding(("rules", group), f"missing rule '{key}': it is needed because {why}; only a rule "
-                                             "set that cannot use it may leave it out", at_key=True))
+                                             "set that cannot use it may leave it out", at_key=True,
+                           involves=(("rules",) + because,)))
 
 
 def _bids(document: dict, out: list) -> None:
@@ -152,10 +156,12 @@ def _bids(document: dict, out: list) -> None:
     if isinstance(lo, int) and isinstance(hi, int):
         if hi < lo:
             out.append(Finding(R + ("auction", "bids", "maximum"),
-                               f"the highest bid {hi} is below the lowest bid {lo}"))
+                               f"the highest bid {hi} is below the lowest bid {lo}",
+                               involves=(R + ("auction", "bids", "minimum"),)))
         elif isinstance(step, int) and step > 0 and (hi - lo) % step and bids.get("ladder") is None:
             out.append(Finding(R + ("auction", "bids", "maximum"),
-                               f"the highest bid {hi} cannot be bid: bids are {lo} plus a multiple of {step}"))
+                               f"the highest bid {hi} cannot be bid: bids are {lo} plus a multiple of {step}",
+                               involves=(R + ("auction", "bids", "minimum"), R + ("auction", "bids", "step"))))
 
 
 
@@ -171,10 +177,12 @@ def _ladder(document: dict, out: list) -> None:
                            "the ladder of bids must go up: each value above the one before it"))
     if isinstance(lo, int) and ladder[0] != lo:
         out.append(Finding(R + ("auction", "bids", "minimum"),
-                           f"the lowest bid {lo} is not the first value of the ladder ({ladder[0]})"))
+                           f"the lowest bid {lo} is not the first value of the ladder ({ladder[0]})",
+                           involves=(R + ("auction", "bids", "ladder"),)))
     if hi != ladder[-1]:
         out.append(Finding(R + ("auction", "bids", "maximum"),
-                           f"the highest bid {hi} is not the last value of the ladder ({ladder[-1]})"))
+                           f"the highest bid {hi} is not the last value of the ladder ({ladder[-1]})",
+                           involves=(R + ("auction", "bids", "ladder"),)))
 
 def _strain_order(document: dict, out: list) -> None:
     """The strain order ranks exactly the strains that may be bid."""
@@ -188,15 +196,17 @@ def _strain_order(document: dict, out: list) -> None:
     wanted = list(c.strains)
     missing = [s for s in wanted if s not in order]
     extra = [s for s in order if s not in wanted]
+    strains = (R + ("auction", "strains", "tout_atout"), R + ("auction", "strains", "sans_atout"))
     if missing:
         out.append(Finding(R + ("auction", "strain_order"),
                            f"strain_order lacks {', '.join(missing)}: it must rank every strain "
                            "the auction allows (the four suits" + (", TA" if "TA" in wanted else "")
-                           + (", SA" if "SA" in wanted else "") + ")"))
+                           + (", SA" if "SA" in wanted else "") + ")", involves=strains))
     for s in extra:
         flag = "tout_atout" if s == "TA" else "sans_atout"
         out.append(Finding(R + ("auction", "strain_order"),
-                           f"strain_order lists {s} but auction.strains.{flag} is false"))
+                           f"strain_order lists {s} but auction.strains.{flag} is false",
+                           involves=(R + ("auction", "strains", flag),)))
 
 
 def _multipliers(document: dict, out: list) -> None:
@@ -209,7 +219,9 @@ def _multipliers(document: dict, out: list) -> None:
         if sur["multiplier"] <= coinche["multiplier"]:
             out.append(Finding(R + ("auction", "surcoinche", "multiplier"),
                                f"a surcoinche multiplies by {sur['multiplier']}, not more than the coinche "
-                               f"it answers (x{coinche['multiplier']})"))
+                               f"it answers (x{coinche['multiplier']})",
+                               involves=(R + ("auction", "coinche", "multiplier"),
+                                         R + ("auction", "surcoinche", "allowed"))))
 
 
 def _capot_awards(document: dict, out: list) -> None:
@@ -221,7 +233,8 @@ def _capot_awards(document: dict, out: list) -> None:
     for name in ("capot_made", "capot_failed"):
         if not c.capot_or_generale and scoring.get(name) is not None:
             out.append(Finding(R + ("scoring", name),
-                               f"{name} is given but neither a capot nor a générale may be bid: it can never apply"))
+                               f"{name} is given but neither a capot nor a générale may be bid: it can never apply",
+                               involves=(R + ("auction", "capot", "allowed"), R + ("auction", "generale", "allowed"))))
 
 
 def _awards(document: dict, out: list) -> None:
@@ -256,7 +269,7 @@ def _awards(document: dict, out: list) -> None:
                     if kind not in base:
                         out.append(Finding(where + ("base",),
                                            f"base gives no amount for {kind} contracts, which the auction allows",
-                                           at_key=True))
+                                           at_key=True, involves=(R + ("auction", "strains", kind),)))
             if "own_melds" in terms and "all_melds" in terms:
                 out.append(Finding(where + ("terms",),
                                    "own_melds and all_melds together count this side's melds twice"))
