@@ -119,7 +119,9 @@ _WHEN_USED = {
     ("card_values", "tout_atout"): "tout atout may be bid (auction.strains.tout_atout is true)",
     ("play", "tout_atout_must_go_up"): "tout atout may be bid (auction.strains.tout_atout is true)",
     ("belote", "tout_atout"): "tout atout may be bid (auction.strains.tout_atout is true)",
-    ("auction", "strain_order"): "a bid may overcall by strain (auction.overcall is higher_value_or_strain)",
+    ("auction", "strain_order"): ("a bid may overcall by strain (auction.overcall is higher_value_or_strain, or "
+                                  "auction.capot.overcall_by_capot is higher_strain where a capot bid does not end "
+                                  "the auction)"),
     ("deal", "cut"): "the pack is cut and dealt in packets (deal.method is packets, or left out)",
     ("deal", "packets"): "the pack is cut and dealt in packets (deal.method is packets, or left out)",
     ("deal", "alternative_packets"): "the pack is cut and dealt in packets (deal.method is packets, or left out)",
