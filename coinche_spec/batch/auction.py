@@ -26,7 +26,8 @@ OVERCALL, CHEAP_RANGE):
   bid of the ladder, and one in a strain he has named in this auction
   (``never_in_a_named_strain``) by the next bid of the ladder in a strain he
   has not named (the one before, where none is left above);
-* otherwise pass;
+* otherwise pass, or where no pass is legal (the dealer «à la vache», ``all_pass:
+  dealer_must_bid``) the bid drawn as above;
 * in the after-auction window (``coinche.when: after_auction``): with
   probability COINCHE one of the legal coinches (either defender) or, once
   coinched, surcoinches (either taker), uniformly; otherwise the play starts.
