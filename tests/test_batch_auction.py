@@ -2,8 +2,10 @@
 
 Décoinchage (coinche.effect: overbid_cancels), a coinche by any player, by the side to act
 (coinche.when: side_in_turn), no coinche at all, a lowest coinchable bid, an explicit ladder
-of bids, no second bid in a strain a player has named (raise_own_bid: never_in_a_named_strain)
-and the coincher's partner's turn skipped (coinche.partner_may_speak: false): each test rule
+of bids, no second bid in a strain a player has named (raise_own_bid: never_in_a_named_strain),
+the coincher's partner's turn skipped (coinche.partner_may_speak: false), a capot overcalled by a
+capot in a higher strain (capot.overcall_by_capot), a cap on the rounds (max_rounds) and on a
+player's bids (max_bids_per_player) and «à la vache» (all_pass: dealer_must_bid): each test rule
 set of conformance/rulesets/ that sets one, and rule sets that combine them with other auction
 rules, replayed through the per-deal engine for random and simple players (batch/replay.py: the seat to act, the whole legal set at every call and card, every
 field of the result, and for simple players their every choice). Each test also checks, from
@@ -127,6 +129,59 @@ def _named_strain_left_out(batch) -> bool:
     return False
 
 
+def _capot_over_capot(batch) -> bool:
+    """A capot bid over a capot bid."""
+    return any(call.kind == "bid" and call.value == "capot" and high is not None and high.value == "capot"
+               for _, _, _, call, high, *_ in _auctions(batch))
+
+
+def _dealer_forced(batch) -> bool:
+    """A dealer who had no pass (the step's bit 6) bid after three passes."""
+    return any(step[2] >> 6 & 1 and _call_of(batch.rules, step)[1].kind == "bid"
+               for steps in _calls_by_deal(batch).values() for step in steps)
+
+
+def _cut_by_rounds(batch) -> bool:
+    """An auction that the round cap ended: exactly 4 x max_rounds calls before any after-auction
+    window (none out of turn), the last of them not the passes_to_end-th pass after a bid."""
+    br = batch.rules
+    cap = 4 * br.max_rounds
+    for i, steps in _calls_by_deal(batch).items():
+        steps = [step for step in steps if step[0] >= 0]      # not the after-auction window
+        calls = [_call_of(br, step) for step in steps]
+        if len(calls) != cap or not batch.contract[i]:
+            continue
+        tail = [c[1].kind for c in calls[-br.passes_to_end:]]
+        if tail != ["pass"] * br.passes_to_end and all(c[0] == SEATS[step[0]] for c, step in zip(calls, steps)):
+            return True
+    return False
+
+
+def _bids_used_up(batch) -> bool:
+    """A player who had bid max_bids_per_player times was to act in the bidding with bids above the
+    highest bid left in the ladder, and had none (a recorded lowest bid of L)."""
+    br = batch.rules
+    for steps in _calls_by_deal(batch).values():
+        made = [0, 0, 0, 0]
+        high = -1
+        coinched = False
+        for step in steps:
+            ta, lo = step[0], step[1]
+            if (ta >= 0 and not coinched and made[ta] >= br.max_bids and lo == br.n_bids
+                    and br.lowest[high + 1] < br.n_bids):
+                return True
+            call = _call_of(br, step)
+            if call is None:
+                break
+            if call[1].kind == "bid":
+                made[SEATS.index(call[0])] += 1
+                high = br.ladder.index(call[1])
+                coinched = False
+            elif call[1].kind == "coinche":
+                coinched = True
+    return False
+
+
 # test rule set -> (what the deals must show, for random players, for simple players)
 RULE_SETS = {
     "test-decoinche": (_bid_over_a_coinche, _bid_over_a_coinche),
@@ -140,6 +195,12 @@ RULE_SETS = {
     "test-ladder-contree-org": (_bids_off_the_tens, _bids_off_the_tens),
     "test-coinche-partner-silent": (_coinchers_partner_skipped, _coinchers_partner_skipped),
     "test-raise-named-strain": (_named_strain_left_out, _named_strain_left_out),
+    "test-capot-over-capot": (None, None),          # capots come in the combinations below
+    "test-dealer-must-bid": (_dealer_forced, _dealer_forced),
+    "test-rounds-1": (_cut_by_rounds, _cut_by_rounds),
+    "test-rounds-2": (_cut_by_rounds, _cut_by_rounds),
+    "test-bids-once": (_bids_used_up, _bids_used_up),
+    "test-bids-twice": (_bids_used_up, None),       # simple players seldom bid three times
 }
 
 
@@ -185,6 +246,28 @@ CHANGED = [
     ("federation", {"auction.raise_own_bid": "never_in_a_named_strain", "auction.coinche.effect": "overbid_cancels",
                     "auction.passes_to_end": 4, "auction.coinche.partner_may_speak": False},
      _named_strain_left_out, _named_strain_left_out),
+    # capots early (the numbers stop at 90), over each other and under a générale, over one's own
+    ("contree-701", {"auction.capot.overcall_by_capot": "higher_strain", "auction.bids.maximum": 90,
+                     "auction.generale.allowed": True, "auction.passes_to_end": 4, "auction.raise_own_bid": "always"},
+     _capot_over_capot, None),
+    ("cafe-sans-tout-atout", {"auction.capot.overcall_by_capot": "higher_strain", "auction.bids.maximum": 100,
+                              "auction.coinche.when": "in_turn", "auction.coinche.effect": "overbid_cancels"},
+     _capot_over_capot, None),
+    ("federation", {"auction.all_pass": "dealer_must_bid", "auction.max_rounds": 2, "auction.speak_after_pass": False,
+                    "auction.coinche.when": "any_moment"},
+     _dealer_forced, _dealer_forced),
+    ("contree-701", {"auction.max_rounds": 1, "auction.coinche.when": "after_auction",
+                     "auction.coinche.by": "any_player"},
+     _cut_by_rounds, _cut_by_rounds),
+    ("federation", {"auction.max_rounds": 2, "auction.coinche.effect": "overbid_cancels",
+                    "auction.coinche.partner_may_speak": False, "auction.surcoinche.ends_auction": False},
+     _cut_by_rounds, _cut_by_rounds),
+    ("federation", {"auction.max_bids_per_player": 1, "auction.coinche.effect": "overbid_cancels",
+                    "auction.passes_to_end": 4, "auction.raise_own_bid": "when_changing_strain"},
+     _bids_used_up, _bids_used_up),
+    ("cafe-sans-tout-atout", {"auction.max_bids_per_player": 2, "auction.max_rounds": 3,
+                              "auction.raise_own_bid": "never_in_a_named_strain"},
+     _bids_used_up, _bids_used_up),
 ]
 
 
@@ -195,7 +278,7 @@ def test_changed_auction_rules_deal_for_deal(base, changes, random_shows, simple
     batch, diffs = _replayed(changed_rules(base, changes), CHANGED_DEALS, seed=8, players=players)
     assert diffs == []
     shows = simple_shows if players == "simple" else random_shows
-    assert shows(batch), f"{base} {changes}: the option was never at work in {CHANGED_DEALS} {players} deals"
+    assert shows is None or shows(batch), f"{base} {changes}: the option was never at work in {CHANGED_DEALS} {players} deals"
 
 
 def test_the_checks_can_fail():
@@ -205,3 +288,8 @@ def test_the_checks_can_fail():
     assert not _partner_of_the_seat_to_act_coinches(batch) and not _no_coinche(batch)
     assert not _bids_off_the_tens(batch) and not _coinche_from(90)(batch) and not _bid_of(162)(batch)
     assert not _coinchers_partner_skipped(batch) and not _named_strain_left_out(batch)
+    assert not _capot_over_capot(batch) and not _dealer_forced(batch)
+    # caps so high they never bite
+    batch, _ = _replayed(changed_rules("contree-701", {"auction.max_rounds": 40, "auction.max_bids_per_player": 40}),
+                         300, seed=31)
+    assert not _cut_by_rounds(batch) and not _bids_used_up(batch)

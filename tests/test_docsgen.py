@@ -381,3 +381,27 @@ def test_melds_on_a_sweep_matter_only_where_an_award_counts_own_melds():
         "no award counts a side's own melds")
     assert t.unused(templates.Ctx(load_variant("test-any-sweep").document["rules"])) is None
     assert t.unused(templates.Ctx(load_variant("contree-701").document["rules"])) == "melds are not played"
+
+
+def test_capot_over_capot_and_throw_in_rules_say_when_they_cannot_matter():
+    """capot.overcall_by_capot cannot matter where a capot ends the auction (cafe-1000) or cannot be
+    bid; under «à la vache» no deal is thrown in, so who deals after a throw-in cannot matter; and
+    the strain order matters once a capot may overcall a capot, though bids overcall by value."""
+    def unused(path, ident, changes=None):
+        doc = copy.deepcopy(load_variant(ident).document["rules"])
+        for dotted, value in (changes or {}).items():
+            *parents, leaf = dotted.split(".")
+            node = doc
+            for key in parents:
+                node = node[key]
+            node[leaf] = value
+        return templates.template_for(path).unused(templates.Ctx(doc))
+    assert unused("auction.capot.overcall_by_capot", "cafe-1000").startswith("a capot bid ends the auction")
+    assert unused("auction.capot.overcall_by_capot", "peer-kffr") == "capot cannot be bid"
+    assert unused("auction.capot.overcall_by_capot", "test-capot-over-capot") is None
+    assert unused("auction.strain_order", "contree-701") == "bids are compared by value only"
+    assert unused("auction.strain_order", "test-capot-over-capot") is None
+    assert unused("table.dealer_after_throw_in", "test-dealer-must-bid").startswith("the dealer must bid")
+    assert unused("table.dealer_after_throw_in", "contree-701") is None
+    assert unused("match.throw_ins_count", "test-match-3-deals", {"auction.all_pass": "dealer_must_bid"}) \
+        .startswith("the dealer must bid")

@@ -25,16 +25,18 @@ from coinche_spec.variants.rules import Rules
 # -- helpers ---------------------------------------------------------------
 
 def rules_of(variant_id: str, changes: dict | None = None, validate: bool = True):
-    """A shipped variant's rules, with some parameters changed (dotted paths under rules)."""
+    """A shipped variant's rules, with some parameters changed (dotted paths under rules; a path
+    starting with + adds an optional rule the variant leaves out)."""
     if not changes:
         return load_variant(variant_id).rules
     doc = copy.deepcopy(load_variant(variant_id).document)
     for path, value in changes.items():
         node = doc["rules"]
-        *parents, leaf = path.split(".")
+        adding = path.startswith("+")
+        *parents, leaf = path.lstrip("+").split(".")
         for key in parents:
             node = node[key]
-        assert leaf in node, f"no rule {path}"  # a typo must not pass silently
+        assert adding or leaf in node, f"no rule {path}"  # a typo must not pass silently
         node[leaf] = value
     doc["id"] = variant_id + "-synthetic"
     if validate:
@@ -665,6 +667,14 @@ CONFIGS = [
                              "auction.bids": {"minimum": 82, "step": 5, "maximum": 122}}),
     rules_of("federation", {"auction.passes_to_end": 4, "auction.raise_own_bid": "when_changing_strain",
                             "auction.coinche.when": "any_moment"}, validate=False),
+    # capot over capot (with the générale above), «à la vache», caps on rounds and on bids
+    rules_of("contree-701", {"+auction.capot.overcall_by_capot": "higher_strain", "auction.bids.maximum": 90,
+                             "auction.generale.allowed": True, "auction.raise_own_bid": "always",
+                             "auction.passes_to_end": 4}),
+    rules_of("federation", {"auction.all_pass": "dealer_must_bid", "+auction.max_rounds": 2,
+                            "auction.coinche.when": "any_moment", "auction.coinche.effect": "overbid_cancels"}),
+    rules_of("cafe-sans-tout-atout", {"+auction.max_bids_per_player": 1, "+auction.max_rounds": 3,
+                                      "+auction.capot.overcall_by_capot": "higher_strain"}),
 ]
 _SPECIAL = (Call("pass"), Call("coinche"), Call("surcoinche"))
 
@@ -735,3 +745,74 @@ def test_a5_a6_only_a_generale_outranks_a_capot():
     a = after(r, "N", "W:capotH")
     assert a.check("S", parse_call("capotS")) is not None      # no strain lifts one capot over another
     assert a.check("S", parse_call("generaleS")) is None
+
+
+# -- capot over capot, «à la vache», caps on the rounds and on a player's bids (issue 8) ------------
+
+def test_a5_capot_over_capot_in_a_higher_strain_only():
+    """capot.overcall_by_capot higher_strain: after N's capotH, E may bid capot only in spades (the one
+    strain above hearts in C < D < H < S); the refusal of capotD says so."""
+    r = load_variant("test-capot-over-capot").rules
+    a = after(r, "W", "N:capotH")
+    assert legal_set(a) == {("E", "pass"), ("E", "capotS"), ("E", "coinche")}
+    assert a.check("E", parse_call("capotD")) == ("bid capotD does not beat the capotH bid: only a capot in a "
+                                                   "higher strain (C < D < H < S) outranks a capot bid")
+    assert after(r, "W", "N:capotH E:capotS").high_bid == Call("bid", "capot", "S")
+
+
+def test_a5_a6_a_generale_still_outranks_every_capot_and_no_capot_a_generale():
+    r = rules_of("test-capot-over-capot", {"auction.generale.allowed": True})
+    a = after(r, "W", "N:capotD")
+    assert {str(c) for s, c in a.legal_calls() if c.kind == "bid"} == {
+        "capotH", "capotS", "generaleC", "generaleD", "generaleH", "generaleS"}
+    b = after(r, "W", "N:generaleC")
+    assert b.check("E", parse_call("capotS")) == "bid capotS does not beat the generaleC bid: nothing outranks a générale"
+
+
+def test_a5_capot_over_capot_needs_a_strain_order():
+    """Where a capot may overcall a capot, the strain order may not be left out: a located error."""
+    doc = copy.deepcopy(load_variant("contree-701").document)
+    doc["id"] = "test-no-order"
+    del doc["rules"]["auction"]["strain_order"]
+    doc["interpretations"] = [i for i in doc.get("interpretations", [])
+                              if "auction.strain_order" not in i.get("rules", [])]
+    load_variant(copy.deepcopy(doc))                 # value only, no capot over capot: may be left out
+    doc["rules"]["auction"]["capot"]["overcall_by_capot"] = "higher_strain"
+    with pytest.raises(Exception, match=r"rules\.auction: missing rule 'strain_order'.*overcall_by_capot"):
+        load_variant(copy.deepcopy(doc))
+    doc["rules"]["auction"]["capot"]["ends_auction"] = True      # no bid follows a capot: cannot matter
+    load_variant(doc)
+
+
+def test_a7_a_la_vache_the_dealer_may_not_be_the_fourth_to_pass():
+    r = load_variant("test-dealer-must-bid").rules
+    a = after(r, "W", "N:pass E:pass S:pass")
+    assert a.to_act == "W" and ("W", "pass") not in legal_set(a)
+    assert a.legal_calls()[0] == ("W", Call("bid", 80, "C"))        # the lowest bid first
+    assert a.check("W", Call("pass")).startswith("W cannot pass: the three other players have passed")
+    b = after(r, "W", "N:pass E:pass S:pass W:80C N:pass E:pass")
+    assert ("S", "pass") in legal_set(b)                            # only the dealer, only then
+    assert after(r, "W", "N:pass E:80H S:pass W:pass N:pass").state == "contract"
+
+
+def test_a7_a_player_who_has_bid_his_share_may_pass_coinche_or_surcoinche():
+    r = load_variant("test-bids-once").rules
+    a = after(r, "W", "N:80H E:90S S:pass W:pass")
+    assert legal_set(a) == {("N", "pass"), ("N", "coinche")}
+    assert a.check("N", parse_call("100H")).startswith("N cannot bid 100H: N has bid once")
+    b = after(r, "W", "N:80H E:90S S:pass W:pass N:coinche")
+    assert ("E", "surcoinche") in legal_set(b)
+
+
+def test_a7_the_round_cap_ends_the_auction_and_opens_the_after_auction_window():
+    """max_rounds 1 with coinche.when after_auction: the fourth call in turn ends the auction as the
+    passes would, so the defenders may still coinche before the first card."""
+    r = rules_of("contree-701", {"+auction.max_rounds": 1, "auction.coinche.when": "after_auction"})
+    a = after(r, "W", "N:80H E:90S S:100H W:pass")
+    assert a.state == "contract" and a.contract == Contract(100, "H", "S", 1) and a.window_open
+    assert legal_set(a) == {("E", "coinche"), ("W", "coinche")}
+    # a coinche out of turn is not a turn: under any_moment the round still needs four calls in turn
+    r = rules_of("contree-701", {"+auction.max_rounds": 1, "auction.coinche.when": "any_moment"})
+    b = after(r, "W", "N:80H W:coinche N:pass E:pass")     # W's coinche out of turn: 3 calls in turn
+    assert b.to_act == "S" and b.state == "open"
+    assert after(r, "W", "N:80H W:coinche N:pass E:pass S:pass").state == "contract"

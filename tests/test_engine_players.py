@@ -38,6 +38,11 @@ RULE_SETS["six-then-two"] = load_variant("peer-oliboy50").rules
 RULE_SETS["raise-named-strain"] = changed_rules("contree-701", {"auction.raise_own_bid": "never_in_a_named_strain"})
 RULE_SETS["coinche-partner-silent"] = changed_rules("federation", {"auction.coinche.partner_may_speak": False,
                                                                    "auction.coinche.passes_after": 2})
+# «à la vache» (the dealer has no pass after three), capot over capot, caps on rounds and bids
+RULE_SETS["dealer-must-bid"] = load_variant("test-dealer-must-bid").rules
+RULE_SETS["capot-over-capot"] = load_variant("test-capot-over-capot").rules
+RULE_SETS["rounds-1"] = load_variant("test-rounds-1").rules
+RULE_SETS["bids-once"] = load_variant("test-bids-once").rules
 
 
 def _stepwise(rules, seed: int) -> Deal:

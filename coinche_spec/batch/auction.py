@@ -26,7 +26,8 @@ OVERCALL, CHEAP_RANGE):
   bid of the ladder, and one in a strain he has named in this auction
   (``never_in_a_named_strain``) by the next bid of the ladder in a strain he
   has not named (the one before, where none is left above);
-* otherwise pass;
+* otherwise pass, or where no pass is legal (the dealer «à la vache», ``all_pass:
+  dealer_must_bid``) the bid drawn as above;
 * in the after-auction window (``coinche.when: after_auction``): with
   probability COINCHE one of the legal coinches (either defender) or, once
   coinched, surcoinches (either taker), uniformly; otherwise the play starts.
@@ -143,11 +144,13 @@ def run_auction(br, rng: np.random.Generator, dealer, record: bool = False, choo
     bid_seats = np.zeros(n, _I)                 # the seats that have bid (a bit per seat)
     last_caller = np.full(n, -1, _I)            # the seat of the last call (coinche.by opponents_of_last_caller)
     named = np.zeros(n, np.int32)               # the strains each seat has bid in: bit 6 * seat + strain
+    turns = np.zeros(n, _I)                     # calls made in turn (auction.max_rounds)
+    bids_made = np.zeros(n, np.int64)           # bids made by each seat: 16 bits a seat (max_bids_per_player)
     # the rule set's ladder tables in the same small integers
     lowest, bid_strain = br.lowest.astype(_I), br.bid_strain.astype(_I)
     strain_count, cheap_end = br.strain_count.astype(_I), br.cheap_end.astype(_I)
     fields = (to_act, phase, state, high, bidder, passes, passed, mult, coincher, surcoinched,
-              first_bidder, window, bid_seats, last_caller, named)
+              first_bidder, window, bid_seats, last_caller, named, turns, bids_made)
     coinchable_bid = br.coinchable
     when = br.coinche_when
     in_bidding_coinche = when != "after_auction" and coinchable_bid.any()
@@ -161,7 +164,9 @@ def run_auction(br, rng: np.random.Generator, dealer, record: bool = False, choo
     idx = np.arange(n)
     # the deals still in the step, with their state; a deal whose auction is over stays (and does
     # nothing) until fewer than COMPACT of the deals are left, then the rest are copied down
-    ta, ph, st, hi, bd, ps, pd, mu, co, su, fb, wi, bs, lc, nm = (f.copy() for f in fields)
+    ta, ph, st, hi, bd, ps, pd, mu, co, su, fb, wi, bs, lc, nm, tu, bm = (f.copy() for f in fields)
+    round_cap = None if br.max_rounds is None else 4 * int(br.max_rounds)
+    max_bids = br.max_bids
     while idx.size:
         m = idx.size
         seat = _pos(ta)
@@ -188,6 +193,10 @@ def run_auction(br, rng: np.random.Generator, dealer, record: bool = False, choo
         may_bid = (inbid | indbl) if decoinche else inbid.copy()
         if not br.speak_after_pass:
             may_bid &= (pd >> seat & 1) == 0
+        if max_bids is not None:     # a player who has bid that many times may only pass or double
+            may_bid &= ((bm >> (16 * seat.astype(np.int64))) & 0xFFFF) < max_bids
+        # «à la vache» (all_pass: dealer_must_bid): the dealer may not pass after three passes
+        must_bid = inbid & ~has_high & (ps == 3) if br.dealer_must_bid else np.zeros(m, bool)
         own = bd == seat
         if raise_never:
             may_bid &= ~own
@@ -230,6 +239,10 @@ def run_auction(br, rng: np.random.Generator, dealer, record: bool = False, choo
             do_double, dbit, do_bid, pick = chooser.call(idx, seat, hi, bd, bs, lo, excl, cmask, smask, inwin,
                                                          has_high, nbids, last=lc)
             dbit, pick = dbit.astype(_I), pick.astype(_I)
+            # no bid wanted where no pass is legal: the engine's players take the first legal call, the lowest bid
+            forced = must_bid & ~do_bid & ~do_double
+            pick = _w(forced, lo, pick)
+        do_bid |= must_bid & ~do_double
         actor = _w(do_double, dbit & 3, seat)
         is_coinche = do_double & (dbit < 4)
         is_sur = do_double & (dbit >= 4)
@@ -242,7 +255,9 @@ def run_auction(br, rng: np.random.Generator, dealer, record: bool = False, choo
             code = _w(is_sur, 5 + L + actor, code)
             code = _w(is_play, 9 + L, code)
             act = inbid | indbl | inwin
-            steps.append(tuple(x[act] for x in (idx, ta, ph, _w(inwin, L, lo), excl, cmask, smask, code)))
+            # bit 6 of the recorded exclusions: no pass is legal (the strains take bits 0-5)
+            rex = _w(must_bid, excl | 64, excl)
+            steps.append(tuple(x[act] for x in (idx, ta, ph, _w(inwin, L, lo), rex, cmask, smask, code)))
         # the moves, as engine/auction.py Auction._apply
         nxt_seat = (seat + step) & 3
         nxt_actor = (actor + step) & 3
@@ -261,6 +276,8 @@ def run_auction(br, rng: np.random.Generator, dealer, record: bool = False, choo
         hi = _w(do_bid, pick, hi)
         bd = _w(do_bid, seat, bd)
         bs = _w(do_bid, bs | seat_bit, bs)
+        if max_bids is not None:
+            bm = bm + (do_bid.astype(np.int64) << (16 * seat.astype(np.int64)))
         if named_strain:
             nm = nm | _w(do_bid, np.left_shift(1, 6 * seat.astype(np.int32) + _get(bid_strain, _pos(pick))), 0).astype(np.int32)
         fb = _w(do_bid & (fb < 0), seat, fb)
@@ -289,6 +306,14 @@ def run_auction(br, rng: np.random.Generator, dealer, record: bool = False, choo
         if partner_silent:        # while coinched, the coincher's partner's turn is skipped (engine: _after_in_doubled)
             skip = (ph == _DOUBLED) & (ta == (co ^ 2))
             ta = _w(skip, (ta + step) & 3, ta)
+        if round_cap is not None:    # auction.max_rounds: the last call in turn of the last round ends it
+            in_turn = (inbid | indbl) & (is_pass | do_bid | ((is_coinche | is_sur) & (actor == seat)))
+            tu = tu + in_turn
+            capped = (tu >= round_cap) & in_turn & ~(end | settle | redeal)
+            capped_high = capped & (hi >= 0)
+            settle |= capped_high & (ph == _BIDDING)     # as the passes after a bid: the window may open
+            end |= capped_high & (ph == _DOUBLED)        # coinched: as the passes after a coinche
+            redeal |= capped & (hi < 0)                  # never: four passes end the first round first
         # endings
         st = _w(redeal, REDEAL, st)
         over = end | settle | redeal
@@ -308,8 +333,8 @@ def run_auction(br, rng: np.random.Generator, dealer, record: bool = False, choo
             at = idx[gone]
             for f, v in ((state, st), (high, hi), (bidder, bd), (mult, mu), (first_bidder, fb)):
                 f[at] = v[gone]
-            ta, ph, st, hi, bd, ps, pd, mu, co, su, fb, wi, bs, lc, nm = (
-                v[kept] for v in (ta, ph, st, hi, bd, ps, pd, mu, co, su, fb, wi, bs, lc, nm))
+            ta, ph, st, hi, bd, ps, pd, mu, co, su, fb, wi, bs, lc, nm, tu, bm = (
+                v[kept] for v in (ta, ph, st, hi, bd, ps, pd, mu, co, su, fb, wi, bs, lc, nm, tu, bm))
             idx = idx[kept]
     return AuctionResult(state, high, bidder, mult, first_bidder, steps)
 

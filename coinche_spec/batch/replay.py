@@ -45,7 +45,8 @@ def _legal_set(br, step) -> tuple:
     other |= {(SEATS[s], "surcoinche") for s in range(4) if smask >> s & 1}
     bids = []
     if ta >= 0:
-        other.add((SEATS[ta], "pass"))
+        if not excl >> 6 & 1:            # bit 6: no pass (all_pass dealer_must_bid)
+            other.add((SEATS[ta], "pass"))
         key = (id(br), ta, lo, excl)
         bids = _BIDS.get(key)
         if bids is None:

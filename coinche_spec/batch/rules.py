@@ -41,6 +41,7 @@ BATCH_OPTIONS: dict = {
     "auction.first_speaker": _ALL, "auction.overcall": _ALL, "auction.all_pass": _ALL,
     "auction.raise_own_bid": _ALL, "auction.coinche.by": _ALL, "auction.coinche.when": _ALL,
     "auction.coinche.effect": _ALL, "auction.strain_order[]": _ALL, "auction.surcoinche.by": _ALL,
+    "auction.capot.overcall_by_capot": _ALL,
     "play.cannot_overtrump": _ALL, "play.partner_cut_only_trumps": _ALL, "play.first_leader": _ALL,
     "play.first_leader_generale": _ALL, "play.trick_winner": _ALL,
     "card_values.sweep.kind": _ALL, "card_values.order.trump[]": _ALL, "card_values.order.plain[]": _ALL,
@@ -281,6 +282,9 @@ class BatchRules:
         self.speak_after_pass = bool(a.speak_after_pass)
         self.raise_own = a.raise_own_bid
         self.passes_to_end = int(a.passes_to_end)
+        self.dealer_must_bid = a.all_pass == "dealer_must_bid"     # «à la vache»: no pass after three
+        self.max_rounds = a.get("max_rounds")                       # None: no cap on the rounds
+        self.max_bids = a.get("max_bids_per_player")                # None: no cap on a player's bids
         self.capot_ends = bool(a.capot.ends_auction)
         self.capot_coinchable = bool(a.capot.may_be_coinched)
         self.coinche_when = a.coinche.when

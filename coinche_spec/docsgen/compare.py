@@ -48,7 +48,8 @@ ENUM_WORDS: dict[str, dict] = {
     "auction.first_speaker": {"next_to_dealer": lambda c: f"next to the dealer ({_side(c, True)})"},
     "auction.overcall": {"higher_value": "a higher value only",
                          "higher_value_or_strain": "a higher value, or the same value in a higher strain"},
-    "auction.all_pass": {"throw_in": "thrown in, dealt again"},
+    "auction.all_pass": {"throw_in": "thrown in, dealt again", "dealer_must_bid": "the dealer must bid («à la vache»)"},
+    "auction.capot.overcall_by_capot": {"never": "never", "higher_strain": "by a capot in a higher strain"},
     "auction.raise_own_bid": {"never_without_intervening_bid": "not without a bid in between",
                               "when_changing_strain": "only in another strain", "always": "always",
                               "never_in_a_named_strain": "never twice in a strain"},
@@ -166,6 +167,8 @@ def _number(path: str, value, c: Ctx) -> str:
         return "no limit" if value is None else f"{value} deals at most"
     if path == "deal.packets_after_auction":
         return "none" if value is None else f"the last {_count(value, 'packet')}"
+    if path in ("auction.max_rounds", "auction.max_bids_per_player"):
+        return "no cap" if value is None else f"{_count(value, 'round' if path.endswith('rounds') else 'bid')} at most"
     if path == "auction.coinche.minimum_bid":
         return "any bid" if value is None else f"{value} or more"
     if path in ("auction.coinche.multiplier", "auction.surcoinche.multiplier"):

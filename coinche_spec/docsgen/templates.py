@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from ..resources import variant_schema_path
-from ..variants.compiled import compiled_rules, unused_left_out, with_unused_filled
+from ..variants.compiled import capot_over_capot_matters, compiled_rules, unused_left_out, with_unused_filled
 
 RANK_KEYS = ("J", "9", "A", "T", "K", "Q", "8", "7")          # as the schema lists them
 TRUMP_ORDER = ("J", "9", "A", "T", "K", "Q", "8", "7")        # strongest first
@@ -92,6 +92,7 @@ class Ctx:
         self.sa = cr.strain_allowed("SA")
         self.capot = a.capot.allowed
         self.generale = a.generale.allowed
+        self.capot_over_capot = capot_over_capot_matters(self.r["auction"])   # capotS may beat capotH
         self.melds = cr.melds.enabled
         self.belote = cr.belote.enabled
         self.after_auction = a.coinche.when == "after_auction"
@@ -440,9 +441,27 @@ def _capot_bid(c: Ctx) -> str:
     strains = "a strain (capot hearts, capot TA)" if c.ta or c.sa else "a trump (capot hearts)"
     text = (f"A player may bid capot with {strains}: a promise that his side takes all eight "
             "tricks. Capot ranks above every numeric bid")
+    if c.capot_over_capot:
+        return text + ("; only a capot in a higher strain" + (" or a générale" if c.generale else "")
+                       + " ranks above it (see Capot over capot).")
     if c.generale:
         return text + ("; only a générale ranks above it, and a capot in another strain does not.")
     return text + ", and nothing ranks above it, not even a capot in another strain."
+
+
+def _capot_over_capot_unused(c):
+    """capot.overcall_by_capot: moot where no capot may be bid, or where the capot ends the auction."""
+    if not c.capot:
+        return "capot cannot be bid"
+    if c.r["auction"]["capot"]["ends_auction"]:
+        return "a capot bid ends the auction at once, so no bid can follow it"
+    return None
+
+
+def _strain_order_unused(c):
+    if c.r["auction"]["overcall"] == "higher_value_or_strain" or c.capot_over_capot:
+        return None
+    return "bids are compared by value only"
 
 
 def _generale(c: Ctx) -> str:
@@ -639,6 +658,13 @@ _THROW_INS_COUNT = {
 }
 
 
+def _never_thrown_in(c: Ctx):
+    """Why no deal is ever thrown in: «à la vache», the dealer must bid after three passes."""
+    if c.get("auction.all_pass") == "dealer_must_bid":
+        return "the dealer must bid when the three others have passed, so no deal is thrown in"
+    return None
+
+
 def _throw_ins_count(c: Ctx) -> str:
     counts = c.get("match.throw_ins_count")
     return _THROW_INS_COUNT["false" if counts is False else "true"]
@@ -725,6 +751,25 @@ def _passes_to_end(c: Ctx) -> str:
     extra = " (the bidder's own pass included)" if n == 4 else ""
     return (f"After a bid, {NUMBER_WORDS.get(n, n)} passes in a row{extra} end the auction: the last bid is the "
             f"contract, its bidder's side are the takers and the other side the defenders.")
+
+
+def _max_rounds(c: Ctx) -> str:
+    n = c.get("auction.max_rounds")
+    if n is None:
+        return "The auction goes round as many times as the players keep bidding."
+    rounds = "one round" if n == 1 else f"{NUMBER_WORDS.get(n, n)} rounds"
+    return (f"The auction lasts at most {rounds}: once each player has spoken {'once' if n == 1 else f'{n} times'} "
+            "in turn (from the first speaker; a coinche out of turn is not a turn), the auction ends even without "
+            "the usual passes, and the highest bid, coinched or not, is the contract.")
+
+
+def _max_bids(c: Ctx) -> str:
+    n = c.get("auction.max_bids_per_player")
+    if n is None:
+        return "A player may bid as often as the other rules let him."
+    times = "once" if n == 1 else "twice" if n == 2 else f"{n} times"
+    return (f"A player may bid at most {times} in an auction; after that he may only pass, coinche or "
+            "surcoinche.")
 
 
 def _raise_unused(c):
@@ -1020,7 +1065,7 @@ TEMPLATES: tuple[Template, ...] = (
     one("dealer-after-throw-in", "table", "Dealer after a throw-in", "table.dealer_after_throw_in", {
         "next_seat": "When the cards are thrown in (four passes), the deal still passes to the next player.",
         "same_dealer": "When the cards are thrown in (four passes), the same dealer deals again.",
-    }),
+    }, lambda c: _never_thrown_in(c)),
     one("shuffle", "table", "Shuffle", "deal.shuffle", {
         "every_deal": "The dealer shuffles before every deal.",
         "never": lambda c: ("The cards are never shuffled: the tricks of the last deal are gathered up and the "
@@ -1074,12 +1119,19 @@ TEMPLATES: tuple[Template, ...] = (
     }),
     one("strain-order", "auction", "Order of strains", "auction.strain_order",
         lambda c: f"From lowest to highest, the strains rank: {strain_list(c.r['auction']['strain_order'])}.",
-        lambda c: None if c.r["auction"]["overcall"] == "higher_value_or_strain"
-        else "bids are compared by value only", options={"auction.strain_order[]": STRAIN_WORDS}),
+        _strain_order_unused, options={"auction.strain_order[]": STRAIN_WORDS}),
     one("capot-bid", "auction", "Capot bid", "auction.capot.allowed", _capot_bid),
     one("capot-value", "auction", "Value of a capot bid", "auction.capot.value",
         lambda c: f"Wherever the scoring adds the bid, a capot bid counts {c.r['auction']['capot']['value']}.",
         _no_capot),
+    one("capot-over-capot", "auction", "Capot over capot", "auction.capot.overcall_by_capot", {
+        "never": "A capot bid cannot be overcalled by another capot, whatever its strain.",
+        None: "A capot bid cannot be overcalled by another capot, whatever its strain.",
+        "higher_strain": lambda c: ("A capot bid may be overcalled by a capot in a higher strain (in the order of "
+                                    "strains: capot spades over capot hearts when spades rank higher), not in the "
+                                    "same or a lower one" + ("; a générale still ranks above every capot."
+                                                             if c.generale else ".")),
+    }, _capot_over_capot_unused),
     one("capot-ends", "auction", "Capot and the end of the auction", "auction.capot.ends_auction", {
         "true": lambda c: "A capot bid ends the auction at once." + (" So does a générale." if c.generale else ""),
         "false": lambda c: ("A capot bid does not end the auction: the usual passes end it."
@@ -1098,7 +1150,12 @@ TEMPLATES: tuple[Template, ...] = (
     Template("passes-to-end", "auction", "End of the auction", ("auction.passes_to_end",), _passes_to_end),
     one("all-pass", "auction", "Four passes", "auction.all_pass", {
         "throw_in": "If all four players pass without a bid, the cards are thrown in and dealt again.",
+        "dealer_must_bid": ("«À la vache»: when the three players before the dealer have passed without a bid, the "
+                            "dealer may not pass; he must bid, any bid he likes, and the auction goes on as usual. "
+                            "So the cards are never thrown in."),
     }),
+    Template("max-rounds", "auction", "Rounds of bidding", ("auction.max_rounds",), _max_rounds),
+    Template("max-bids", "auction", "Bids per player", ("auction.max_bids_per_player",), _max_bids),
     one("speak-after-pass", "auction", "Speaking after a pass", "auction.speak_after_pass", {
         "true": "A player who has passed may still bid later in the same auction.",
         "false": "A player who has passed may not bid again in this auction; he may only pass.",
@@ -1464,7 +1521,8 @@ TEMPLATES: tuple[Template, ...] = (
                    "The deal that wins the match is counted rounded, like any other."),
         lambda c: "scores are not rounded" if c.r["scoring"]["rounding"] == "none" else None),
     Template("throw-ins-count", "match", "Thrown-in deals", ("match.throw_ins_count",), _throw_ins_count,
-             lambda c: None if c.get("match.deals") is not None else "the match has no set number of deals",
+             lambda c: _never_thrown_in(c) or (None if c.get("match.deals") is not None
+                                               else "the match has no set number of deals"),
              {"match.throw_ins_count": _THROW_INS_COUNT}),
     one("belote-validation", "match", "Reaching the target through belote", "match.belote_validation", {
         "true": lambda c: ("A side that reaches the target only thanks to its belote, in "

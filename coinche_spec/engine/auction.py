@@ -85,8 +85,13 @@ class _When:
 FIRST_SPEAKER = option_table("auction.first_speaker", {"next_to_dealer": lambda dealer, nxt: nxt[dealer]})
 # auction.overcall: may the same value in a higher strain beat a bid?
 OVERCALL = option_table("auction.overcall", {"higher_value": False, "higher_value_or_strain": True})
-# auction.all_pass: what four passes without a bid lead to (the auction's state)
-ALL_PASS = option_table("auction.all_pass", {"throw_in": "redeal"})
+# auction.capot.overcall_by_capot (optional; left out: never): may a capot in a strain higher in
+# strain_order beat a capot bid? (ContrAI; a générale beats any capot either way)
+CAPOT_OVER_CAPOT = option_table("auction.capot.overcall_by_capot", {"never": False, "higher_strain": True})
+# auction.all_pass: (what four passes without a bid lead to (the auction's state), must the dealer
+# bid when the three players before him have passed without a bid? -- «à la vache»: then four
+# passes never happen)
+ALL_PASS = option_table("auction.all_pass", {"throw_in": ("redeal", False), "dealer_must_bid": ("redeal", True)})
 def _free_over_own(seat, strain, high, text):
     return None
 
@@ -160,8 +165,9 @@ class _Table:
 
     __slots__ = (
         "rules", "nxt", "minimum", "step", "maximum", "overcall", "strain_rank", "strain_order",
-        "capot_allowed", "capot_ends_auction", "capot_may_be_coinched", "generale_allowed",
+        "capot_allowed", "capot_ends_auction", "capot_may_be_coinched", "capot_over_capot", "generale_allowed",
         "passes_to_end", "speak_after_pass", "raise_own_bid", "no_strain_twice", "first_speaker", "all_pass",
+        "dealer_must_bid", "max_rounds", "max_bids",
         "coinche_allowed", "coinche_minimum", "coinche_by", "coinche_refused", "coinche_when", "coinche_effect", "overbid_cancels",
         "coinche_window", "coinche_passes_after", "coinche_multiplier", "partner_silent", "surcoinche_allowed", "surcoinche_by", "surcoinche_ends_auction", "surcoinche_multiplier",
         "keys", "listing", "pairs", "pass_pair", "coinche_pair", "sur_pair",
@@ -181,13 +187,16 @@ class _Table:
         self.capot_allowed = a.capot.allowed
         self.capot_ends_auction = a.capot.ends_auction
         self.capot_may_be_coinched = a.capot.may_be_coinched   # the générale follows both capot settings
+        self.capot_over_capot = choose(CAPOT_OVER_CAPOT, a.capot.get("overcall_by_capot", "never"))
         self.generale_allowed = a.generale.allowed
         self.passes_to_end = a.passes_to_end
         self.speak_after_pass = a.speak_after_pass
         self.raise_own_bid, self.no_strain_twice = choose(RAISE_OWN_BID, a.raise_own_bid)
         speaker = choose(FIRST_SPEAKER, a.first_speaker)
         self.first_speaker = {d: speaker(d, self.nxt) for d in SEATS}      # dealer -> first to speak
-        self.all_pass = choose(ALL_PASS, a.all_pass)
+        self.all_pass, self.dealer_must_bid = choose(ALL_PASS, a.all_pass)
+        self.max_rounds = a.get("max_rounds")              # optional: None, no cap on the rounds
+        self.max_bids = a.get("max_bids_per_player")       # optional: None, no cap on a player's bids
         self.coinche_allowed = a.coinche.get("allowed", True)      # optional: left out, a coinche may be said
         self.coinche_minimum = a.coinche.get("minimum_bid")         # optional: None, any numeric bid
         by, self.coinche_refused = choose(COINCHE_BY, a.coinche.by)
@@ -226,11 +235,18 @@ class _Table:
 
     def beats(self, key, rank, high_key, high_rank) -> bool:
         """Does a bid (key, strain rank) beat the highest bid? (A4, A5, A6: a générale beats a capot,
-        a capot every number; no strain lifts one capot over another, nor one générale over another.)
+        a capot every number; a strain lifts one capot over another only with capot.overcall_by_capot
+        higher_strain, and never one générale over another.)
         The bid listing is sorted by (key, rank), so every bid after the highest bid's key beats it."""
         if key != high_key:
             return key > high_key
-        return key < _CAPOT_KEY and self.overcall and rank > high_rank >= 0
+        if key < _CAPOT_KEY:
+            return self.overcall and rank > high_rank >= 0
+        return key == _CAPOT_KEY and self.capot_over_capot and rank > high_rank >= 0
+
+    def overcall_by_strain(self, key) -> bool:
+        """May a bid of this key (a number, a capot) be beaten by the same key in a higher strain?"""
+        return self.overcall if key < _CAPOT_KEY else key == _CAPOT_KEY and self.capot_over_capot
 
 
 def _table(rules) -> _Table:
@@ -245,7 +261,8 @@ class Auction:
     """One moment of the auction; immutable, so ``apply`` returns a new one."""
 
     __slots__ = ("_t", "_dealer", "_to_act", "_phase", "_state", "_high", "_bidder", "_passes",
-                 "_passed", "_mult", "_coincher", "_surcoinched", "_first_bidder", "_window", "_last", "_named")
+                 "_passed", "_mult", "_coincher", "_surcoinched", "_first_bidder", "_window", "_last", "_named",
+                 "_turns", "_bids")
 
     # _high is (key, strain_rank, value, strain) of the highest bid, or None.
     # _passed is the set of seats that have passed (speak_after_pass), a frozenset.
@@ -272,6 +289,8 @@ class Auction:
         a._window = False
         a._last = None
         a._named = frozenset()      # (seat, strain) of every bid, kept where raise_own_bid reads it
+        a._turns = 0                # calls made in turn (auction.max_rounds)
+        a._bids = (0, 0, 0, 0)      # bids made by each seat, in SEATS order (auction.max_bids_per_player)
         return a
 
     def _copy(self) -> "Auction":
@@ -292,6 +311,8 @@ class Auction:
         a._window = self._window
         a._last = self._last
         a._named = self._named
+        a._turns = self._turns
+        a._bids = self._bids
         return a
 
     # -- what the outside sees ------------------------------------------------
@@ -373,7 +394,8 @@ class Auction:
                     if self._check_after(s, _SURCOINCHE) is None]
             return out
         seat = self._to_act
-        out = [t.pass_pair[seat]]         # the player to act may always pass
+        # the player to act may pass, except the dealer «à la vache» (all_pass: dealer_must_bid)
+        out = [t.pass_pair[seat]] if self._pass_barred(seat) is None else []
         if self._phase == _DOUBLED:
             if self._check_surcoinche(seat) is None:
                 out.append(t.sur_pair[seat])
@@ -405,7 +427,7 @@ class Auction:
                 listing = t.listing
                 i = bisect_right(t.keys, hk)
                 j = i
-                if t.overcall:              # the same value may beat it in a higher strain
+                if t.overcall_by_strain(hk):   # the same value (or capot) may beat it in a higher strain
                     while j > 0 and listing[j - 1][0] == hk:
                         j -= 1
                     out.extend([pairs[k] for k in range(j, i) if t.beats(hk, listing[k][1], hk, hr)])
@@ -450,7 +472,7 @@ class Auction:
         if seat != to_act:
             return f"{seat} cannot call {call}: it is {to_act}'s turn"
         if kind == "pass":
-            return None
+            return self._pass_barred(seat)
         if kind == "surcoinche":
             return self._check_surcoinche(seat)
         if kind == "bid":
@@ -533,21 +555,40 @@ class Auction:
             return f"{seat} cannot surcoinche: the contract is already surcoinched"
         return None
 
+    def _pass_barred(self, seat) -> str | None:
+        """Why the seat to act may not pass (None: he may): with all_pass dealer_must_bid, the dealer
+        after the three players before him have passed without a bid."""
+        if self._t.dealer_must_bid and self._high is None and self._passes == 3 and self._phase == _BIDDING:
+            return (f"{seat} cannot pass: the three other players have passed, and the dealer must then bid "
+                    f"(«à la vache»)")
+        return None
+
+    def _bid_barred(self, seat, text=None) -> str | None:
+        """Why ``seat`` may make no bid at all now, whatever the highest bid (None: he may bid)."""
+        t = self._t
+        if self._phase == _DOUBLED and not t.overbid_cancels:
+            return f"{seat} cannot bid {text}: the bids are frozen after the coinche"
+        if not t.speak_after_pass and seat in self._passed:
+            return f"{seat} cannot bid {text}: {seat} has passed, and in this variant a player who passed may not bid again"
+        if t.max_bids is not None and self._bids[SEATS.index(seat)] >= t.max_bids:
+            times = "once" if t.max_bids == 1 else f"{t.max_bids} times"
+            return (f"{seat} cannot bid {text}: {seat} has bid {times}, and in this variant no player bids more "
+                    f"than {times} in an auction (he may still pass, coinche or surcoinche)")
+        return None
+
     def _may_bid(self, seat, text=None) -> str | None:
         """Why ``seat`` may make no bid at all now (None: he may bid what beats the highest bid)."""
-        if self._phase == _DOUBLED and not self._t.overbid_cancels:
-            return f"{seat} cannot bid {text}: the bids are frozen after the coinche"
-        if not self._t.speak_after_pass and seat in self._passed:
-            return f"{seat} cannot bid {text}: {seat} has passed, and in this variant a player who passed may not bid again"
-        if self._bidder == seat:
+        reason = self._bid_barred(seat, text)
+        if reason is None and self._bidder == seat:
             return self._t.raise_own_bid(seat, None, self._high, text)
-        return None
+        return reason
 
     def _check_bid(self, seat, call) -> str | None:
         t = self._t
         text = str(call)
-        if (self._phase == _DOUBLED and not t.overbid_cancels) or (not t.speak_after_pass and seat in self._passed):
-            return self._may_bid(seat, text)
+        reason = self._bid_barred(seat, text)
+        if reason is not None:
+            return reason
         strain = call.strain
         if not t.rules.strain_allowed(strain):
             name = {"SA": "sans atout", "TA": "tout atout"}.get(strain, repr(strain))
@@ -590,6 +631,10 @@ class Auction:
         old = _bid_text(high[2], high[3])
         if high[0] == _GENERALE_KEY:
             return f"bid {text} does not beat the {old} bid: nothing outranks a générale"
+        if high[0] == _CAPOT_KEY and t.capot_over_capot:
+            order = " < ".join(t.strain_order)
+            return (f"bid {text} does not beat the {old} bid: only a capot in a higher strain ({order})"
+                    + (" or a générale" if t.generale_allowed else "") + " outranks a capot bid")
         if high[0] == _CAPOT_KEY:
             if t.generale_allowed:
                 return f"bid {text} does not beat the {old} bid: only a générale outranks a capot bid"
@@ -613,6 +658,27 @@ class Auction:
         return self._apply(seat, call)
 
     def _apply(self, seat, call) -> "Auction":
+        a = self._apply_call(seat, call)
+        t = self._t
+        if t.max_rounds is not None and self._phase != _OVER:
+            if seat == self._to_act:            # a call in turn (not a coinche out of turn)
+                a._turns = self._turns + 1
+            if a._phase != _OVER and a._turns >= 4 * t.max_rounds:
+                a._round_cap()
+        return a
+
+    def _round_cap(self) -> None:
+        """auction.max_rounds: the last round is over, the auction ends as it stands."""
+        if self._high is None:           # never reached: four passes without a bid end the first round
+            self._state = self._t.all_pass
+            self._phase = _OVER
+            self._to_act = None
+        elif self._phase == _BIDDING:
+            self._settle()               # as three passes would: with after_auction the window opens
+        else:
+            self._end()                  # coinched (or surcoinched): as the passes after a coinche would
+
+    def _apply_call(self, seat, call) -> "Auction":
         t = self._t
         a = self._copy()
         kind = call.kind
@@ -657,6 +723,9 @@ class Auction:
             a._bidder = seat
             if t.no_strain_twice:
                 a._named = self._named | {(seat, strain)}
+            if t.max_bids is not None:
+                i = SEATS.index(seat)
+                a._bids = self._bids[:i] + (self._bids[i] + 1,) + self._bids[i + 1:]
             a._passes = 0
             if self._phase == _DOUBLED:    # décoinchage: the higher bid cancels the coinche (and surcoinche)
                 a._phase = _BIDDING

@@ -326,7 +326,7 @@ def choose_call(deal: Deal):
     for pair in options:
         if pair[0] == seat and pair[1].kind == "pass":
             return pair
-    return options[0]   # no rule set leaves a player without a pass; kept legal all the same
+    return options[0]   # no pass (the dealer «à la vache», all_pass dealer_must_bid): the lowest bid
 
 
 # --- the play -----------------------------------------------------------------

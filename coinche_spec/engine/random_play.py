@@ -192,7 +192,7 @@ def choose_call(deal: Deal, rng: random.Random):
     for pair in options:
         if pair[0] == seat and pair[1].kind == "pass":
             return pair
-    return rng.choice(options)
+    return rng.choice(options)      # no pass (the dealer «à la vache»): any of his bids
 
 
 def choose_card(deal: Deal, rng: random.Random) -> tuple:

@@ -28,7 +28,8 @@ from typing import Any, Mapping
 
 from .rules import Rules
 
-__all__ = ["RuleGroup", "CompiledRules", "compiled_rules", "STRAINS", "SUITS", "with_unused_filled", "unused_left_out"]
+__all__ = ["RuleGroup", "CompiledRules", "compiled_rules", "STRAINS", "SUITS", "with_unused_filled", "unused_left_out",
+           "capot_over_capot_matters"]
 
 SUITS = ("S", "H", "D", "C")
 STRAINS = SUITS + ("TA", "SA")
@@ -56,6 +57,14 @@ def _strains_flags(rules: Mapping) -> tuple[bool, bool]:
     return bool(strains.get("sans_atout")), bool(strains.get("tout_atout"))
 
 
+def capot_over_capot_matters(auction: Mapping) -> bool:
+    """May a capot bid ever be overcalled by a capot in a higher strain? (auction.capot.overcall_by_capot
+    higher_strain, where a capot may be bid and does not end the auction at once.)"""
+    capot = auction.get("capot", {})
+    return (isinstance(capot, Mapping) and capot.get("overcall_by_capot") == "higher_strain"
+            and bool(capot.get("allowed")) and not capot.get("ends_auction"))
+
+
 def unused_left_out(rules: Mapping) -> dict:
     """Group path -> {rule: neutral value} for every rule these rules cannot use and may leave out
     (whether or not they do): what ``with_unused_filled`` adds when it is missing."""
@@ -69,7 +78,8 @@ def unused_left_out(rules: Mapping) -> dict:
         out.setdefault("play", {})["tout_atout_must_go_up"] = False
         out.setdefault("belote", {})["tout_atout"] = "none"
     auction = rules.get("auction", {})
-    if isinstance(auction, Mapping) and auction.get("overcall") != "higher_value_or_strain":
+    if (isinstance(auction, Mapping) and auction.get("overcall") != "higher_value_or_strain"
+            and not capot_over_capot_matters(auction)):
         # no strain lifts a bid: the order only sorts the listing of legal calls; the seeds' (C D H S)
         out.setdefault("auction", {})["strain_order"] = ["C", "D", "H", "S"] + ["TA"] * ta + ["SA"] * sa
     deal = rules.get("deal", {})

@@ -122,8 +122,9 @@ _PACKETS = ("the pack is cut and dealt in packets (deal.method is packets, or le
 _WHEN_USED = {  # (why, the rule that makes it used)
     ("card_values", "sans_atout"): _SA, ("play", "sans_atout_must_go_up"): _SA,
     ("card_values", "tout_atout"): _TA, ("play", "tout_atout_must_go_up"): _TA, ("belote", "tout_atout"): _TA,
-    ("auction", "strain_order"): ("a bid may overcall by strain (auction.overcall is higher_value_or_strain)",
-                                  ("auction", "overcall")),
+    ("auction", "strain_order"): ("a bid may overcall by strain (auction.overcall is higher_value_or_strain, or "
+                                  "auction.capot.overcall_by_capot is higher_strain where a capot bid does not end "
+                                  "the auction)", ("auction", "overcall")),
     ("deal", "cut"): _PACKETS, ("deal", "packets"): _PACKETS, ("deal", "alternative_packets"): _PACKETS,
 }
 _MELD_RULES = ("runs", "long_runs", "run_order", "squares", "card_reuse", "compare", "winner_scores", "timing",
