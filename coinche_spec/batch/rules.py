@@ -226,6 +226,10 @@ class BatchRules:
         self.bid_value = np.array([call.value if type(call.value) is int else
                                    (a.capot.value if call.value == "capot" else a.generale.value)
                                    for call in self.ladder], dtype=np.int64)
+        # what the awards count for each bid: a numeric bid as scoring.bid_scored_as says (the contract is
+        # judged on bid_value)
+        self.bid_scored = np.array([c.scored_bid(int(v)) if type(call.value) is int else int(v)
+                                    for call, v in zip(self.ladder, self.bid_value)], dtype=np.int64)
         self.bid_numeric = np.array([type(call.value) is int for call in self.ladder])
         self.bid_kind = np.array([0 if type(call.value) is int else 1 if call.value == "capot" else 2
                                   for call in self.ladder], dtype=np.intp)   # 0 number, 1 capot, 2 générale

@@ -129,7 +129,8 @@ def score_deals(br, strain, bid_index, declarer, mult, play, melds, belote) -> S
         eff[s, ar] += moved
         eff[s ^ 1, ar] -= moved
     counted = _counted(br, cp, strain, takers, ar)
-    bid = bid * br.bid_factor[strain]           # scoring.bid_factor: the bid term counts the value N times
+    # what the awards count for the bid (scoring.bid_scored_as), N times (scoring.bid_factor)
+    bid = br.bid_scored[bid_index] * br.bid_factor[strain]
     before = br.rounding_stage == "before_multiplier"
     awards = np.zeros((2, n), np.int64)
     dest_all = np.zeros((2, n), bool)           # is side t's award multiplied whole (for the belote)?

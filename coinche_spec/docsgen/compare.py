@@ -303,6 +303,8 @@ COMPOSED = {
     ("scoring.capot_made",): _capot_made,
     ("scoring.capot_failed",): _capot_failed,
     ("scoring.bid_factor",): lambda c: _bid_factor(c),
+    ("scoring.bid_scored_as",): lambda c: ", ".join(f"{p['bid']} scored {p['scores']}" for p in
+                                                    c.r["scoring"].get("bid_scored_as") or []) or "as bid",
 }
 
 

@@ -934,6 +934,16 @@ def _bid_factor(c: Ctx) -> str:
             + " (before any multiplier); the contract is still judged on the bid itself.")
 
 
+def _bid_scored_as(c: Ctx) -> str:
+    """scoring.bid_scored_as: bids the awards count as another value."""
+    pairs = c.r["scoring"].get("bid_scored_as") or []
+    if not pairs:
+        return "Wherever an award counts the bid, it counts the bid's own value."
+    said = "; ".join(f"a bid of {p['bid']} counts {p['scores']}" for p in pairs)
+    return (f"Wherever an award counts the bid, {said}; the contract is still judged on the bid itself "
+            f"(a bid of {pairs[0]['bid']} must make {pairs[0]['bid']}).")
+
+
 def _rounding_stage(c: Ctx) -> str:
     return sentence_for("scoring.rounding_stage", _ROUNDING_STAGE, c.r["scoring"].get("rounding_stage", "award"))
 
@@ -1347,6 +1357,8 @@ TEMPLATES: tuple[Template, ...] = (
     Template("capot-failed", "scoring", "Capot bid failed", ("scoring.capot_failed",), _capot_failed,
              _no_capot_nor_generale),
     Template("bid-factor", "scoring", "The bid counted several times", _BID_FACTOR_PATHS, _bid_factor),
+    Template("bid-scored-as", "scoring", "A bid scored as another value", ("scoring.bid_scored_as",),
+             _bid_scored_as),
     Template("sweep-bonus", "scoring", "Sweep bonus", ("scoring.sweep_bonus",), _sweep_bonus,
              lambda c: None if any(_sweep_bonus_uses(c).values()) else "no award counts it"),
     one("sweep-melds", "scoring", "Melds on a sweep", "scoring.sweep_takes_melds", {

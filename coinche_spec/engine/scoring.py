@@ -232,7 +232,7 @@ class ScoreRules:
     __slots__ = ("rules", "last_trick", "sweep_kind", "sweep_value", "melds_count_towards_contract",
                  "belote_counts_towards_contract", "minimum_total", "versus_defenders", "judged_rounded", "capot_made", "capot_failed",
                  "capot_value", "generale_value", "sweep_takes_melds", "sweep_bonus", "rounding", "rounding_stage",
-                 "rounding_by_strain", "litige", "bid_factor", "swept", "margin",
+                 "rounding_by_strain", "litige", "bid_factor", "scored_bid", "swept", "margin",
                  "belote_enabled", "belote_points", "belote_strains", "belote_on_failure",
                  "belote_multiplied", "belote_placement", "awards", "scale", "scale_on_tricks",
                  "scale_round", "scale_complement")
@@ -274,6 +274,8 @@ class ScoreRules:
         # scoring.bid_factor (optional): strain -> how many times the bid term counts the contract's value
         factor = sc.get("bid_factor")
         self.bid_factor = {s: (1 if factor is None else factor.get(_KIND.get(s, "suit"), 1)) for s in STRAINS}
+        # scoring.bid_scored_as (optional): what the awards count for a numeric bid (the compiled rules')
+        self.scored_bid = c.scored_bid
         # scoring.rounding_up_from (optional): rounding to tens goes up from another digit per kind of contract
         up_from = sc.get("rounding_up_from")
         self.rounding_by_strain = None
@@ -746,7 +748,9 @@ def _score(sr: ScoreRules, contract: Contract, tp: dict, won: dict, last: str, m
     elif contract.value == "generale":
         bid, bid_label = sr.generale_value, "générale bid"
     else:
-        bid, bid_label = contract.value, "bid"
+        bid, bid_label = sr.scored_bid(contract.value), "bid"
+        if bid != contract.value:       # scoring.bid_scored_as: judged on the bid, scored as another value
+            bid_label = f"bid ({contract.value} scored as {bid})"
     factor = sr.bid_factor[strain]
     if factor != 1:                     # scoring.bid_factor: the bid term counts the value N times
         bid, bid_label = bid * factor, f"{bid_label} ({bid} × {factor})"
