@@ -46,7 +46,7 @@ BATCH_OPTIONS: dict = {
     "melds.long_runs": _ALL, "melds.run_order": _ALL, "melds.card_reuse": _ALL,
     "melds.compare.equal": _ALL, "melds.winner_scores": _ALL, "melds.timing": _ALL, "melds.sides_scoring": _ALL,
     "belote.tout_atout": _ALL, "belote.claim": _ALL, "belote.in_run": _ALL,
-    "belote.on_failure": _ALL, "belote.multiplied": _ALL,
+    "belote.on_failure": _ALL, "belote.multiplied": _ALL, "belote.counts_as": _ALL,
     "belote.placement.made.takers": _ALL, "belote.placement.made.defenders": _ALL,
     "belote.placement.coinched_made.takers": _ALL, "belote.placement.coinched_made.defenders": _ALL,
     "belote.placement.failed.defenders": _ALL, "belote.placement.coinched_failed.defenders": _ALL,
@@ -102,6 +102,7 @@ _ROUNDING = {"none": (1, 0), "nearest_10_half_up": (10, 5), "nearest_10_half_dow
 _STAGES = {s: s for s in ("award", "before_multiplier", "card_points", "card_points_complement")}
 # scoring.litige: is a level total a litige (held: its points held back; replay: thrown in)?
 _LITIGE = {"none": None, "takers_points_held": "held", "replay": "replay"}
+_COUNTS_AS = {"points": False, "lowered_target": True}   # belote.counts_as: does it lower the takers' target?
 _JUDGED_ROUNDED = {"card_points": False, "rounded_points": True}   # contract.judged_on: totals rounded first?
 # belote.claim: must the king come before the queen (the players always say both words)?
 _KING_FIRST = {"said": False, "automatic": False, "said_once": False, "king_first": True}
@@ -380,6 +381,8 @@ class BatchRules:
         self.belote_points = int(b.points)
         self.belote_in_run = b.in_run == "allowed"
         self.belote_count = bool(b.counts_towards_contract)
+        # belote.counts_as lowered_target: the takers' belote lowers their target, no total counts a belote
+        self.belote_lowers = self.belote_count and _option(_COUNTS_AS, "belote.counts_as", b.get("counts_as", "points"))
         self.belote_multiplied = b.multiplied == "with_award"
         # belote.claim: the random and simple players say "belote" with the first of the king and queen and
         # "rebelote" with the second, so said, said_once and automatic count every belote held; king_first

@@ -93,14 +93,16 @@ def score_deals(br, strain, bid_index, declarer, mult, play, melds, belote) -> S
     totals = cp.copy()
     if br.melds_count:
         totals += melds
-    if br.belote_count:
+    if br.belote_count and not br.belote_lowers:
         totals += belote
     if br.judged_rounded:
         totals = _rounded(br, totals, strain)
     mine, theirs = totals[takers, ar], totals[defenders, ar]
     kind = br.bid_kind[bid_index]
     bid = br.bid_value[bid_index]
-    reaches = (mine >= bid + br.margin) & (mine >= br.minimum_total)
+    # belote.counts_as lowered_target: the takers' belote lowers the bid and the least total instead
+    lowered = belote[takers, ar] if br.belote_lowers else 0
+    reaches = (mine >= bid + br.margin - lowered) & (mine >= br.minimum_total - lowered)
     made_number = reaches
     if br.versus is not None:
         made_number = reaches & br.versus(mine, theirs)

@@ -88,6 +88,7 @@ ENUM_WORDS: dict[str, dict] = {
                     ("capot_made", "takers"), ("capot_made", "defenders"), ("capot_failed", "takers"),
                     ("capot_failed", "defenders"))},
     "belote.multiplied": {"never": "never multiplied", "with_award": "multiplied with its award"},
+    "belote.counts_as": {"points": "added to its side's total", "lowered_target": "lowers the takers' target"},
     "belote.tout_atout": {"none": "none", "each_suit": "one per suit"},
     "contract.versus_defenders": {"ignore": "reach the bid",
                                   "not_level": "reach the bid, not level with the defenders",

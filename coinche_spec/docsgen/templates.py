@@ -481,6 +481,36 @@ def _no_belote(c):
     return None if c.belote else "belote is not played"
 
 
+# belote.counts_as: how a belote that counts towards the contract helps it
+_COUNTS_AS = {
+    "points": lambda c: ("The belote is added to its holder's total, so it counts too when the takers' total is "
+                         "compared with the defenders'."),
+    "lowered_target": lambda c: (
+        f"The belote is added to no side's total: the takers' belote lowers what they must reach by "
+        f"{c.r['belote']['points']} (a bid of 100 needs {100 - c.r['belote']['points']}), the least total too, and "
+        "the totals compared with the defenders' or for a litige count no belote."),
+}
+_ROUNDING_UNIT = {"none": 1, "nearest_10_half_up": 10, "nearest_10_half_down": 10, "nearest_5": 5}
+
+
+def _counts_as_unused(c):
+    """belote.counts_as changes an outcome only where a total is compared with the other side's
+    (contract.versus_defenders, a litige), or where a rounded total is judged and the belote is not a
+    whole number of the rounding's unit."""
+    if not c.belote:
+        return "belote is not played"
+    r = c.r
+    if not r["belote"]["counts_towards_contract"]:
+        return "the belote does not count towards the contract"
+    if r["contract"]["versus_defenders"] != "ignore" or (r["scoring"].get("litige") or "none") != "none":
+        return None
+    unit = _ROUNDING_UNIT.get(r["scoring"]["rounding"], 1)
+    if r["contract"].get("judged_on") == "rounded_points" and r["belote"]["points"] % unit:
+        return None
+    return ("the takers' total is never compared with the defenders' (versus_defenders ignore, no litige): "
+            "a belote added to it or taken off the target makes and fails the same contracts")
+
+
 def _no_coinche(c):
     return None if c.rules.coinche_possible else "nobody may coinche"
 
@@ -1299,9 +1329,14 @@ TEMPLATES: tuple[Template, ...] = (
         "forbidden": "If the king and queen also sit in a run the same player declared, the belote does not count.",
     }, lambda c: _no_belote(c) or _no_melds(c)),
     one("belote-counts", "belote", "Belote and the contract", "belote.counts_towards_contract", {
-        "true": "The belote counts towards its side's total when the contract is judged.",
+        "true": lambda c: ("The takers' belote helps them make the contract, as said below."
+                           if c.get("belote.counts_as") == "lowered_target" else
+                           "The belote counts towards its side's total when the contract is judged."),
         "false": "The belote does not count towards the contract; it is only added to the score.",
     }, _no_belote),
+    Template("belote-counts-as", "belote", "Belote: points or a lower target", ("belote.counts_as",),
+             lambda c: sentence_for("belote.counts_as", _COUNTS_AS, c.get("belote.counts_as") or "points")(c),
+             _counts_as_unused, {"belote.counts_as": _COUNTS_AS}),
     one("belote-failure", "belote", "When the takers fail", "belote.on_failure", {
         "holder": "When the contract fails, the takers keep their belote.",
         "defenders": "When the contract fails, the takers' belote goes to the defenders.",
@@ -1498,7 +1533,7 @@ def intro(section: str, c: Ctx) -> str | None:
         parts = ["its card points"]
         if c.melds and r["melds"]["count_towards_contract"]:
             parts.append("its melds")
-        if c.belote and r["belote"]["counts_towards_contract"]:
+        if c.belote and r["belote"]["counts_towards_contract"] and r["belote"].get("counts_as") != "lowered_target":
             parts.append("its belote")
         total = " plus ".join(parts)
         text = f"Each side's total is {total}."
