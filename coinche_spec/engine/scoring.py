@@ -543,7 +543,7 @@ def _judge(sr: ScoreRules, contract: Contract, takers: str, defenders: str, cp, 
     bid = contract.value
     need, least, lowered = _target(sr, bid, belote[takers])
     if mine < need:
-        failed = (f"failed: {mine} is below the bid {bid}" if need == bid else
+        failed = (f"failed: {mine} is below the bid {bid}" if not (sr.margin or lowered) else
                   f"failed: {mine} is below the bid {bid}{_target_words(sr, lowered)} = {need}")
     elif mine < least:
         failed = (f"failed: {mine} is below the least total {sr.minimum_total} that makes a contract"
