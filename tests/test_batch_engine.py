@@ -223,6 +223,8 @@ CHANGES = {
     # (these players declare no square the contract does not value, and sevens are worth 0 here), nor
     # a rule written out at the value its parent leaves out, nor a match rule
     "test-bid-factor-a": _SCORE, "test-bid-factor-b": _SCORE, "test-contract-plus-2": _SCORE,
+    "test-bid-82-scored-80": _SCORE, "test-belote-lowers-target": _SCORE, "test-belote-points-strict": _SCORE,
+    "test-belote-lowers-target-strict": _SCORE,
     "test-squares-per-strain-a": _SCORE, "test-squares-per-strain-b": _SCORE, "test-melds-both-sides": _SCORE,
     "test-sevens-cancel": _NOTHING, "test-sevens-no-effect": _NOTHING, "test-melds-best-side": _NOTHING,
     "test-contract-margin-0": _NOTHING, "test-capot-by-tricks": _NOTHING,

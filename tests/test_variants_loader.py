@@ -483,6 +483,38 @@ def test_semantics_per_contract_base_lacks_an_allowed_kind():
                               "base gives no amount for sans_atout contracts, which the auction allows")]
 
 
+def test_semantics_bid_scored_as_names_a_numeric_bid_once():
+    doc = fed()          # federation: bids from 80 in steps of 10, no highest bid
+    doc["rules"]["scoring"]["bid_scored_as"] = [{"bid": 80, "scores": 70}, {"bid": 85, "scores": 80},
+                                                {"bid": 70, "scores": 60}, {"bid": 80, "scores": 75}]
+    assert findings(doc) == [
+        ("rules.scoring.bid_scored_as[1].bid", "85 is not a numeric bid of this rule set (bids go up in steps of "
+                                               "10 from 80): it can never be scored as another value"),
+        ("rules.scoring.bid_scored_as[2].bid", "70 is not a numeric bid of this rule set (the lowest bid is 80): "
+                                               "it can never be scored as another value"),
+        ("rules.scoring.bid_scored_as[3].bid", "bid 80 is already listed at bid_scored_as[0]")]
+    doc["rules"]["scoring"]["bid_scored_as"] = [{"bid": 80, "scores": 70}]
+    assert findings(doc) == []
+
+
+def test_a_bid_scored_as_a_value_off_the_ladder_is_located_in_the_file(tmp_path):
+    p = write(tmp_path, "bga.yaml", "extends: peer-bga\nid: my-bga\nname: x\ndescription: x\nstatus: house\n"
+                                    "rules:\n  scoring:\n    bid_scored_as: [{bid: 80, scores: 80}]\n")
+    with pytest.raises(VariantError) as exc:
+        load_variant_file(p)
+    assert exc.value.lines == [f"{p}:8:27: rules.scoring.bid_scored_as[0].bid: 80 is not a numeric bid of this "
+                               "rule set (the bids are only 82, 90, 100, 110, 120, 130, 140, 150, 160, 170, 180): "
+                               "it can never be scored as another value"]
+
+
+def test_the_schema_refuses_a_bid_scored_as_pair_without_its_value():
+    doc = fed()
+    doc["rules"]["scoring"]["bid_scored_as"] = [{"bid": 80}]
+    with pytest.raises(VariantError) as exc:
+        load_variant(doc)
+    assert len(exc.value.lines) == 1 and "rules.scoring.bid_scored_as[0]" in exc.value.lines[0]
+
+
 def test_semantics_own_and_all_melds_together():
     doc = fed()
     doc["rules"]["scoring"]["made"]["takers"]["terms"] = ["card_points", "own_melds", "all_melds", "bid"]

@@ -48,7 +48,7 @@ BATCH_OPTIONS: dict = {
     "melds.long_runs": _ALL, "melds.run_order": _ALL, "melds.card_reuse": _ALL,
     "melds.compare.equal": _ALL, "melds.winner_scores": _ALL, "melds.timing": _ALL, "melds.sides_scoring": _ALL,
     "belote.tout_atout": _ALL, "belote.claim": _ALL, "belote.in_run": _ALL,
-    "belote.on_failure": _ALL, "belote.multiplied": _ALL,
+    "belote.on_failure": _ALL, "belote.multiplied": _ALL, "belote.counts_as": _ALL,
     "belote.placement.made.takers": _ALL, "belote.placement.made.defenders": _ALL,
     "belote.placement.coinched_made.takers": _ALL, "belote.placement.coinched_made.defenders": _ALL,
     "belote.placement.failed.defenders": _ALL, "belote.placement.coinched_failed.defenders": _ALL,
@@ -106,6 +106,7 @@ _STAGES = {s: s for s in ("award", "before_multiplier", "card_points", "card_poi
 _LITIGE = {"none": None, "takers_points_held": "held", "replay": "replay"}
 # play.trick_winner: may a card of any suit take the trick (by rank, a trump above every plain card)?
 _ANY_SUIT = {"led_suit": False, "any_suit_by_rank": True}
+_COUNTS_AS = {"points": False, "lowered_target": True}   # belote.counts_as: does it lower the takers' target?
 _JUDGED_ROUNDED = {"card_points": False, "rounded_points": True}   # contract.judged_on: totals rounded first?
 # belote.claim: must the king come before the queen (the players always say both words)?
 _KING_FIRST = {"said": False, "automatic": False, "said_once": False, "king_first": True}
@@ -233,6 +234,10 @@ class BatchRules:
         self.bid_value = np.array([call.value if type(call.value) is int else
                                    (a.capot.value if call.value == "capot" else a.generale.value)
                                    for call in self.ladder], dtype=np.int64)
+        # what the awards count for each bid: a numeric bid as scoring.bid_scored_as says (the contract is
+        # judged on bid_value)
+        self.bid_scored = np.array([c.scored_bid(int(v)) if type(call.value) is int else int(v)
+                                    for call, v in zip(self.ladder, self.bid_value)], dtype=np.int64)
         self.bid_numeric = np.array([type(call.value) is int for call in self.ladder])
         self.bid_kind = np.array([0 if type(call.value) is int else 1 if call.value == "capot" else 2
                                   for call in self.ladder], dtype=np.intp)   # 0 number, 1 capot, 2 générale
@@ -386,6 +391,8 @@ class BatchRules:
         self.belote_points = int(b.points)
         self.belote_in_run = b.in_run == "allowed"
         self.belote_count = bool(b.counts_towards_contract)
+        # belote.counts_as lowered_target: the takers' belote lowers their target, no total counts a belote
+        self.belote_lowers = self.belote_count and _option(_COUNTS_AS, "belote.counts_as", b.get("counts_as", "points"))
         self.belote_multiplied = b.multiplied == "with_award"
         # belote.claim: the random and simple players say "belote" with the first of the king and queen and
         # "rebelote" with the second, so said, said_once and automatic count every belote held; king_first

@@ -93,14 +93,16 @@ def score_deals(br, strain, bid_index, declarer, mult, play, melds, belote) -> S
     totals = cp.copy()
     if br.melds_count:
         totals += melds
-    if br.belote_count:
+    if br.belote_count and not br.belote_lowers:
         totals += belote
     if br.judged_rounded:
         totals = _rounded(br, totals, strain)
     mine, theirs = totals[takers, ar], totals[defenders, ar]
     kind = br.bid_kind[bid_index]
     bid = br.bid_value[bid_index]
-    reaches = (mine >= bid + br.margin) & (mine >= br.minimum_total)
+    # belote.counts_as lowered_target: the takers' belote lowers the bid and the least total instead
+    lowered = belote[takers, ar] if br.belote_lowers else 0
+    reaches = (mine >= bid + br.margin - lowered) & (mine >= br.minimum_total - lowered)
     made_number = reaches
     if br.versus is not None:
         made_number = reaches & br.versus(mine, theirs)
@@ -129,7 +131,8 @@ def score_deals(br, strain, bid_index, declarer, mult, play, melds, belote) -> S
         eff[s, ar] += moved
         eff[s ^ 1, ar] -= moved
     counted = _counted(br, cp, strain, takers, ar)
-    bid = bid * br.bid_factor[strain]           # scoring.bid_factor: the bid term counts the value N times
+    # what the awards count for the bid (scoring.bid_scored_as), N times (scoring.bid_factor)
+    bid = br.bid_scored[bid_index] * br.bid_factor[strain]
     before = br.rounding_stage == "before_multiplier"
     awards = np.zeros((2, n), np.int64)
     dest_all = np.zeros((2, n), bool)           # is side t's award multiplied whole (for the belote)?

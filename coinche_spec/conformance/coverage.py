@@ -19,7 +19,8 @@ that have it and those that have another setting of the same rule.
   are no meld) against above 0;
 - a nullable integer (``auction.bids.maximum``): null against a number;
 - a list of integers (``deal.packets``): its value; a list of lists
-  (``deal.alternative_packets``): none against some;
+  (``deal.alternative_packets``): none against some; a list of pairs (``scoring.bid_scored_as``):
+  left out against given;
 - a list of enum values (``auction.strain_order``): its order;
 - an award (``scoring.made.takers`` ...): each term of ``terms``, present
   against absent; ``base`` one number against one amount per kind of
@@ -158,6 +159,8 @@ def _options(path: str, node: dict, schema: dict) -> list[Option]:
             return [Option(path, "its order", by_value=True)]
         if items.get("type") == "array":
             return [Option(path, "none / some", lambda v: v == [], lambda v: bool(v))]
+        if items.get("type") == "object":       # pairs (scoring.bid_scored_as), an optional rule
+            return [Option(path, "left out / given", lambda v: not _present(v), _present)]
         return [Option(path, "its value", by_value=True)]
     raise ValueError(f"{path}: the coverage rules do not know this kind of schema node: {node}")
 

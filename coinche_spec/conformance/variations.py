@@ -82,6 +82,10 @@ def options(node: dict, current, path: str) -> list:
                              ordered=not path.endswith(".terms"))  # terms are summed
         elif items.get("type") == "array":
             picks = [[]] + [[p] for p in PARTITIONS]
+        elif items.get("type") == "object":
+            # pairs (scoring.bid_scored_as): only left out, where given (below); which bids a rule set
+            # may list is its own
+            picks = []
         else:
             picks = [list(p) for p in PARTITIONS]
     elif "oneOf" in node:  # an award or nothing (capot_made)

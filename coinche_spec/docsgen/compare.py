@@ -91,6 +91,7 @@ ENUM_WORDS: dict[str, dict] = {
                     ("capot_made", "takers"), ("capot_made", "defenders"), ("capot_failed", "takers"),
                     ("capot_failed", "defenders"))},
     "belote.multiplied": {"never": "never multiplied", "with_award": "multiplied with its award"},
+    "belote.counts_as": {"points": "added to its side's total", "lowered_target": "lowers the takers' target"},
     "belote.tout_atout": {"none": "none", "each_suit": "one per suit"},
     "contract.versus_defenders": {"ignore": "reach the bid",
                                   "not_level": "reach the bid, not level with the defenders",
@@ -320,6 +321,8 @@ COMPOSED = {
     ("scoring.capot_made",): _capot_made,
     ("scoring.capot_failed",): _capot_failed,
     ("scoring.bid_factor",): lambda c: _bid_factor(c),
+    ("scoring.bid_scored_as",): lambda c: ", ".join(f"{p['bid']} scored {p['scores']}" for p in
+                                                    c.r["scoring"].get("bid_scored_as") or []) or "as bid",
 }
 
 

@@ -500,6 +500,36 @@ def _no_belote(c):
     return None if c.belote else "belote is not played"
 
 
+# belote.counts_as: how a belote that counts towards the contract helps it
+_COUNTS_AS = {
+    "points": lambda c: ("The belote is added to its holder's total, so it counts too when the takers' total is "
+                         "compared with the defenders'."),
+    "lowered_target": lambda c: (
+        f"The belote is added to no side's total: the takers' belote lowers what they must reach by "
+        f"{c.r['belote']['points']} (a bid of 100 needs {100 - c.r['belote']['points']}), the least total too, and "
+        "the totals compared with the defenders' or for a litige count no belote."),
+}
+_ROUNDING_UNIT = {"none": 1, "nearest_10_half_up": 10, "nearest_10_half_down": 10, "nearest_5": 5}
+
+
+def _counts_as_unused(c):
+    """belote.counts_as changes an outcome only where a total is compared with the other side's
+    (contract.versus_defenders, a litige), or where a rounded total is judged and the belote is not a
+    whole number of the rounding's unit."""
+    if not c.belote:
+        return "belote is not played"
+    r = c.r
+    if not r["belote"]["counts_towards_contract"]:
+        return "the belote does not count towards the contract"
+    if r["contract"]["versus_defenders"] != "ignore" or (r["scoring"].get("litige") or "none") != "none":
+        return None
+    unit = _ROUNDING_UNIT.get(r["scoring"]["rounding"], 1)
+    if r["contract"].get("judged_on") == "rounded_points" and r["belote"]["points"] % unit:
+        return None
+    return ("the takers' total is never compared with the defenders' (versus_defenders ignore, no litige): "
+            "a belote added to it or taken off the target makes and fails the same contracts")
+
+
 def _no_coinche(c):
     return None if c.rules.coinche_possible else "nobody may coinche"
 
@@ -1025,6 +1055,16 @@ def _bid_factor(c: Ctx) -> str:
             + " (before any multiplier); the contract is still judged on the bid itself.")
 
 
+def _bid_scored_as(c: Ctx) -> str:
+    """scoring.bid_scored_as: bids the awards count as another value."""
+    pairs = c.r["scoring"].get("bid_scored_as") or []
+    if not pairs:
+        return "Wherever an award counts the bid, it counts the bid's own value."
+    said = "; ".join(f"a bid of {p['bid']} counts {p['scores']}" for p in pairs)
+    return (f"Wherever an award counts the bid, {said}; the contract is still judged on the bid itself "
+            f"(a bid of {pairs[0]['bid']} must make {pairs[0]['bid']}).")
+
+
 def _rounding_stage(c: Ctx) -> str:
     return sentence_for("scoring.rounding_stage", _ROUNDING_STAGE, c.r["scoring"].get("rounding_stage", "award"))
 
@@ -1395,9 +1435,14 @@ TEMPLATES: tuple[Template, ...] = (
         "forbidden": "If the king and queen also sit in a run the same player declared, the belote does not count.",
     }, lambda c: _no_belote(c) or _no_melds(c)),
     one("belote-counts", "belote", "Belote and the contract", "belote.counts_towards_contract", {
-        "true": "The belote counts towards its side's total when the contract is judged.",
+        "true": lambda c: ("The takers' belote helps them make the contract, as said below."
+                           if c.get("belote.counts_as") == "lowered_target" else
+                           "The belote counts towards its side's total when the contract is judged."),
         "false": "The belote does not count towards the contract; it is only added to the score.",
     }, _no_belote),
+    Template("belote-counts-as", "belote", "Belote: points or a lower target", ("belote.counts_as",),
+             lambda c: sentence_for("belote.counts_as", _COUNTS_AS, c.get("belote.counts_as") or "points")(c),
+             _counts_as_unused, {"belote.counts_as": _COUNTS_AS}),
     one("belote-failure", "belote", "When the takers fail", "belote.on_failure", {
         "holder": "When the contract fails, the takers keep their belote.",
         "defenders": "When the contract fails, the takers' belote goes to the defenders.",
@@ -1453,6 +1498,8 @@ TEMPLATES: tuple[Template, ...] = (
     Template("capot-failed", "scoring", "Capot bid failed", ("scoring.capot_failed",), _capot_failed,
              _no_capot_nor_generale),
     Template("bid-factor", "scoring", "The bid counted several times", _BID_FACTOR_PATHS, _bid_factor),
+    Template("bid-scored-as", "scoring", "A bid scored as another value", ("scoring.bid_scored_as",),
+             _bid_scored_as),
     Template("sweep-bonus", "scoring", "Sweep bonus", ("scoring.sweep_bonus",), _sweep_bonus,
              lambda c: None if any(_sweep_bonus_uses(c).values()) else "no award counts it"),
     one("sweep-melds", "scoring", "Melds on a sweep", "scoring.sweep_takes_melds", {
@@ -1609,7 +1656,7 @@ def intro(section: str, c: Ctx) -> str | None:
         parts = ["its card points"]
         if c.melds and r["melds"]["count_towards_contract"]:
             parts.append("its melds")
-        if c.belote and r["belote"]["counts_towards_contract"]:
+        if c.belote and r["belote"]["counts_towards_contract"] and r["belote"].get("counts_as") != "lowered_target":
             parts.append("its belote")
         total = " plus ".join(parts)
         text = f"Each side's total is {total}."

@@ -136,6 +136,9 @@ def _swept_by_points(won: dict, tp: dict, last: str) -> str | None:
     return last if tp[other] == 0 else None
 
 
+# belote.counts_as (optional; left out: points): does the takers' belote lower their target (True) rather
+# than join each side's total?
+BELOTE_COUNTS_AS = option_table("belote.counts_as", {"points": False, "lowered_target": True})
 # contract.capot_by (optional; left out: tricks): which side took "every trick" (the sweep's card points,
 # a capot bid made, base_on_sweep, the sweep bonus, the melds a sweep takes), from (tricks won, trick
 # values, last trick); None: nobody
@@ -230,9 +233,9 @@ class ScoreRules:
     an option is kept as its table's behaviour."""
 
     __slots__ = ("rules", "last_trick", "sweep_kind", "sweep_value", "melds_count_towards_contract",
-                 "belote_counts_towards_contract", "minimum_total", "versus_defenders", "judged_rounded", "capot_made", "capot_failed",
+                 "belote_counts_towards_contract", "belote_lowers_target", "minimum_total", "versus_defenders", "judged_rounded", "capot_made", "capot_failed",
                  "capot_value", "generale_value", "sweep_takes_melds", "sweep_bonus", "rounding", "rounding_stage",
-                 "rounding_by_strain", "litige", "bid_factor", "swept", "margin",
+                 "rounding_by_strain", "litige", "bid_factor", "scored_bid", "swept", "margin",
                  "belote_enabled", "belote_points", "belote_strains", "belote_on_failure",
                  "belote_multiplied", "belote_placement", "awards", "scale", "scale_on_tricks",
                  "scale_round", "scale_complement")
@@ -256,6 +259,9 @@ class ScoreRules:
             self.scale_complement = choose(SCALE_DEFENDERS, scale.defenders)
         self.melds_count_towards_contract = c.melds.count_towards_contract
         self.belote_counts_towards_contract = c.belote.counts_towards_contract
+        # belote.counts_as (optional, read only where the belote counts towards the contract)
+        self.belote_lowers_target = (bool(c.belote.counts_towards_contract)
+                                     and choose(BELOTE_COUNTS_AS, c.belote.get("counts_as", "points")))
         self.minimum_total = c.contract.minimum_total
         self.margin = c.contract.get("margin", 0)          # optional: a numeric contract needs the bid + margin
         self.versus_defenders = choose(VERSUS_DEFENDERS, c.contract.versus_defenders)
@@ -274,6 +280,8 @@ class ScoreRules:
         # scoring.bid_factor (optional): strain -> how many times the bid term counts the contract's value
         factor = sc.get("bid_factor")
         self.bid_factor = {s: (1 if factor is None else factor.get(_KIND.get(s, "suit"), 1)) for s in STRAINS}
+        # scoring.bid_scored_as (optional): what the awards count for a numeric bid (the compiled rules')
+        self.scored_bid = c.scored_bid
         # scoring.rounding_up_from (optional): rounding to tens goes up from another digit per kind of contract
         up_from = sc.get("rounding_up_from")
         self.rounding_by_strain = None
@@ -478,7 +486,9 @@ def _judge(sr: ScoreRules, contract: Contract, takers: str, defenders: str, cp, 
     ``sweeper`` is the side that took every trick as contract.capot_by counts it. The words and the
     reason are None unless ``explain``.
     """
-    count_melds, count_belote = sr.melds_count_towards_contract, sr.belote_counts_towards_contract
+    count_melds = sr.melds_count_towards_contract
+    # belote.counts_as lowered_target: no total counts a belote; the takers' lowers their target instead
+    count_belote = sr.belote_counts_towards_contract and not sr.belote_lowers_target
     totals = {}
     words = {} if explain else None
     for t in TEAMS:
@@ -531,22 +541,34 @@ def _judge(sr: ScoreRules, contract: Contract, takers: str, defenders: str, cp, 
                 why = f"the capot bid fails: {takers} took {won[takers]} of the eight tricks"
         return made, totals, words, why
     bid = contract.value
-    least = sr.minimum_total
-    if mine < bid + sr.margin:
-        failed = (f"failed: {mine} is below the bid {bid}" if not sr.margin else
-                  f"failed: {mine} is below the bid {bid} + {sr.margin} = {bid + sr.margin}")
+    need, least, lowered = _target(sr, bid, belote[takers])
+    if mine < need:
+        failed = (f"failed: {mine} is below the bid {bid}" if not (sr.margin or lowered) else
+                  f"failed: {mine} is below the bid {bid}{_target_words(sr, lowered)} = {need}")
     elif mine < least:
-        failed = f"failed: {mine} is below the least total {least} that makes a contract"
+        failed = (f"failed: {mine} is below the least total {sr.minimum_total} that makes a contract"
+                  + (f", less the takers' belote {lowered} = {least}" if lowered else ""))
     else:
         failed, passed = sr.versus_defenders(mine, theirs)
     if not explain:
         return failed is None, totals, None, None
     if failed is not None:
         return False, totals, words, failed
-    why = f"made: {mine} reaches the bid {bid}" + (f" + {sr.margin}" if sr.margin else "")
-    if least > bid:
-        why += f" and the least total {least}"
+    why = f"made: {mine} reaches the bid {bid}" + _target_words(sr, lowered) + (f" = {need}" if lowered else "")
+    if sr.minimum_total > bid:
+        why += f" and the least total {sr.minimum_total}" + (f" less the belote = {least}" if lowered else "")
     return True, totals, words, why + passed
+
+
+def _target(sr: ScoreRules, bid: int, takers_belote: int) -> tuple[int, int, int]:
+    """What a numeric contract's takers must reach: (the bid + contract.margin, contract.minimum_total),
+    each lowered by the takers' belote under belote.counts_as lowered_target; and that belote (or 0)."""
+    lowered = takers_belote if sr.belote_lowers_target else 0
+    return bid + sr.margin - lowered, sr.minimum_total - lowered, lowered
+
+
+def _target_words(sr: ScoreRules, lowered: int) -> str:
+    return (f" + {sr.margin}" if sr.margin else "") + (f" less the takers' belote {lowered}" if lowered else "")
 
 
 def _outcome(sr: ScoreRules, contract: Contract, made: bool) -> str:
@@ -714,7 +736,7 @@ def _score(sr: ScoreRules, contract: Contract, tp: dict, won: dict, last: str, m
                        f"defenders {defenders} count {total_words[defenders]}")
     litige = (sr.litige and contract.value not in ("capot", "generale")
               and totals[takers] == totals[defenders]
-              and totals[takers] >= max(contract.value + sr.margin, sr.minimum_total))
+              and totals[takers] >= max(_target(sr, contract.value, belote[takers])[:2]))
     replay = litige and sr.litige == "replay"
     if replay:
         # scoring.litige replay: the deal is thrown in, nobody scores
@@ -746,7 +768,9 @@ def _score(sr: ScoreRules, contract: Contract, tp: dict, won: dict, last: str, m
     elif contract.value == "generale":
         bid, bid_label = sr.generale_value, "générale bid"
     else:
-        bid, bid_label = contract.value, "bid"
+        bid, bid_label = sr.scored_bid(contract.value), "bid"
+        if bid != contract.value:       # scoring.bid_scored_as: judged on the bid, scored as another value
+            bid_label = f"bid ({contract.value} scored as {bid})"
     factor = sr.bid_factor[strain]
     if factor != 1:                     # scoring.bid_factor: the bid term counts the value N times
         bid, bid_label = bid * factor, f"{bid_label} ({bid} × {factor})"

@@ -181,6 +181,8 @@ class CompiledRules(RuleGroup):
             if a.surcoinche.allowed:
                 multipliers.setdefault(a.surcoinche.multiplier, "surcoinched")
         d["multipliers"] = multipliers
+        # scoring.bid_scored_as (optional): numeric bid -> the value the awards count for it
+        d["bid_scores"] = {pair.bid: pair.scores for pair in (self.scoring.get("bid_scored_as") or ())}
 
     def phase(self, key, build):
         """What ``build(self)`` derives from these rules, built once per compiled rule set."""
@@ -201,6 +203,11 @@ class CompiledRules(RuleGroup):
             return tuple(ladder)
         top = b.maximum if b.maximum is not None else max(ceiling, b.minimum)
         return tuple(range(b.minimum, top + 1, b.step))
+
+    def scored_bid(self, value: int) -> int:
+        """What the awards count for the numeric bid ``value``: itself, unless scoring.bid_scored_as
+        lists it (BGA's 82 counts 80); the contract is still judged on ``value``."""
+        return self.bid_scores.get(value, value)
 
     def bid_fault(self, value: int) -> str | None:
         """None if ``value`` is a numeric bid of this rule set, else why not (auction.bids)."""

@@ -185,6 +185,29 @@ def _ladder(document: dict, out: list) -> None:
                            f"the highest bid {hi} is not the last value of the ladder ({ladder[-1]})",
                            involves=(R + ("auction", "bids", "ladder"),)))
 
+def _bid_scores(document: dict, out: list) -> None:
+    """A bid scored as another value (scoring.bid_scored_as) is a numeric bid of the rule set, listed once."""
+    rules = document.get("rules", {})
+    pairs = rules.get("scoring", {}).get("bid_scored_as")
+    if not isinstance(pairs, list):
+        return
+    c = compiled_rules(rules)       # whether a number is a bid: the auction's own answer
+    seen: dict = {}
+    for i, pair in enumerate(pairs):
+        bid = pair.get("bid") if isinstance(pair, dict) else None
+        if not isinstance(bid, int):
+            continue
+        where = ("rules", "scoring", "bid_scored_as", i, "bid")
+        fault = c.bid_fault(bid)
+        if fault is not None:
+            out.append(Finding(where, f"{bid} is not a numeric bid of this rule set ({fault}): it can never "
+                                      "be scored as another value"))
+        if bid in seen:
+            out.append(Finding(where, f"bid {bid} is already listed at bid_scored_as[{seen[bid]}]"))
+        else:
+            seen[bid] = i
+
+
 def _strain_order(document: dict, out: list) -> None:
     """The strain order ranks exactly the strains that may be bid."""
     rules = document.get("rules", {})
@@ -340,7 +363,7 @@ def _provenance(document: dict, out: list) -> None:
                            f"but {len(interpretations)} interpretation(s) are listed: use 'interpreted'"))
 
 
-CHECKS = (_needed_rules, _deal, _bids, _ladder, _strain_order, _multipliers, _capot_awards, _awards, _source_kinds,
+CHECKS = (_needed_rules, _deal, _bids, _ladder, _strain_order, _multipliers, _bid_scores, _capot_awards, _awards, _source_kinds,
           _provenance)  # in the order of the document
 
 
