@@ -8,6 +8,9 @@ Every output option (``docs --output``, ``docs --all``, ``--junit``,
   through a symlink or a hard link as well) is refused, two options naming
   the same file are refused, and so is a path whose folder is missing or
   that names something other than a regular file;
+- an existing file is replaced only when coinche-spec wrote it (every page
+  and report it writes names it, near its start or its end): a user's own
+  file named by mistake (``-o README.md``) is refused, never overwritten;
 - :func:`write_text` / :func:`write_bytes` write next to the target and
   rename over it, so a reader never sees half a file and a failed run
   leaves the old file as it was.
@@ -67,10 +70,32 @@ def check_target(option: str, given: str) -> Target:
     return Target(option, str(given), real)
 
 
+SIGNATURES = (b"coinche-spec", b"coinche_spec")   # every page and report names its writer
+_SIGNED_SPAN = 65536                                # looked for this near the start and near the end
+
+
+def written_by_us(path: Path) -> bool:
+    """Whether an existing file carries the name of the program that writes our pages and reports
+    (an empty file holds nothing to lose, and counts as ours)."""
+    try:
+        with open(path, "rb") as fh:
+            head = fh.read(_SIGNED_SPAN)
+            size = os.fstat(fh.fileno()).st_size
+            if size == 0:
+                return True
+            if size > 2 * _SIGNED_SPAN:
+                fh.seek(size - _SIGNED_SPAN)
+            tail = fh.read(_SIGNED_SPAN)
+    except OSError:
+        return False
+    return any(sig in head or sig in tail for sig in SIGNATURES)
+
+
 def plan(outputs: Iterable[tuple[str, str | None]], inputs: Iterable[str | os.PathLike] = ()) -> list[Target]:
     """The checked targets of ``(option, path)`` pairs (a ``None`` path is left out).
 
-    Raises OutputError for a path naming an input or named by two options."""
+    Raises OutputError for a path naming an input, named by two options, or naming an existing
+    file coinche-spec did not write."""
     by_real: dict[Path, Target] = {}
     input_real = {}
     input_ids = {}
@@ -92,6 +117,9 @@ def plan(outputs: Iterable[tuple[str, str | None]], inputs: Iterable[str | os.Pa
         hit = input_real.get(target.real) or (input_ids.get(ident) if ident is not None else None)
         if hit is not None:
             raise OutputError(given, f"it is one of this run's inputs ({hit}); {option} would replace it")
+        if ident is not None and target.real.is_file() and not written_by_us(target.real):
+            raise OutputError(given, f"it exists and coinche-spec did not write it; {option} would replace it: "
+                                     "name a new file, or remove this one first")
         by_real[target.real] = target
         targets.append(target)
     return targets

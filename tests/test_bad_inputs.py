@@ -511,7 +511,7 @@ def test_an_output_that_would_lose_something_is_refused(workdir, capsys, argv, p
 def test_an_existing_report_is_replaced_whole_and_keeps_its_mode(workdir, capsys):
     write_corpus(workdir, fixture())
     report = workdir / "report.md"
-    report.write_text("old report\n", encoding="utf-8")
+    report.write_text("old report, written by coinche-spec\n", encoding="utf-8")
     report.chmod(0o640)
     code, out = run_cli(capsys, "conformance", "--corpus-only", "--corpus", "corpus", "--markdown", "report.md")
     assert code == 0, out
@@ -705,3 +705,25 @@ def test_the_catalogue_is_large():
     rows = (len(VARIANT_FILES) + len(SPECIAL) + len(FIXTURE_FILES) + len(CORPUS_ENTRIES) + len(OPTIONS)
             + len(OUTPUTS) + len(PROTOCOL))
     assert rows >= 100, rows
+
+
+@pytest.mark.parametrize("argv", [
+    ["docs", "federation", "--output", "notes.md"],
+    ["conformance", "--corpus-only", "--corpus", "corpus", "--junit", "notes.md"],
+    ["conformance", "--corpus-only", "--corpus", "corpus", "--markdown", "notes.md"],
+])
+def test_a_users_own_file_named_as_output_is_refused_not_replaced(workdir, capsys, argv):
+    """Only a file coinche-spec wrote is replaced: `-o notes.md` naming the user's notes by mistake
+    is refused, the notes untouched; an empty file holds nothing to lose and is written."""
+    write_corpus(workdir, fixture())
+    notes = workdir / "notes.md"
+    notes.write_text("my notes from last club night\n", encoding="utf-8")
+    code, out = run_cli(capsys, *argv)
+    assert code == 2, out
+    assert out.strip().endswith("it exists and coinche-spec did not write it; "
+                                f"{argv[-2]} would replace it: name a new file, or remove this one first")
+    assert notes.read_text(encoding="utf-8") == "my notes from last club night\n"
+    notes.write_text("", encoding="utf-8")
+    code, out = run_cli(capsys, *argv)
+    assert code in (0, 1), out
+    assert "coinche-spec" in notes.read_text(encoding="utf-8")
