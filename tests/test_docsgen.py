@@ -405,3 +405,15 @@ def test_capot_over_capot_and_throw_in_rules_say_when_they_cannot_matter():
     assert unused("table.dealer_after_throw_in", "contree-701") is None
     assert unused("match.throw_ins_count", "test-match-3-deals", {"auction.all_pass": "dealer_must_bid"}) \
         .startswith("the dealer must bid")
+
+
+def test_the_tie_rule_matters_under_counting_order():
+    """Counting order ends level when both reach the target at one stage with equal totals: then
+    `match.tie` decides, so it must not be called moot (it once was, with last_taker's reason)."""
+    doc = load_variant("test-match-counting-order").document
+    assert doc["rules"]["match"]["both_cross"] == "counting_order"
+    assert templates.template_for("match.tie").unused(templates.Ctx(doc["rules"])) is None
+    last_taker = copy.deepcopy(doc["rules"])
+    last_taker["match"]["both_cross"] = "last_taker"
+    assert templates.template_for("match.tie").unused(templates.Ctx(last_taker)).startswith(
+        "when both sides cross, the last deal's takers win")

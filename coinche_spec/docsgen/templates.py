@@ -666,10 +666,11 @@ def _tie_unused(c: Ctx):
     m = c.r["match"]
     if m["target"] is None and m.get("deals") is None:
         return "there is no target and no set number of deals (single deals)"
-    if m["both_cross"] in ("higher_total", "last_deal") or m.get("deals") is not None:
+    # the both-cross rules that may come to equal points: the totals, the deal's points, a counting stage
+    if m["both_cross"] in ("higher_total", "last_deal", "counting_order") or m.get("deals") is not None:
         return None
-    return ("when both sides cross, the deal's winners win whatever the totals" if m["both_cross"] == "deal_winner"
-            else "when both sides cross, the last deal's takers win whatever the totals")
+    return {"deal_winner": "when both sides cross, the deal's winners win whatever the totals",
+            "last_taker": "when both sides cross, the last deal's takers win whatever the totals"}[m["both_cross"]]
 
 
 def _match_deals(c: Ctx) -> str:
