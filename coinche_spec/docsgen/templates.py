@@ -700,16 +700,41 @@ def _throw_ins_count(c: Ctx) -> str:
     return _THROW_INS_COUNT["false" if counts is False else "true"]
 
 
+def _orders(c: Ctx) -> tuple[tuple, tuple]:
+    """The trump and plain rank orders in tricks, strongest first (card_values.order, else the usual)."""
+    return (tuple(c.get("card_values.order.trump") or TRUMP_ORDER),
+            tuple(c.get("card_values.order.plain") or PLAIN_ORDER))
+
+
+def _rank_letters(order) -> str:
+    """An order as a table writes it: J 9 A 10 K Q 8 7."""
+    return " ".join("10" if k == "T" else k for k in order)
+
+
+def _a_card(rank: str) -> str:
+    return ("an " if RANK_WORDS[rank][0] in "aeiou" else "a ") + RANK_WORDS[rank]
+
+
 def _by_rank(c: Ctx) -> str:
     """play.trick_winner: any_suit_by_rank, said for the strains this rule set may bid."""
-    text = ("A trick goes to the strongest card played, whatever its suit: cards are ranked by their rank in "
-            "their own suit (a plain suit 7 8 9 J Q K 10 A, the trump suit J 9 A 10 K Q 8 7 and above every "
-            "plain card), and a card takes the trick only if it ranks strictly higher than the card winning it, "
-            "so an ace discarded on a king led wins; of two cards of equal rank the first keeps it. "
+    trump, plain = _orders(c)
+    text = ("A trick goes to the strongest card played, whatever its suit: cards are ranked by their place in "
+            f"their own suit's order (strongest first: the trump suit {_rank_letters(trump)}, above every plain "
+            f"card; a plain suit {_rank_letters(plain)}), and a card takes the trick only if it ranks strictly "
+            f"higher than the card winning it, so {_a_card(plain[0])} discarded on {_a_card(plain[1])} led wins; "
+            "of two cards of equal rank the first keeps it. "
             "\"Partner winning\" in the rules above and below means the partner's card is winning so.")
     extra = [f"in {w} every card is ranked in the {order} order, across suits"
              for ok, w, order in ((c.ta, "tout atout", "trump"), (c.sa, "sans atout", "plain")) if ok]
     return text + (" " + _capital("; ".join(extra)) + "." if extra else "")
+
+
+def _go_up(c: Ctx, strain: str) -> str:
+    """play.tout_atout_must_go_up / sans_atout_must_go_up true: what must be beaten, by play.trick_winner."""
+    if c.get("play.trick_winner") == "any_suit_by_rank":
+        return (f"In {strain}, a player following suit must beat the card winning the trick if he can, even "
+                "when it is of another suit; if he cannot, any card of the led suit will do.")
+    return f"In {strain}, a player following suit must beat the highest card of the led suit if he can."
 
 
 def _led_suit_wins(c: Ctx) -> str:
@@ -876,8 +901,7 @@ _FIRST_LEADER = {
 
 def _rank_order(c: Ctx) -> str:
     """card_values.order: the rank orders in tricks (left out: the usual ones)."""
-    trump = c.get("card_values.order.trump") or TRUMP_ORDER
-    plain = c.get("card_values.order.plain") or PLAIN_ORDER
+    trump, plain = _orders(c)
     usual = tuple(trump) == TRUMP_ORDER and tuple(plain) == PLAIN_ORDER
     kinds = [w for ok, w in ((c.ta, "the trump order for every suit in tout atout"),
                              (c.sa, "the plain order for every suit in sans atout")) if ok]
@@ -1331,11 +1355,11 @@ TEMPLATES: tuple[Template, ...] = (
                            "beat his partner's trump if he can."),
     }, _partner_rules_unused),
     one("ta-go-up", "play", "Going up in tout atout", "play.tout_atout_must_go_up", {
-        "true": "In tout atout, a player following suit must beat the highest card of the led suit if he can.",
+        "true": lambda c: _go_up(c, "tout atout"),
         "false": "In tout atout, a player following suit may play any card of that suit.",
     }, _not_ta),
     one("sa-go-up", "play", "Going up in sans atout", "play.sans_atout_must_go_up", {
-        "true": "In sans atout, a player following suit must beat the highest card of the led suit if he can.",
+        "true": lambda c: _go_up(c, "sans atout"),
         "false": "In sans atout, a player following suit may play any card of that suit.",
     }, _not_sa),
 
@@ -1637,9 +1661,13 @@ def intro(section: str, c: Ctx) -> str | None:
         return ("Four players in two partnerships, partners facing each other (North–South against East–West), "
                 "with a 32-card pack from the seven to the ace.")
     if section == "play":
-        return ("Everyone must follow the suit led when he can. The highest trump wins the trick, or the highest "
-                "card of the led suit if no trump was played; the winner leads to the next trick. In a suit "
-                "contract trumps rank J 9 A 10 K Q 8 7 and the other suits A 10 K Q J 9 8 7.")
+        trump, plain = _orders(c)
+        wins = ("The strongest card played wins the trick, whatever its suit (as said below)"
+                if c.get("play.trick_winner") == "any_suit_by_rank" else
+                "The highest trump wins the trick, or the highest card of the led suit if no trump was played")
+        return (f"Everyone must follow the suit led when he can. {wins}; the winner leads to the next trick. "
+                f"In a suit contract trumps rank {_rank_letters(trump)} and the other suits "
+                f"{_rank_letters(plain)}, strongest first.")
     if section == "values":
         total = suit_total(r)
         last = r["card_values"]["last_trick"]
