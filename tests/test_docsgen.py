@@ -449,3 +449,14 @@ def test_the_play_opening_lists_the_rule_sets_rank_order():
     page = render_page(changed("federation", {"card_values.order": REVERSED}))
     assert "J 9 A 10 K Q 8 7" not in page and "A 10 K Q J 9 8 7" not in page
     assert "trumps rank 7 8 Q K 10 A 9 J and the other suits 7 8 9 J Q K 10 A, strongest first" in page
+
+
+def test_lowered_target_contract_sentences_say_the_target_not_the_bid():
+    """belote.counts_as lowered_target: the contract is judged against the bid less the takers' belote."""
+    page = render_page(changed("federation", {"belote.counts_as": "lowered_target"}))
+    made = rule_block(page, "Made or failed")
+    assert "reaches the bid" not in made
+    assert "reaches the target (the bid less the takers' belote, 20, when they hold it)" in made
+    least = rule_block(page, "Least total")
+    assert "reaches the bid" not in least and "the bid less the takers' belote" in least
+    assert "reaches the bid" in rule_block(render_page(load_variant("federation")), "Made or failed")

@@ -944,11 +944,27 @@ _BELOTE_TOUT_ATOUT = {
 }
 
 
+def _lowered(c: Ctx) -> bool:
+    """Whether the takers' belote lowers their target (belote.counts_as lowered_target) rather than adding."""
+    return bool(c.belote and c.get("belote.counts_towards_contract") and c.get("belote.counts_as") == "lowered_target")
+
+
+def _contract_target(c: Ctx) -> str:
+    """What the takers' total must reach: the bid, or under lowered_target the bid less their belote."""
+    if _lowered(c):
+        return f"the target (the bid less the takers' belote, {c.r['belote']['points']}, when they hold it)"
+    return "the bid"
+
+
 def _minimum_total(c: Ctx) -> str:
     n = c.r["contract"]["minimum_total"]
     low = c.r["auction"]["bids"]["minimum"]
     if n <= low:
-        return "There is no other minimum: a total that reaches the bid is enough."
+        return f"There is no other minimum: a total that reaches {_contract_target(c)} is enough."
+    if _lowered(c):
+        less = n - c.r["belote"]["points"]
+        return (f"The takers' total must also be at least {n}, or {less} when they hold the belote, so a bid of "
+                f"{low} needs {n} ({less} with the belote).")
     return f"The takers' total must also be at least {n}, so a bid of {low} needs {n}."
 
 
@@ -1486,13 +1502,14 @@ TEMPLATES: tuple[Template, ...] = (
 
     # --- contract
     one("versus-defenders", "contract", "Made or failed", "contract.versus_defenders", {
-        "strictly_more": ("The contract is made when the takers' total reaches the bid and is higher than the "
-                          "defenders' total; an equal total fails."),
-        "not_level": ("The contract is made when the takers' total reaches the bid and is not equal to the "
-                      "defenders' total."),
-        "ignore": "The contract is made when the takers' total reaches the bid, whatever the defenders take.",
-        "at_least_level": ("The contract is made when the takers' total reaches the bid and is at least the "
-                           "defenders' total; an equal total makes it."),
+        "strictly_more": lambda c: (f"The contract is made when the takers' total reaches {_contract_target(c)} "
+                                    "and is higher than the defenders' total; an equal total fails."),
+        "not_level": lambda c: (f"The contract is made when the takers' total reaches {_contract_target(c)} "
+                                "and is not equal to the defenders' total."),
+        "ignore": lambda c: (f"The contract is made when the takers' total reaches {_contract_target(c)}, "
+                             "whatever the defenders take."),
+        "at_least_level": lambda c: (f"The contract is made when the takers' total reaches {_contract_target(c)} "
+                                     "and is at least the defenders' total; an equal total makes it."),
     }),
     Template("minimum-total", "contract", "Least total", ("contract.minimum_total",), _minimum_total),
     Template("margin", "contract", "A margin over the bid", ("contract.margin",),
