@@ -460,3 +460,12 @@ def test_lowered_target_contract_sentences_say_the_target_not_the_bid():
     least = rule_block(page, "Least total")
     assert "reaches the bid" not in least and "the bid less the takers' belote" in least
     assert "reaches the bid" in rule_block(render_page(load_variant("federation")), "Made or failed")
+
+
+def test_max_rounds_says_a_round_is_four_calls_in_turn():
+    """auction.max_rounds counts rounds of four calls in turn, not times each player has spoken."""
+    block = rule_block(render_page(changed("federation", {"auction.max_rounds": 2})), "Rounds of bidding")
+    assert "has spoken" not in block
+    assert "at most two rounds. A round is four calls made in turn" in block
+    assert "a coinche out of turn and a skipped turn (the coincher's partner who may not speak) do not count" \
+        in block

@@ -813,8 +813,9 @@ def _max_rounds(c: Ctx) -> str:
     if n is None:
         return "The auction goes round as many times as the players keep bidding."
     rounds = "one round" if n == 1 else f"{NUMBER_WORDS.get(n, n)} rounds"
-    return (f"The auction lasts at most {rounds}: once each player has spoken {'once' if n == 1 else f'{n} times'} "
-            "in turn (from the first speaker; a coinche out of turn is not a turn), the auction ends even without "
+    return (f"The auction lasts at most {rounds}. A round is four calls made in turn, the first round opened by "
+            "the first speaker; a coinche out of turn and a skipped turn (the coincher's partner who may not "
+            "speak) do not count. When the last call of the last round is made, the auction ends even without "
             "the usual passes, and the highest bid, coinched or not, is the contract.")
 
 
