@@ -417,3 +417,67 @@ def test_the_tie_rule_matters_under_counting_order():
     last_taker["match"]["both_cross"] = "last_taker"
     assert templates.template_for("match.tie").unused(templates.Ctx(last_taker)).startswith(
         "when both sides cross, the last deal's takers win")
+
+
+# --- pages that follow play.trick_winner and card_values.order -------------------------------
+
+REVERSED = {"trump": ["7", "8", "Q", "K", "T", "A", "9", "J"], "plain": ["7", "8", "9", "J", "Q", "K", "T", "A"]}
+
+
+def test_any_suit_by_rank_is_said_in_the_play_opening_and_the_go_up_rules():
+    """The §2.4 opening and the tout atout / sans atout going-up rules say what any_suit_by_rank changes:
+    the strongest card wins whatever its suit, and going up beats the card winning the trick."""
+    page = render_page(changed("cafe-sans-tout-atout", {"play.trick_winner": "any_suit_by_rank",
+                                                        "play.sans_atout_must_go_up": True}))
+    assert "The highest trump wins the trick" not in page
+    assert "The strongest card played wins the trick, whatever its suit" in page
+    for title in ("Going up in tout atout", "Going up in sans atout"):
+        block = rule_block(page, title)
+        assert "beat the card winning the trick if he can, even when it is of another suit" in block
+        assert "highest card of the led suit" not in block
+    usual = render_page(load_variant("cafe-sans-tout-atout"))
+    assert "The highest trump wins the trick" in usual
+    assert "must beat the highest card of the led suit if he can" in rule_block(usual, "Going up in tout atout")
+
+
+def test_any_suit_by_rank_sentence_gives_both_orders_strongest_first_from_the_rule_set():
+    default = rule_block(render_page(changed("federation", {"play.trick_winner": "any_suit_by_rank"})),
+                         "Who wins a trick")
+    assert "strongest first: the trump suit J 9 A 10 K Q 8 7, above every plain card; a plain suit " \
+           "A 10 K Q J 9 8 7" in default
+    assert "7 8 9 J Q K 10 A" not in default
+    assert "an ace discarded on a ten led wins" in default
+    reversed_ = rule_block(render_page(changed("federation", {"play.trick_winner": "any_suit_by_rank",
+                                                              "card_values.order": REVERSED})),
+                           "Who wins a trick")
+    assert "the trump suit 7 8 Q K 10 A 9 J, above every plain card; a plain suit 7 8 9 J Q K 10 A" in reversed_
+    assert "ace discarded" not in reversed_
+    assert "a seven discarded on an eight led wins" in reversed_
+
+
+def test_the_play_opening_lists_the_rule_sets_rank_order():
+    usual = render_page(load_variant("federation"))
+    assert "trumps rank J 9 A 10 K Q 8 7 and the other suits A 10 K Q J 9 8 7" in usual
+    page = render_page(changed("federation", {"card_values.order": REVERSED}))
+    assert "J 9 A 10 K Q 8 7" not in page and "A 10 K Q J 9 8 7" not in page
+    assert "trumps rank 7 8 Q K 10 A 9 J and the other suits 7 8 9 J Q K 10 A, strongest first" in page
+
+
+def test_lowered_target_contract_sentences_say_the_target_not_the_bid():
+    """belote.counts_as lowered_target: the contract is judged against the bid less the takers' belote."""
+    page = render_page(changed("federation", {"belote.counts_as": "lowered_target"}))
+    made = rule_block(page, "Made or failed")
+    assert "reaches the bid" not in made
+    assert "reaches the target (the bid less the takers' belote, 20, when they hold it)" in made
+    least = rule_block(page, "Least total")
+    assert "reaches the bid" not in least and "the bid less the takers' belote" in least
+    assert "reaches the bid" in rule_block(render_page(load_variant("federation")), "Made or failed")
+
+
+def test_max_rounds_says_a_round_is_four_calls_in_turn():
+    """auction.max_rounds counts rounds of four calls in turn, not times each player has spoken."""
+    block = rule_block(render_page(changed("federation", {"auction.max_rounds": 2})), "Rounds of bidding")
+    assert "has spoken" not in block
+    assert "at most two rounds. A round is four calls made in turn" in block
+    assert "a coinche out of turn and a skipped turn (the coincher's partner who may not speak) do not count" \
+        in block

@@ -701,16 +701,41 @@ def _throw_ins_count(c: Ctx) -> str:
     return _THROW_INS_COUNT["false" if counts is False else "true"]
 
 
+def _orders(c: Ctx) -> tuple[tuple, tuple]:
+    """The trump and plain rank orders in tricks, strongest first (card_values.order, else the usual)."""
+    return (tuple(c.get("card_values.order.trump") or TRUMP_ORDER),
+            tuple(c.get("card_values.order.plain") or PLAIN_ORDER))
+
+
+def _rank_letters(order) -> str:
+    """An order as a table writes it: J 9 A 10 K Q 8 7."""
+    return " ".join("10" if k == "T" else k for k in order)
+
+
+def _a_card(rank: str) -> str:
+    return ("an " if RANK_WORDS[rank][0] in "aeiou" else "a ") + RANK_WORDS[rank]
+
+
 def _by_rank(c: Ctx) -> str:
     """play.trick_winner: any_suit_by_rank, said for the strains this rule set may bid."""
-    text = ("A trick goes to the strongest card played, whatever its suit: cards are ranked by their rank in "
-            "their own suit (a plain suit 7 8 9 J Q K 10 A, the trump suit J 9 A 10 K Q 8 7 and above every "
-            "plain card), and a card takes the trick only if it ranks strictly higher than the card winning it, "
-            "so an ace discarded on a king led wins; of two cards of equal rank the first keeps it. "
+    trump, plain = _orders(c)
+    text = ("A trick goes to the strongest card played, whatever its suit: cards are ranked by their place in "
+            f"their own suit's order (strongest first: the trump suit {_rank_letters(trump)}, above every plain "
+            f"card; a plain suit {_rank_letters(plain)}), and a card takes the trick only if it ranks strictly "
+            f"higher than the card winning it, so {_a_card(plain[0])} discarded on {_a_card(plain[1])} led wins; "
+            "of two cards of equal rank the first keeps it. "
             "\"Partner winning\" in the rules above and below means the partner's card is winning so.")
     extra = [f"in {w} every card is ranked in the {order} order, across suits"
              for ok, w, order in ((c.ta, "tout atout", "trump"), (c.sa, "sans atout", "plain")) if ok]
     return text + (" " + _capital("; ".join(extra)) + "." if extra else "")
+
+
+def _go_up(c: Ctx, strain: str) -> str:
+    """play.tout_atout_must_go_up / sans_atout_must_go_up true: what must be beaten, by play.trick_winner."""
+    if c.get("play.trick_winner") == "any_suit_by_rank":
+        return (f"In {strain}, a player following suit must beat the card winning the trick if he can, even "
+                "when it is of another suit; if he cannot, any card of the led suit will do.")
+    return f"In {strain}, a player following suit must beat the highest card of the led suit if he can."
 
 
 def _led_suit_wins(c: Ctx) -> str:
@@ -789,8 +814,9 @@ def _max_rounds(c: Ctx) -> str:
     if n is None:
         return "The auction goes round as many times as the players keep bidding."
     rounds = "one round" if n == 1 else f"{NUMBER_WORDS.get(n, n)} rounds"
-    return (f"The auction lasts at most {rounds}: once each player has spoken {'once' if n == 1 else f'{n} times'} "
-            "in turn (from the first speaker; a coinche out of turn is not a turn), the auction ends even without "
+    return (f"The auction lasts at most {rounds}. A round is four calls made in turn, the first round opened by "
+            "the first speaker; a coinche out of turn and a skipped turn (the coincher's partner who may not "
+            "speak) do not count. When the last call of the last round is made, the auction ends even without "
             "the usual passes, and the highest bid, coinched or not, is the contract.")
 
 
@@ -877,8 +903,7 @@ _FIRST_LEADER = {
 
 def _rank_order(c: Ctx) -> str:
     """card_values.order: the rank orders in tricks (left out: the usual ones)."""
-    trump = c.get("card_values.order.trump") or TRUMP_ORDER
-    plain = c.get("card_values.order.plain") or PLAIN_ORDER
+    trump, plain = _orders(c)
     usual = tuple(trump) == TRUMP_ORDER and tuple(plain) == PLAIN_ORDER
     kinds = [w for ok, w in ((c.ta, "the trump order for every suit in tout atout"),
                              (c.sa, "the plain order for every suit in sans atout")) if ok]
@@ -921,11 +946,27 @@ _BELOTE_TOUT_ATOUT = {
 }
 
 
+def _lowered(c: Ctx) -> bool:
+    """Whether the takers' belote lowers their target (belote.counts_as lowered_target) rather than adding."""
+    return bool(c.belote and c.get("belote.counts_towards_contract") and c.get("belote.counts_as") == "lowered_target")
+
+
+def _contract_target(c: Ctx) -> str:
+    """What the takers' total must reach: the bid, or under lowered_target the bid less their belote."""
+    if _lowered(c):
+        return f"the target (the bid less the takers' belote, {c.r['belote']['points']}, when they hold it)"
+    return "the bid"
+
+
 def _minimum_total(c: Ctx) -> str:
     n = c.r["contract"]["minimum_total"]
     low = c.r["auction"]["bids"]["minimum"]
     if n <= low:
-        return "There is no other minimum: a total that reaches the bid is enough."
+        return f"There is no other minimum: a total that reaches {_contract_target(c)} is enough."
+    if _lowered(c):
+        less = n - c.r["belote"]["points"]
+        return (f"The takers' total must also be at least {n}, or {less} when they hold the belote, so a bid of "
+                f"{low} needs {n} ({less} with the belote).")
     return f"The takers' total must also be at least {n}, so a bid of {low} needs {n}."
 
 
@@ -1332,11 +1373,11 @@ TEMPLATES: tuple[Template, ...] = (
                            "beat his partner's trump if he can."),
     }, _partner_rules_unused),
     one("ta-go-up", "play", "Going up in tout atout", "play.tout_atout_must_go_up", {
-        "true": "In tout atout, a player following suit must beat the highest card of the led suit if he can.",
+        "true": lambda c: _go_up(c, "tout atout"),
         "false": "In tout atout, a player following suit may play any card of that suit.",
     }, _not_ta),
     one("sa-go-up", "play", "Going up in sans atout", "play.sans_atout_must_go_up", {
-        "true": "In sans atout, a player following suit must beat the highest card of the led suit if he can.",
+        "true": lambda c: _go_up(c, "sans atout"),
         "false": "In sans atout, a player following suit may play any card of that suit.",
     }, _not_sa),
 
@@ -1463,13 +1504,14 @@ TEMPLATES: tuple[Template, ...] = (
 
     # --- contract
     one("versus-defenders", "contract", "Made or failed", "contract.versus_defenders", {
-        "strictly_more": ("The contract is made when the takers' total reaches the bid and is higher than the "
-                          "defenders' total; an equal total fails."),
-        "not_level": ("The contract is made when the takers' total reaches the bid and is not equal to the "
-                      "defenders' total."),
-        "ignore": "The contract is made when the takers' total reaches the bid, whatever the defenders take.",
-        "at_least_level": ("The contract is made when the takers' total reaches the bid and is at least the "
-                           "defenders' total; an equal total makes it."),
+        "strictly_more": lambda c: (f"The contract is made when the takers' total reaches {_contract_target(c)} "
+                                    "and is higher than the defenders' total; an equal total fails."),
+        "not_level": lambda c: (f"The contract is made when the takers' total reaches {_contract_target(c)} "
+                                "and is not equal to the defenders' total."),
+        "ignore": lambda c: (f"The contract is made when the takers' total reaches {_contract_target(c)}, "
+                             "whatever the defenders take."),
+        "at_least_level": lambda c: (f"The contract is made when the takers' total reaches {_contract_target(c)} "
+                                     "and is at least the defenders' total; an equal total makes it."),
     }),
     Template("minimum-total", "contract", "Least total", ("contract.minimum_total",), _minimum_total),
     Template("margin", "contract", "A margin over the bid", ("contract.margin",),
@@ -1638,9 +1680,13 @@ def intro(section: str, c: Ctx) -> str | None:
         return ("Four players in two partnerships, partners facing each other (North–South against East–West), "
                 "with a 32-card pack from the seven to the ace.")
     if section == "play":
-        return ("Everyone must follow the suit led when he can. The highest trump wins the trick, or the highest "
-                "card of the led suit if no trump was played; the winner leads to the next trick. In a suit "
-                "contract trumps rank J 9 A 10 K Q 8 7 and the other suits A 10 K Q J 9 8 7.")
+        trump, plain = _orders(c)
+        wins = ("The strongest card played wins the trick, whatever its suit (as said below)"
+                if c.get("play.trick_winner") == "any_suit_by_rank" else
+                "The highest trump wins the trick, or the highest card of the led suit if no trump was played")
+        return (f"Everyone must follow the suit led when he can. {wins}; the winner leads to the next trick. "
+                f"In a suit contract trumps rank {_rank_letters(trump)} and the other suits "
+                f"{_rank_letters(plain)}, strongest first.")
     if section == "values":
         total = suit_total(r)
         last = r["card_values"]["last_trick"]
