@@ -207,3 +207,22 @@ def test_sources_are_named_by_title_never_by_a_seed_file_name():
     code, out, err = run_cli("variants", "diff", "contree-701", "cafe-701")
     assert code == 0, err
     assert "(seed 001)" in out and not re.search(r"\d{3}_[0-9a-f]{16}\.txt", out)
+
+
+def test_a_left_out_rule_reads_as_its_default_never_none(tmp_path):
+    """libcoinche-like rules against federation, which leaves the trick-winner rule out."""
+    f = tmp_path / "fed-any.yaml"
+    f.write_text("extends: federation\nid: fed-any\nname: any suit\nstatus: house\n"
+                 "rules:\n  play: {trick_winner: any_suit_by_rank}\n  belote: {counts_as: lowered_target}\n"
+                 "  match: {last_deal_exact: true}\n", encoding="utf-8")
+    code, out, err = run_cli("compare", "federation", str(f), "--deals", "0")
+    assert code == 0, err
+    rules_part = out[:out.index("2. Corpus")]
+    assert "None" not in rules_part
+    assert "Who wins a trick" in rules_part and "(left out)" in rules_part
+    # the same file writing the defaults instead: nothing differs
+    f.write_text("extends: federation\nid: fed-any\nname: any suit\nstatus: house\n"
+                 "rules:\n  play: {trick_winner: led_suit}\n  match: {last_deal_exact: false}\n", encoding="utf-8")
+    from coinche_spec.docsgen.cli import load
+    changes, _ = worded_differences([load_variant("federation"), load(str(f))])
+    assert changes == []

@@ -223,3 +223,18 @@ def test_the_glance_shows_every_rule_the_house_changes_starred(tmp_path):
     assert "reaches the bid" in made and "at least 82, so a bid of 80 needs 82" in made
     assert starred[0].startswith("After a coinche. * A coinche does not freeze the bidding")
     assert len([li for li in re.findall(r"<li[^>]*>", glance) if "changed" in li]) == 4
+
+
+def test_a_rule_written_at_its_left_out_value_is_no_change():
+    fed = load_variant("federation").document["rules"]
+    explicit = {**fed, "play": {**fed["play"], "trick_winner": "led_suit"},
+                "belote": {**fed["belote"], "counts_as": "points"},
+                "match": {**fed["match"], "last_deal_not_failed": False, "last_deal_exact": False},
+                "auction": {**fed["auction"], "capot": {**fed["auction"]["capot"], "overcall_by_capot": "never"}},
+                "card_values": {**fed["card_values"], "order": {"trump": list("J9ATKQ87"), "plain": list("ATKQJ987")}}}
+    assert rule_changes(fed, explicit) == []
+    # a real change shows the left-out side as its default, never as null
+    capot = {**explicit["auction"]["capot"], "overcall_by_capot": "higher_strain"}
+    (change,) = rule_changes(fed, {**fed, "auction": {**fed["auction"], "capot": capot}})
+    assert change.shown() == [("auction.capot.overcall_by_capot", '"never" (left out)', '"higher_strain"')]
+    assert change.before != change.after

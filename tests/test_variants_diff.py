@@ -130,3 +130,42 @@ def test_a_belote_lowering_the_target_cannot_matter_without_a_comparison_with_th
     assert main(["variants", "diff", "contree-701", "test-belote-lowers-target", "--format", "json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert [d["rule"] for d in out["differences"]] == ["belote.counts_as"] and out["left_out"] == []
+
+
+EXPLICIT_DEFAULTS = """\
+extends: federation
+id: fed-explicit
+name: "federation, defaults written"
+status: house
+rules:
+  auction:
+    capot: {overcall_by_capot: never}
+  play: {trick_winner: led_suit}
+  belote: {counts_as: points}
+  match: {last_deal_not_failed: false, last_deal_exact: false}
+  card_values:
+    order:
+      trump: ["J","9","A","T","K","Q","8","7"]
+      plain: ["A","T","K","Q","J","9","8","7"]
+"""
+
+
+def test_writing_an_optional_rule_at_its_left_out_value_is_no_difference(tmp_path, capsys):
+    f = tmp_path / "fed-explicit.yaml"
+    f.write_text(EXPLICIT_DEFAULTS, encoding="utf-8")
+    assert main(["variants", "diff", "federation", str(f)]) == 0
+    assert capsys.readouterr().out.startswith("federation and fed-explicit have the same rules")
+
+
+def test_a_left_out_rule_shows_its_default_never_null(tmp_path, capsys):
+    f = tmp_path / "fed-capot.yaml"
+    f.write_text("extends: federation\nid: fed-capot\nname: capot over capot\nstatus: house\n"
+                 "rules:\n  auction:\n    capot: {overcall_by_capot: higher_strain}\n", encoding="utf-8")
+    assert main(["variants", "diff", "federation", str(f)]) == 0
+    out = capsys.readouterr().out
+    assert '  federation: "never" (left out)' in out and "null" not in out
+    assert main(["variants", "diff", "federation", str(f), "--format", "markdown"]) == 0
+    assert '"never" (left out)' in capsys.readouterr().out
+    assert main(["variants", "diff", "federation", str(f), "--format", "json"]) == 0
+    (d,) = json.loads(capsys.readouterr().out)["differences"]
+    assert (d["left"], d["left_given"], d["right"], d["right_given"]) == ("never", False, "higher_strain", True)

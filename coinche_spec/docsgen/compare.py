@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 from ..sources import source_title
 from ..variants import house_ids, load_variant, registry, shipped_ids
+from ..variants.compiled import left_out_defaults, with_defaults
 from ..variants.loader import Variant
 from .templates import PLAIN_ORDER, SECTIONS, TEMPLATES, TRUMP_ORDER, Ctx, Template, covers, suit_total
 
@@ -411,15 +412,29 @@ def _leaf_values(ctx: Ctx, template: Template) -> str:
     return json.dumps([ctx.get(p) for p in template.paths], sort_keys=True)
 
 
+def _defaulted(rules: dict, template: Template) -> bool:
+    """Whether the rule set leaves out every leaf of the template, each an optional rule with a
+    schema default (the value its cell then shows, marked "left out")."""
+    def has(node, path: str) -> bool:
+        for key in path.split("."):
+            if not isinstance(node, dict) or key not in node:
+                return False
+            node = node[key]
+        return True
+    return all(has(left_out_defaults(), p) and not has(rules, p) for p in template.paths)
+
+
 def rows(variants: list[Variant], shared: tuple[str, ...] = KEY_SHARED) -> list[Row]:
-    """Every rule on which the rule sets differ, and the listed shared ones, in the order of a deal."""
-    ctxs = [Ctx(v.document["rules"]) for v in variants]
+    """Every rule on which the rule sets differ, and the listed shared ones, in the order of a deal;
+    an optional rule a rule set leaves out reads as its default (variants.compiled.with_defaults)."""
+    ctxs = [Ctx(with_defaults(v.document["rules"])) for v in variants]
     out = []
     for t in TEMPLATES:
         differs = len({_leaf_values(c, t) for c in ctxs}) > 1
         if not differs and t.key not in shared:
             continue
-        cells = tuple(Cell(short_value(t, c), is_reading(v, t), t.unused(c), rule_link(v.id, t))
+        cells = tuple(Cell(short_value(t, c) + (" (left out)" if _defaulted(v.document["rules"], t) else ""),
+                           is_reading(v, t), t.unused(c), rule_link(v.id, t))
                       for v, c in zip(variants, ctxs))
         out.append(Row(t, cells, differs))
     return out

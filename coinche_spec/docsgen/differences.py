@@ -18,7 +18,8 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 
-from ..variants.diff import basis, differences, flatten
+from ..variants.compiled import with_defaults
+from ..variants.diff import basis, differences, flatten, show_given
 from .templates import TEMPLATES, Ctx, Template, covers, template_for
 
 # An uncoinched award is multiplied by 1 (a coinched deal is scored under coinched_made or
@@ -93,16 +94,23 @@ class RuleChange:
     before: str            # the sentence under the first rule set
     after: str             # the sentence under the second
     reasons: tuple[str, ...] = ()   # readings of the second rule set that speak for this rule
+    given: tuple = ()      # (given in a, given in b) per entry of ``values``; False: left out, the default
 
     @property
     def title(self) -> str:
         return self.template.title
 
+    def shown(self) -> list[tuple[str, str, str]]:
+        """(path, before, after) per differing leaf as a reader sees the values: a rule left out
+        shows its default, marked (``"never" (left out)``)."""
+        given = self.given or ((True, True),) * len(self.values)
+        return [(path, show_given(a, ga), show_given(b, gb)) for (path, a, b), (ga, gb) in zip(self.values, given)]
+
 
 def that_can_matter(left: dict, right: dict, diffs: list, names: list) -> tuple[list, list[tuple[str, str]]]:
     """``variants diff``'s differences (variants.diff.RuleDifference) split into those that can
     matter and (path, why) for those left out, by the same test as the pages and ``compare``."""
-    ctxs = [Ctx(left["rules"]), Ctx(right["rules"])]
+    ctxs = [Ctx(with_defaults(left["rules"])), Ctx(with_defaults(right["rules"]))]
     kept, left_out = [], []
     for d in diffs:
         why = moot_difference(d.path, ctxs, names)
@@ -117,18 +125,20 @@ def rule_changes(a_rules: dict, b_rules: dict, reasons=()) -> list[RuleChange]:
     """The rules ``b`` plays differently from ``a``, in the rules pages' order, with the readings
     among ``reasons`` (interpretation entries) that explain them; rules one side never uses are
     left out."""
-    a_ctx, b_ctx = Ctx(a_rules), Ctx(b_rules)
+    a_ctx, b_ctx = Ctx(with_defaults(a_rules)), Ctx(with_defaults(b_rules))
     grouped: dict[str, list] = {}
     for d in differences({"rules": a_rules}, {"rules": b_rules}):
         t = template_for(d.path)
         if t is not None:
-            grouped.setdefault(t.key, []).append((d.path, d.left, d.right))
+            grouped.setdefault(t.key, []).append(d)
     out = []
     for t in TEMPLATES:
         if t.key not in grouped or cannot_matter(a_ctx, t.paths[0]) or cannot_matter(b_ctx, t.paths[0]):
             continue
         why = tuple(" ".join(item["reading"].split()) for item in reasons if covers(item.get("rules", []), t))
-        out.append(RuleChange(t, tuple(grouped[t.key]), t.say(a_ctx), t.say(b_ctx), why))
+        ds = grouped[t.key]
+        out.append(RuleChange(t, tuple((d.path, d.left, d.right) for d in ds), t.say(a_ctx), t.say(b_ctx), why,
+                              tuple((d.left_given, d.right_given) for d in ds)))
     return out
 
 
@@ -161,7 +171,7 @@ def worded_differences(variants: list) -> tuple[list[WordedChange], list[str]]:
     from .compare import rows   # the comparison page's short words; it reads the templates too
 
     kept, left_out = [], []
-    ctxs = [Ctx(v.document["rules"]) for v in variants]
+    ctxs = [Ctx(with_defaults(v.document["rules"])) for v in variants]
     for row in rows(variants, shared=()):
         if not row.differs:
             continue

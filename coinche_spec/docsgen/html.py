@@ -13,7 +13,6 @@ from __future__ import annotations
 import html
 import re
 
-from ..variants.diff import show_value
 from .page import STATUS_WORDS, display_path, words_label
 from .sheet import Basis, Rule, Sheet, build_sheet
 
@@ -116,7 +115,7 @@ def _changes(sheet: Sheet) -> list[str]:
     for c in sheet.changes:
         # numbers say it at a glance (2000 → 1500); option names are for the file, not the table
         numbers = all(isinstance(v, int) and not isinstance(v, bool) for _, a, b in c.values for v in (a, b))
-        values = " (" + "; ".join(f"{show_value(a)} → {show_value(b)}" for _, a, b in c.values) + ")" if numbers else ""
+        values = " (" + "; ".join(f"{a} → {b}" for _, a, b in c.shown()) + ")" if numbers else ""
         out.append(f"<li><strong>{esc(c.title)}</strong>{esc(values)}: {esc(c.after)}"
                    f'<span class="was">In {esc(parent.id)}: {esc(c.before)}</span>'
                    + "".join(f'<span class="why">Why: {esc(w)}</span>' for w in c.reasons) + "</li>")

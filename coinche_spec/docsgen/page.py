@@ -10,7 +10,6 @@ takes. A house rule set names the rule set it extends and what it changes.
 
 from __future__ import annotations
 
-from ..variants.diff import show_value
 from .sheet import Basis, Sheet, all_documents, build_sheet, parent_of
 from .templates import Ctx, Template
 
@@ -81,10 +80,10 @@ def _changes_section(sheet: Sheet) -> list[str]:
     parent = sheet.parent
     out = ["## What we play differently" if sheet.doc.get("status") == "house"
            else f"## What differs from `{parent.id}`", "",
-           f"{_these(sheet)} change {len(sheet.changes)} of the rules of `{parent.id}` ({parent.document['name']}); "
+           f"{_these(sheet)} change {len(sheet.changes) or 'none'} of the rules of `{parent.id}` ({parent.document['name']}); "
            "everything else is played as there.", ""]
     for c in sheet.changes:
-        values = "; ".join(f"`{path}`: {show_value(a)} → {show_value(b)}" for path, a, b in c.values)
+        values = "; ".join(f"`{path}`: {a} → {b}" for path, a, b in c.shown())
         out.append(f"- **{c.title}** ({values}). {c.after} In `{parent.id}`: {c.before}")
         for why in c.reasons:
             out.append(f"  - Why: {why}")
@@ -103,7 +102,7 @@ def _origin_section(sheet: Sheet) -> list[str]:
         heading = "What we play differently" if house else f"What differs from `{parent.id}`"
         out.append(f"{'These are house rules. They' if house else 'These rules'} extend `{parent.id}` "
                    f"({parent.document['name']}) and change "
-                   f"{len(sheet.changes)} of its rules (see “{heading}” above); everything else is "
+                   f"{len(sheet.changes) or 'none'} of its rules (see “{heading}” above); everything else is "
                    f"played as in `{parent.id}`, whose sources are quoted below each rule.")
         out.append("")
     if sheet.sources and all_documents(sheet.doc):

@@ -29,7 +29,7 @@ from typing import Any, Mapping
 from .rules import Rules
 
 __all__ = ["RuleGroup", "CompiledRules", "compiled_rules", "STRAINS", "SUITS", "with_unused_filled", "unused_left_out",
-           "capot_over_capot_matters"]
+           "capot_over_capot_matters", "left_out_defaults", "with_defaults"]
 
 SUITS = ("S", "H", "D", "C")
 STRAINS = SUITS + ("TA", "SA")
@@ -93,22 +93,69 @@ def unused_left_out(rules: Mapping) -> dict:
     return out
 
 
+# --- optional rules, and the value a file that leaves one out plays -----------------------
+#
+# The schema names it on the rule itself (``default``, as its description's "left out: X"), so
+# the one table is the schema: an explicit ``trick_winner: led_suit`` and no trick_winner are the
+# same rules, and every comparison (variants diff, the house pages, compare) fills these in first.
+# An optional rule with no value of its own (max_rounds: no cap) has no ``default``.
+
+_DEFAULTS: dict | None = None
+
+
+def left_out_defaults() -> dict:
+    """Group path -> {rule: value} of every optional rule whose schema entry has a ``default``."""
+    global _DEFAULTS
+    if _DEFAULTS is None:
+        from ..resources import variant_schema_path
+        schema = json.loads(variant_schema_path().read_text(encoding="utf-8"))
+
+        def walk(node: dict) -> dict:
+            while "$ref" in node:
+                node = schema["$defs"][node["$ref"].rsplit("/", 1)[-1]]
+            out: dict = {}
+            for key, sub in node.get("properties", {}).items():
+                if "default" in sub:
+                    out[key] = sub["default"]
+                else:
+                    inner = walk(sub)
+                    if inner:
+                        out[key] = inner
+            return out
+        _DEFAULTS = walk(schema["$defs"]["rules"])
+    return _DEFAULTS
+
+
+def _filled(have: Mapping, values: dict) -> dict:
+    """``have`` with the values of ``values`` it lacks (a new dict, sharing nothing with ``values``);
+    a group given in part (melds.compare, scoring.bid_factor) is filled in part."""
+    out = dict(have)
+    for key, value in values.items():
+        if key not in out:
+            out[key] = json.loads(json.dumps(value))
+        elif isinstance(value, dict) and isinstance(out[key], Mapping):
+            out[key] = _filled(out[key], value)
+    return out
+
+
+def with_defaults(rules: Mapping) -> dict:
+    """``rules`` with every optional rule it leaves out given its schema ``default`` (a new dict;
+    ``rules`` is not changed): what a comparison of two rule sets reads."""
+    return _filled_groups(rules, left_out_defaults())
+
+
 def with_unused_filled(rules: Mapping) -> dict:
     """``rules`` with every rule it left out because it cannot use it given its neutral value
     (a new dict; ``rules`` is not changed). A rule the file gives keeps its value."""
-    def fill(have: Mapping, values: dict) -> dict:
-        out = dict(have)
-        for key, value in values.items():
-            if key not in out:
-                out[key] = value
-            elif isinstance(value, dict) and isinstance(out[key], Mapping):
-                out[key] = fill(out[key], value)   # a group given in part (melds.compare)
-        return out
+    return _filled_groups(rules, unused_left_out(rules))
 
+
+def _filled_groups(rules: Mapping, by_group: dict) -> dict:
+    """``rules`` with ``by_group``'s values filled into the groups it has (a group it lacks stays out)."""
     out = dict(rules)
-    for group, values in unused_left_out(rules).items():
+    for group, values in by_group.items():
         if isinstance(out.get(group), Mapping):
-            out[group] = fill(out[group], values)
+            out[group] = _filled(out[group], values)
     return out
 
 

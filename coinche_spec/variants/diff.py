@@ -19,6 +19,8 @@ class RuleDifference:
     right: object
     left_basis: tuple[str, ...]
     right_basis: tuple[str, ...]
+    left_given: bool = True     # False: the rule set leaves the rule out (``left`` is its default, or None)
+    right_given: bool = True
 
 
 def flatten(rules: dict, prefix: str = "") -> dict:
@@ -60,13 +62,26 @@ def _source_words(source: dict) -> str:
 
 
 def differences(left_doc: dict, right_doc: dict) -> list[RuleDifference]:
-    left, right = flatten(left_doc["rules"]), flatten(right_doc["rules"])
+    """The rules whose values differ, an optional rule left out counting as its schema default:
+    a file that writes `trick_winner: led_suit` plays what one that leaves it out plays."""
+    from .compiled import with_defaults
+    left, right = flatten(with_defaults(left_doc["rules"])), flatten(with_defaults(right_doc["rules"]))
+    given_left, given_right = flatten(left_doc["rules"]), flatten(right_doc["rules"])
     out = []
     for path in list(left) + [p for p in right if p not in left]:
         a, b = left.get(path), right.get(path)
         if a != b:
-            out.append(RuleDifference(path, a, b, basis(left_doc, path), basis(right_doc, path)))
+            out.append(RuleDifference(path, a, b, basis(left_doc, path), basis(right_doc, path),
+                                      path in given_left, path in given_right))
     return out
+
+
+def show_given(value: object, given: bool) -> str:
+    """A rule's value as ``show_value`` writes it, marked when the rule set leaves the rule out: its
+    default then (``"never" (left out)``), or just "left out" for a rule with none (no cap)."""
+    if given:
+        return show_value(value)
+    return "left out" if value is None else f"{show_value(value)} (left out)"
 
 
 def show_value(value: object) -> str:
@@ -100,10 +115,10 @@ def render_text(left_id: str, right_id: str, diffs: list[RuleDifference], with_b
     lines = [f"{len(diffs)} {verb} between {left_id} and {right_id}:", ""]
     for d in diffs:
         lines.append(f"{d.path}")
-        lines.append(f"  {left_id}: {show_value(d.left)}")
+        lines.append(f"  {left_id}: {show_given(d.left, d.left_given)}")
         if with_basis:
             lines.extend(f"      {b}" for b in d.left_basis[:2])
-        lines.append(f"  {right_id}: {show_value(d.right)}")
+        lines.append(f"  {right_id}: {show_given(d.right, d.right_given)}")
         if with_basis:
             lines.extend(f"      {b}" for b in d.right_basis[:2])
     return "\n".join(lines + _left_out_line(list(left_out)))
@@ -113,21 +128,21 @@ def render_markdown(left_id: str, right_id: str, diffs: list[RuleDifference], le
     def cell(text: str) -> str:
         return text.replace("|", "\\|").replace("\n", " ")
 
-    def with_basis(value, basis) -> str:
-        text = cell(show_value(value))
+    def with_basis(value, given, basis) -> str:
+        text = cell(show_given(value, given))
         if basis:
             text += "<br>" + "<br>".join(cell(b) for b in basis[:2])
         return text
 
     lines = [f"| rule | {left_id} | {right_id} |", "|---|---|---|"]
     for d in diffs:
-        lines.append(f"| `{d.path}` | {with_basis(d.left, d.left_basis)} | {with_basis(d.right, d.right_basis)} |")
+        lines.append(f"| `{d.path}` | {with_basis(d.left, d.left_given, d.left_basis)} | {with_basis(d.right, d.right_given, d.right_basis)} |")
     return "\n".join(lines + _left_out_line(list(left_out)))
 
 
 def render_json(left_id: str, right_id: str, diffs: list[RuleDifference], left_out: list = ()) -> str:
     return json.dumps({"left": left_id, "right": right_id, "differences": [
-        {"rule": d.path, "left": d.left, "right": d.right,
+        {"rule": d.path, "left": d.left, "right": d.right, "left_given": d.left_given, "right_given": d.right_given,
          "left_basis": list(d.left_basis), "right_basis": list(d.right_basis)} for d in diffs],
         "left_out": [{"rule": path, "why": why} for path, why in left_out]},
         ensure_ascii=False, indent=2)
