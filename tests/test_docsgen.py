@@ -405,3 +405,29 @@ def test_capot_over_capot_and_throw_in_rules_say_when_they_cannot_matter():
     assert unused("table.dealer_after_throw_in", "contree-701") is None
     assert unused("match.throw_ins_count", "test-match-3-deals", {"auction.all_pass": "dealer_must_bid"}) \
         .startswith("the dealer must bid")
+
+
+@pytest.mark.parametrize("base,changes", [
+    ("federation", {"match.last_deal_exact": True}),
+    ("ffb-contree", {"match.last_deal_exact": True}),
+    ("cafe-701", {"match.both_cross": "counting_order"}),
+])
+def test_match_examples_under_match_end_rules(base, changes):
+    """The match examples give the engine what these rules need (the deal unrounded, its melds):
+    the page shows the match and the crossings, never the engine's refusal."""
+    page = render_page(changed(base, changes))
+    assert "cannot add up" not in page and "cannot decide" not in page and "engine cannot" not in page
+    example_block(page, "A match to ")
+    example_block(page, "Both sides cross the target in the same deal")
+
+
+def test_match_example_counts_the_last_deal_exactly():
+    page = render_page(changed("federation", {"match.last_deal_exact": True}))
+    crossing = example_block(page, "Both sides cross the target in the same deal")
+    found = re.search(r"counted exactly: NS (\d+) \(not (\d+)\)", crossing)
+    assert found, crossing
+    exact, rounded = int(found[1]), int(found[2])
+    assert rounded % 10 == 0 and exact != rounded      # federation rounds to tens; the exact score does not
+    # the equal-totals example is level on the totals the match counts (the exact ones)
+    level = example_block(page, "Both sides cross the target with equal totals")
+    assert "both sides reach the target level at" in level

@@ -346,8 +346,8 @@ def _counted_exactly(i: int, deal, lines) -> _Deal:
         raise MatchInputError(f"bad match deal {i}: exact_score is needed, this deal would take a side to the "
                               "target or ends the match, and is counted unrounded (match.last_deal_exact)")
     if lines is not None and exact != deal.score:
-        lines.append(f"deal {i} is counted exactly: NS {exact['NS']} (not {deal.score['NS']}), "
-                     f"EW {exact['EW']} (not {deal.score['EW']})")
+        lines.append(f"deal {i} is counted exactly: " + ", ".join(
+            f"{t} {exact[t]} (not {deal.score[t]})" for t in TEAMS if exact[t] != deal.score[t]))
     return _Deal(exact, deal.takers, deal.made, deal.belote, deal.tricks_won, deal.belotes, deal.held,
                  deal.melds, exact)
 
