@@ -454,3 +454,23 @@ def test_no_target_with_a_number_of_deals_names_the_match_not_single_deals():
     assert "None" not in rule_block(page, "Reaching the target")
     assert "reaches the target or more" in rule_block(page, "Reaching the target")
     assert "The last deal of the match is counted with its exact score" in rule_block(page, "The last deal counted exactly")
+
+
+def test_bid_scored_as_cannot_matter_where_no_award_of_a_numeric_bid_counts_the_bid():
+    """scoring.bid_scored_as changes only the bid term of a numeric bid's awards: with the bid in no award
+    of made, failed or coinched contracts (card points, a base, melds), it changes no score."""
+    scored_as = {"scoring.bid_scored_as": [{"bid": 90, "scores": 80}]}
+    no_bid = dict(scored_as, **{
+        "scoring.made": {"takers": {"terms": ["card_points", "own_melds"]},
+                         "defenders": {"terms": ["card_points", "own_melds"]}},
+        "scoring.failed": {"takers": {"terms": []}, "defenders": {"terms": ["base", "all_melds"], "base": 160}},
+        "scoring.coinched_made": {"takers": {"terms": ["base", "all_melds"], "base": 160},
+                                  "defenders": {"terms": []}},
+        "scoring.coinched_failed": {"takers": {"terms": []},
+                                    "defenders": {"terms": ["base", "all_melds"], "base": 160}}})
+    assert unused("scoring.bid_scored_as", "federation", no_bid) == "no award of a numeric bid counts the bid"
+    assert unused("scoring.bid_scored_as", "federation", scored_as) is None
+    # the bid in one award (the defenders' when a coinched contract fails) is enough for the rule to matter
+    one_bid = dict(no_bid, **{"scoring.coinched_failed": {
+        "takers": {"terms": []}, "defenders": {"terms": ["base", "bid"], "base": 160}}})
+    assert unused("scoring.bid_scored_as", "federation", one_bid) is None

@@ -289,17 +289,34 @@ def _capot_made_plain(c: Ctx) -> str:
     return text + "."
 
 
-def _sweep_bonus_uses(c: Ctx) -> dict[str, list[str]]:
-    """For the takers and the defenders, the outcomes whose award lists the sweep bonus."""
+_OUTCOMES = ("made", "coinched_made", "capot_made", "failed", "coinched_failed", "capot_failed")
+
+
+def _term_uses(c: Ctx, term: str, outcomes: tuple = _OUTCOMES) -> dict[str, list[str]]:
+    """For the takers and the defenders, the outcomes whose award lists ``term``."""
     s = c.r["scoring"]
     when: dict[str, list[str]] = {"takers": [], "defenders": []}
-    for outcome in ("made", "coinched_made", "capot_made", "failed", "coinched_failed", "capot_failed"):
+    for outcome in outcomes:
         if s.get(outcome) is None:
             continue
         for role in when:
-            if "sweep_bonus" in s[outcome][role]["terms"]:
+            if term in s[outcome][role]["terms"]:
                 when[role].append(outcome)
     return when
+
+
+def _sweep_bonus_uses(c: Ctx) -> dict[str, list[str]]:
+    """For the takers and the defenders, the outcomes whose award lists the sweep bonus."""
+    return _term_uses(c, "sweep_bonus")
+
+
+def _bid_scored_as_unused(c: Ctx):
+    """scoring.bid_scored_as changes what the bid term counts for a numeric bid: it cannot matter where no
+    award of a numeric bid (made, failed, coinched) counts the bid (a capot's awards count the capot's value)."""
+    numeric = ("made", "coinched_made", "failed", "coinched_failed")
+    if any(_term_uses(c, "bid", numeric).values()):
+        return None
+    return "no award of a numeric bid counts the bid"
 
 
 def _sweep_bonus(c: Ctx) -> str:
@@ -1526,7 +1543,7 @@ TEMPLATES: tuple[Template, ...] = (
              _no_capot_nor_generale),
     Template("bid-factor", "scoring", "The bid counted several times", _BID_FACTOR_PATHS, _bid_factor),
     Template("bid-scored-as", "scoring", "A bid scored as another value", ("scoring.bid_scored_as",),
-             _bid_scored_as),
+             _bid_scored_as, _bid_scored_as_unused),
     Template("sweep-bonus", "scoring", "Sweep bonus", ("scoring.sweep_bonus",), _sweep_bonus,
              lambda c: None if any(_sweep_bonus_uses(c).values()) else "no award counts it"),
     one("sweep-melds", "scoring", "Melds on a sweep", "scoring.sweep_takes_melds", {
