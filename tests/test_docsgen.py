@@ -383,19 +383,22 @@ def test_melds_on_a_sweep_matter_only_where_an_award_counts_own_melds():
     assert t.unused(templates.Ctx(load_variant("contree-701").document["rules"])) == "melds are not played"
 
 
+def unused(path, ident, changes=None):
+    """Why the rule at ``path`` cannot matter in a shipped rule set with some rules replaced (None: it can)."""
+    doc = copy.deepcopy(load_variant(ident).document["rules"])
+    for dotted, value in (changes or {}).items():
+        *parents, leaf = dotted.split(".")
+        node = doc
+        for key in parents:
+            node = node[key]
+        node[leaf] = value
+    return templates.template_for(path).unused(templates.Ctx(doc))
+
+
 def test_capot_over_capot_and_throw_in_rules_say_when_they_cannot_matter():
     """capot.overcall_by_capot cannot matter where a capot ends the auction (cafe-1000) or cannot be
     bid; under «à la vache» no deal is thrown in, so who deals after a throw-in cannot matter; and
     the strain order matters once a capot may overcall a capot, though bids overcall by value."""
-    def unused(path, ident, changes=None):
-        doc = copy.deepcopy(load_variant(ident).document["rules"])
-        for dotted, value in (changes or {}).items():
-            *parents, leaf = dotted.split(".")
-            node = doc
-            for key in parents:
-                node = node[key]
-            node[leaf] = value
-        return templates.template_for(path).unused(templates.Ctx(doc))
     assert unused("auction.capot.overcall_by_capot", "cafe-1000").startswith("a capot bid ends the auction")
     assert unused("auction.capot.overcall_by_capot", "peer-kffr") == "capot cannot be bid"
     assert unused("auction.capot.overcall_by_capot", "test-capot-over-capot") is None
@@ -481,3 +484,69 @@ def test_max_rounds_says_a_round_is_four_calls_in_turn():
     assert "at most two rounds. A round is four calls made in turn" in block
     assert "a coinche out of turn and a skipped turn (the coincher's partner who may not speak) do not count" \
         in block
+
+
+@pytest.mark.parametrize("base,changes", [
+    ("federation", {"match.last_deal_exact": True}),
+    ("ffb-contree", {"match.last_deal_exact": True}),
+    ("cafe-701", {"match.both_cross": "counting_order"}),
+])
+def test_match_examples_under_match_end_rules(base, changes):
+    """The match examples give the engine what these rules need (the deal unrounded, its melds):
+    the page shows the match and the crossings, never the engine's refusal."""
+    page = render_page(changed(base, changes))
+    assert "cannot add up" not in page and "cannot decide" not in page and "engine cannot" not in page
+    example_block(page, "A match to ")
+    example_block(page, "Both sides cross the target in the same deal")
+
+
+def test_match_example_counts_the_last_deal_exactly():
+    page = render_page(changed("federation", {"match.last_deal_exact": True}))
+    crossing = example_block(page, "Both sides cross the target in the same deal")
+    found = re.search(r"counted exactly: NS (\d+) \(not (\d+)\)", crossing)
+    assert found, crossing
+    exact, rounded = int(found[1]), int(found[2])
+    assert rounded % 10 == 0 and exact != rounded      # federation rounds to tens; the exact score does not
+    # the equal-totals example is level on the totals the match counts (the exact ones)
+    level = example_block(page, "Both sides cross the target with equal totals")
+    assert "both sides reach the target level at" in level
+
+
+def test_no_target_with_a_number_of_deals_names_the_match_not_single_deals():
+    """match.target null with match.deals: no side ever reaches a target, so the rules of reaching it
+    cannot matter, but the match is one of ``deals`` deals, not single deals; the last of them is
+    still counted exactly (match.last_deal_exact) and a tie still needs a rule."""
+    four = {"match.target": None, "match.deals": 4}
+    for path in ("match.reach", "match.both_cross", "match.last_deal_not_failed", "match.last_deal_needs_a_trick",
+                 "match.belote_validation"):
+        assert unused(path, "federation", four) == \
+            "there is no target: the match ends after 4 deals, won by the higher total", path
+        assert unused(path, "federation", {"match.target": None}) == \
+            "there is no target and no set number of deals (single deals)", path
+    assert unused("match.last_deal_exact", "federation", dict(four, **{"match.last_deal_exact": True})) is None
+    assert unused("match.last_deal_exact", "federation", {"match.target": None}).endswith("(single deals)")
+    assert unused("match.tie", "federation", four) is None
+    page = render_page(changed("federation", dict(four, **{"match.last_deal_exact": True})))
+    assert "None" not in rule_block(page, "Reaching the target")
+    assert "reaches the target or more" in rule_block(page, "Reaching the target")
+    assert "The last deal of the match is counted with its exact score" in rule_block(page, "The last deal counted exactly")
+
+
+def test_bid_scored_as_cannot_matter_where_no_award_of_a_numeric_bid_counts_the_bid():
+    """scoring.bid_scored_as changes only the bid term of a numeric bid's awards: with the bid in no award
+    of made, failed or coinched contracts (card points, a base, melds), it changes no score."""
+    scored_as = {"scoring.bid_scored_as": [{"bid": 90, "scores": 80}]}
+    no_bid = dict(scored_as, **{
+        "scoring.made": {"takers": {"terms": ["card_points", "own_melds"]},
+                         "defenders": {"terms": ["card_points", "own_melds"]}},
+        "scoring.failed": {"takers": {"terms": []}, "defenders": {"terms": ["base", "all_melds"], "base": 160}},
+        "scoring.coinched_made": {"takers": {"terms": ["base", "all_melds"], "base": 160},
+                                  "defenders": {"terms": []}},
+        "scoring.coinched_failed": {"takers": {"terms": []},
+                                    "defenders": {"terms": ["base", "all_melds"], "base": 160}}})
+    assert unused("scoring.bid_scored_as", "federation", no_bid) == "no award of a numeric bid counts the bid"
+    assert unused("scoring.bid_scored_as", "federation", scored_as) is None
+    # the bid in one award (the defenders' when a coinched contract fails) is enough for the rule to matter
+    one_bid = dict(no_bid, **{"scoring.coinched_failed": {
+        "takers": {"terms": []}, "defenders": {"terms": ["base", "bid"], "base": 160}}})
+    assert unused("scoring.bid_scored_as", "federation", one_bid) is None

@@ -97,6 +97,26 @@ def test_exact_score_needed_only_for_a_deal_that_would_reach():
         run_match(EXACT, [d(1820, 60), d(180, 70)])
 
 
+def test_an_exact_score_that_does_not_round_to_the_score_is_bad_input():
+    # federation rounds each award to tens, 5 up: 300 rounds to 300, not to the 180 the deal scored
+    with pytest.raises(MatchInputError, match=r"deal 2: exact_score\.NS 300 rounds to 300, not to its score 180"):
+        run_match(EXACT, [d(1820, 60), d(180, 70, exact_score={"NS": 300, "EW": 66})])
+    # 175 rounds up to 180 (5 up), 65 to 70: consistent, and 1820 + 175 = 1995 does not reach 2000
+    assert outcome(EXACT, [d(1820, 60), d(180, 70, exact_score={"NS": 175, "EW": 65})]) == (
+        "open", None, {"NS": 1995, "EW": 125})
+    # a deal that reaches nothing is checked too: its exact score is given, so it must agree
+    with pytest.raises(MatchInputError, match=r"deal 1: exact_score\.EW 74 rounds to 70, not to its score 80"):
+        run_match(EXACT, [d(180, 80, exact_score={"NS": 176, "EW": 74})])
+
+
+def test_exact_score_is_not_checked_where_rounding_leaves_no_simple_link():
+    # rounding the card points (scoring.rounding_stage) before the awards: an award of 2 x (84 rounded to
+    # 80 + 80) = 320 has the exact 2 x (84 + 80) = 328, which rounds to 330: the two need not agree
+    rules = changed_rules("federation", {"match.last_deal_exact": True, "scoring.rounding_stage": "card_points"})
+    assert outcome(rules, [d(1700, 0), d(320, 0, exact_score={"NS": 328, "EW": 0})]) == (
+        "over", "NS", {"NS": 2028, "EW": 0})
+
+
 def test_without_rounding_the_rule_cannot_matter():
     # cafe-701 rounds nothing: no exact score is asked for, 690 + 20 = 710 wins
     rules = changed_rules("cafe-701", {"match.last_deal_exact": True})

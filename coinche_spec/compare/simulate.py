@@ -43,7 +43,7 @@ Record = tuple
 _EXACT_RULES: dict = {}     # id(rules) -> (rules, the same rules without scoring.rounding, or None)
 
 
-def _exact_rules(rules):
+def exact_rules(rules):
     """The rule set with scores left unrounded, when its match counts a deal exactly
     (match.last_deal_exact with some scoring.rounding), else None."""
     kept = _EXACT_RULES.get(id(rules))
@@ -70,7 +70,7 @@ def play_one(rules, dealer: str, hands: dict) -> Record:
     record = (c.takers, o.made, c.multiplier, won["NS"] == 8 or won["EW"] == 8,
               o.score["NS"], o.score["EW"], won["NS"], won["EW"], o.belote,
               o.score_result.held if o.score_result is not None else None)
-    unrounded = _exact_rules(rules)
+    unrounded = exact_rules(rules)
     if unrounded is None:
         return record
     by_seat = deal.tricks_by_seat() if c.value == "generale" else None
@@ -108,7 +108,7 @@ def batch_refusal(rules_list: list) -> str | None:
             batch_rules(r)
         except BatchUnsupported as exc:
             return str(exc)
-        if _exact_rules(r) is not None:
+        if exact_rules(r) is not None:
             return ("rules.match.last_deal_exact: a match counts the deal that would win it unrounded, "
                     "and the batch records carry only the rounded score")
     return None

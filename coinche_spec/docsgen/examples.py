@@ -17,6 +17,7 @@ from ..engine.errors import EngineError
 from ..engine.match import run_match
 from ..engine.melds import compare
 from ..engine.scoring import score_deal
+from ..compare.simulate import exact_rules
 from ..notation import Contract, parse_card, team_of
 from .templates import STRAIN_WORDS, Ctx
 
@@ -39,6 +40,8 @@ class Example:
     tricks: dict | None = None
     belote: str | None = None
     meld_points: dict | None = None  # a meld comparison's points per side
+    exact_score: dict | None = None  # the deal scored unrounded (match.last_deal_exact), else None
+    melds: dict | None = None        # the meld points inside the deal's score, when known
 
 
 def _other(team: str) -> str:
@@ -128,6 +131,13 @@ class _Deals:
         ex.outcome = (f"The contract {verdict}: {TEAM_NAMES[takers]} score {result.score[takers]}, "
                       f"{TEAM_NAMES[defenders]} score {result.score[defenders]}.")
         ex.result, ex.takers, ex.tricks, ex.belote = result, takers, tricks, use_belote
+        # what a match needs besides the score: no melds declared means none in the score
+        # (match.both_cross: counting_order), and the score unrounded (match.last_deal_exact)
+        ex.melds = None if melds["NS"] or melds["EW"] else dict(melds)
+        unrounded = exact_rules(self.rules)
+        if unrounded is not None:
+            ex.exact_score = dict(score_deal(unrounded, contract, trick_points, tricks, last, melds,
+                                             {"NS": 0, "EW": 0} if not use_belote else use_belote).score)
         return ex
 
 
@@ -234,8 +244,13 @@ MATCH_DEALS = (
 
 
 def _match_entry(ex: Example) -> dict:
-    return {"score": dict(ex.result.score), "takers": ex.takers, "made": ex.result.made,
-            "belote": ex.belote, "tricks_won": dict(ex.tricks)}
+    entry = {"score": dict(ex.result.score), "takers": ex.takers, "made": ex.result.made,
+             "belote": ex.belote, "tricks_won": dict(ex.tricks)}
+    if ex.melds is not None:
+        entry["melds"] = ex.melds
+    if ex.exact_score is not None:
+        entry["exact_score"] = ex.exact_score
+    return entry
 
 
 def match_examples(rules, ctx: Ctx) -> list[Example]:
@@ -277,7 +292,7 @@ def match_examples(rules, ctx: Ctx) -> list[Example]:
                  "The same six ordinary deals are played over and over, each scored as above, until the match "
                  "is decided.", table=rows)
     if result is not None:
-        ex.lines = [line for line in result.lines if not line.startswith("deal ")]
+        ex.lines = [line for line in result.lines if not line.startswith("deal ") or "counted exactly" in line]
         if result.state == "over" and result.winner is None:
             ex.outcome = (f"After deal {result.deals_counted} the match is drawn at {result.totals['NS']} "
                           f"to {result.totals['EW']}.")
@@ -306,7 +321,8 @@ def _both_cross(d: _Deals, ctx: Ctx) -> list[Example]:
         ex = d.score("", contract, points, tricks, belote=holder)
         if ex.result is None:
             continue
-        s = ex.result.score
+        # the score the match counts: unrounded under match.last_deal_exact
+        s = ex.exact_score or ex.result.score
         if min(s.values()) >= 3:
             break
     else:
@@ -328,7 +344,7 @@ def _both_cross(d: _Deals, ctx: Ctx) -> list[Example]:
             continue
         before = {winners: target - s[winners] + gw, losers: target - s[losers] + gl}
         earlier = {"score": dict(before), "takers": None, "made": None, "belote": None,
-                   "tricks_won": {"NS": 4, "EW": 4}}
+                   "tricks_won": {"NS": 4, "EW": 4}, "melds": {"NS": 0, "EW": 0}}
         final = _match_entry(ex)
         try:
             result = run_match(d.rules, [earlier, final])
@@ -338,7 +354,7 @@ def _both_cross(d: _Deals, ctx: Ctx) -> list[Example]:
         setup = (f"Before the last deal North–South have {before['NS']} and East–West {before['EW']} "
                  f"(the earlier deals added up). Then {SEAT_NAMES[contract.declarer]} bids "
                  f"{_contract_words(contract)} and the contract {'is made' if r.made else 'fails'}: "
-                 f"North–South score {s['NS']} and East–West {s['EW']}, so {TEAM_NAMES[winners]} won the deal.")
+                 f"North–South score {r.score['NS']} and East–West {r.score['EW']}, so {TEAM_NAMES[winners]} won the deal.")
         m = Example(title, setup)
         m.lines = list(result.lines)
         if result.state == "over" and result.winner is None:

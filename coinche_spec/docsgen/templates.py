@@ -289,17 +289,34 @@ def _capot_made_plain(c: Ctx) -> str:
     return text + "."
 
 
-def _sweep_bonus_uses(c: Ctx) -> dict[str, list[str]]:
-    """For the takers and the defenders, the outcomes whose award lists the sweep bonus."""
+_OUTCOMES = ("made", "coinched_made", "capot_made", "failed", "coinched_failed", "capot_failed")
+
+
+def _term_uses(c: Ctx, term: str, outcomes: tuple = _OUTCOMES) -> dict[str, list[str]]:
+    """For the takers and the defenders, the outcomes whose award lists ``term``."""
     s = c.r["scoring"]
     when: dict[str, list[str]] = {"takers": [], "defenders": []}
-    for outcome in ("made", "coinched_made", "capot_made", "failed", "coinched_failed", "capot_failed"):
+    for outcome in outcomes:
         if s.get(outcome) is None:
             continue
         for role in when:
-            if "sweep_bonus" in s[outcome][role]["terms"]:
+            if term in s[outcome][role]["terms"]:
                 when[role].append(outcome)
     return when
+
+
+def _sweep_bonus_uses(c: Ctx) -> dict[str, list[str]]:
+    """For the takers and the defenders, the outcomes whose award lists the sweep bonus."""
+    return _term_uses(c, "sweep_bonus")
+
+
+def _bid_scored_as_unused(c: Ctx):
+    """scoring.bid_scored_as changes what the bid term counts for a numeric bid: it cannot matter where no
+    award of a numeric bid (made, failed, coinched) counts the bid (a capot's awards count the capot's value)."""
+    numeric = ("made", "coinched_made", "failed", "coinched_failed")
+    if any(_term_uses(c, "bid", numeric).values()):
+        return None
+    return "no award of a numeric bid counts the bid"
 
 
 def _sweep_bonus(c: Ctx) -> str:
@@ -664,8 +681,8 @@ def _alt_packets(c: Ctx) -> str:
 
 def _tie_unused(c: Ctx):
     m = c.r["match"]
-    if m["target"] is None and m.get("deals") is None:
-        return "there is no target and no set number of deals (single deals)"
+    if _single_deals(c):
+        return _single_deals(c)
     # the both-cross rules that may come to equal points: the totals, the deal's points, a counting stage
     if m["both_cross"] in ("higher_total", "last_deal", "counting_order") or m.get("deals") is not None:
         return None
@@ -1119,16 +1136,43 @@ def _target(c: Ctx) -> str:
 
 
 def _no_target(c: Ctx):
-    """Why reaching the target cannot matter: match.target null (single deals, no match)."""
-    return "there is no target (single deals)" if c.r["match"]["target"] is None else None
+    """Why reaching the target cannot matter: match.target null, so no total ever reaches one (single
+    deals, or a match of ``deals`` won by the higher total after the last)."""
+    m = c.r["match"]
+    if m["target"] is not None:
+        return None
+    if m.get("deals") is None:
+        return "there is no target and no set number of deals (single deals)"
+    return f"there is no target: the match ends after {_plural(m['deals'], 'deal')}, won by the higher total"
+
+
+def _single_deals(c: Ctx):
+    """Why a rule of the match's end cannot matter: no target and no set number of deals."""
+    m = c.r["match"]
+    return _no_target(c) if m.get("deals") is None else None
+
+
+def _exact_deals(c: Ctx) -> str:
+    """Which deals match.last_deal_exact counts unrounded: those that would reach the target, the last of ``deals``."""
+    crossing = "A deal whose rounded score would take a side to the target"
+    if c.get("match.deals") is None:
+        return crossing
+    if c.r["match"]["target"] is None:
+        return "The last deal of the match"
+    return crossing + ", or the last deal of the match,"
 
 
 _REACH = {
-    "reach": lambda c: (f"A side wins as soon as its total reaches {c.r['match']['target']} or more at the end "
-                        "of a deal."),
-    "exceed": lambda c: (f"A side wins only when its total is above {c.r['match']['target']} at the end of a deal; "
-                         f"exactly {c.r['match']['target']} is not enough."),
+    "reach": lambda c: f"A side wins as soon as its total reaches {_target_words(c)} or more at the end of a deal.",
+    "exceed": lambda c: (f"A side wins only when its total is above {_target_words(c)} at the end of a deal; "
+                         f"exactly {_target_words(c)} is not enough."),
 }
+
+
+def _target_words(c: Ctx) -> str:
+    """The target as a sentence names it: its points, or "the target" when there is none (match.target null)."""
+    target = c.r["match"]["target"]
+    return "the target" if target is None else str(target)
 
 
 TEMPLATES: tuple[Template, ...] = (
@@ -1542,7 +1586,7 @@ TEMPLATES: tuple[Template, ...] = (
              _no_capot_nor_generale),
     Template("bid-factor", "scoring", "The bid counted several times", _BID_FACTOR_PATHS, _bid_factor),
     Template("bid-scored-as", "scoring", "A bid scored as another value", ("scoring.bid_scored_as",),
-             _bid_scored_as),
+             _bid_scored_as, _bid_scored_as_unused),
     Template("sweep-bonus", "scoring", "Sweep bonus", ("scoring.sweep_bonus",), _sweep_bonus,
              lambda c: None if any(_sweep_bonus_uses(c).values()) else "no award counts it"),
     one("sweep-melds", "scoring", "Melds on a sweep", "scoring.sweep_takes_melds", {
@@ -1590,26 +1634,24 @@ TEMPLATES: tuple[Template, ...] = (
              ("match.belote_validation_deals",),
              lambda c: ("The condition on a belote covers " + _VALIDATION_DEALS[
                  c.get("match.belote_validation_deals") or "failed_or_no_trick"] + "."),
-             lambda c: None if c.get("match.belote_validation") else "there is no condition on a belote",
+             lambda c: _no_target(c) or (None if c.get("match.belote_validation") else "there is no condition on a belote"),
              {"match.belote_validation_deals": {k: f"The condition on a belote covers {v}."
                                                 for k, v in _VALIDATION_DEALS.items()}}),
     one("last-deal-trick", "match", "A trick in the last deal", "match.last_deal_needs_a_trick",
         lambda c: ("A side that reaches the target in a deal in which it won no trick cannot win on that deal; it "
                    "wins at the end of a later deal in which it wins a trick, if it still has the target."
                    if c.get("match.last_deal_needs_a_trick") else
-                   "A side may win on a deal in which it won no trick.")),
+                   "A side may win on a deal in which it won no trick."), _no_target),
     one("last-deal-not-failed", "match", "Not down in the last deal", "match.last_deal_not_failed",
         lambda c: ("A side that failed its contract in a deal cannot win on that deal; it wins at the end of a "
                    "later deal in which it did not fail, if it still has the target."
                    if c.get("match.last_deal_not_failed") else
                    "A side may win on a deal in which it failed its contract."), _no_target),
     one("last-deal-exact", "match", "The last deal counted exactly", "match.last_deal_exact",
-        lambda c: ("A deal whose rounded score would take a side to the target"
-                   + (", or the last deal of the match," if c.get("match.deals") is not None else "")
-                   + " is counted with its exact score, unrounded: rounding cannot win the match."
+        lambda c: (_exact_deals(c) + " is counted with its exact score, unrounded: rounding cannot win the match."
                    if c.get("match.last_deal_exact") else
                    "The deal that wins the match is counted rounded, like any other."),
-        lambda c: "scores are not rounded" if c.r["scoring"]["rounding"] == "none" else None),
+        lambda c: "scores are not rounded" if c.r["scoring"]["rounding"] == "none" else _single_deals(c)),
     Template("throw-ins-count", "match", "Thrown-in deals", ("match.throw_ins_count",), _throw_ins_count,
              lambda c: _never_thrown_in(c) or (None if c.get("match.deals") is not None
                                                else "the match has no set number of deals"),

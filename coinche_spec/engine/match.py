@@ -20,6 +20,7 @@ from ..notation import NotationError, parse_team
 from ..variants.compiled import compiled_rules
 from .errors import EngineError
 from .options import choose, option_table
+from .scoring import ROUNDING
 
 TEAMS = ("NS", "EW")
 
@@ -324,13 +325,38 @@ class Match:
         return winner
 
 
+def _exact_rounding(c):
+    """The rounding that takes a deal's exact score to its score, where a score is simply its exact
+    score rounded (scoring.rounding on the final awards, the same for every contract, contracts judged
+    on unrounded points); else None: rounding earlier (card points, before the multiplier), by kind of
+    contract (rounding_up_from; a match deal names no strain) or in the judgement (judged_on:
+    rounded_points, which can make a contract the exact points fail) leaves no simple link to check."""
+    sc = c.scoring
+    if (sc.rounding == "none" or sc.get("rounding_stage", "award") != "award"
+            or sc.get("rounding_up_from") is not None or c.contract.get("judged_on", "card_points") != "card_points"):
+        return None
+    return choose(ROUNDING, sc.rounding)
+
+
+def _check_exact(i: int, deal: _Deal, rounding) -> None:
+    """A deal's exact_score must round to its score (match.last_deal_exact counts one in place of the other)."""
+    for t in TEAMS:
+        if rounding(deal.exact_score[t]) != deal.score[t]:
+            raise MatchInputError(f"bad match deal {i}: exact_score.{t} {deal.exact_score[t]} rounds to "
+                                  f"{rounding(deal.exact_score[t])}, not to its score {deal.score[t]} (scoring.rounding)")
+
+
 def run_match(rules, deals) -> MatchResult:
     """Add the deals in order and stop at the first one that decides the match."""
     if not isinstance(deals, (list, tuple)):
         raise MatchInputError(f"bad match: 'deals' must be a list, got {type(deals).__name__}")
     m = Match(rules)
+    rounding = _exact_rounding(m.c) if m.exact else None
     for i, raw in enumerate(deals, start=1):
-        winner = m.add(_parse_deal(i, raw))
+        deal = _parse_deal(i, raw)
+        if rounding is not None and deal.exact_score is not None:
+            _check_exact(i, deal, rounding)
+        winner = m.add(deal)
         if winner is not None:
             return MatchResult("over", None if winner == DRAW else winner, dict(m.totals), i, dict(m.waiting),
                                m.lines, m.held)
@@ -346,8 +372,8 @@ def _counted_exactly(i: int, deal, lines) -> _Deal:
         raise MatchInputError(f"bad match deal {i}: exact_score is needed, this deal would take a side to the "
                               "target or ends the match, and is counted unrounded (match.last_deal_exact)")
     if lines is not None and exact != deal.score:
-        lines.append(f"deal {i} is counted exactly: NS {exact['NS']} (not {deal.score['NS']}), "
-                     f"EW {exact['EW']} (not {deal.score['EW']})")
+        lines.append(f"deal {i} is counted exactly: " + ", ".join(
+            f"{t} {exact[t]} (not {deal.score[t]})" for t in TEAMS if exact[t] != deal.score[t]))
     return _Deal(exact, deal.takers, deal.made, deal.belote, deal.tricks_won, deal.belotes, deal.held,
                  deal.melds, exact)
 
