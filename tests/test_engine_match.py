@@ -142,6 +142,53 @@ def test_no_belote_validation_in_contree():
     assert outcome(CONTREE, deals) == ("over", "NS", {"NS": 710, "EW": 252})
 
 
+# --- a thrown-in deal (four passes) inside a match: no card played, no trick won ----------------
+
+THROWN_IN = {"score": {"NS": 0, "EW": 0}, "takers": None, "made": None, "belote": None, "tricks_won": None}
+
+
+def test_a_waiting_side_still_waits_after_a_thrown_in_deal():
+    # NS 1990 + 20 = 2010 through belote on a failure: waiting; thrown in: no trick, still waiting
+    deals = [d(1990, 1000), d(20, 260, made=False, belote="NS", tricks=(3, 5)), THROWN_IN]
+    r = run_match(FED, deals)
+    assert (r.state, r.totals, r.waiting) == ("open", {"NS": 2010, "EW": 1260}, {"NS": True, "EW": False})
+    # one trick in the deal after: NS 2010 + 10 = 2020 -> NS win
+    assert outcome(FED, deals + [d(10, 200, takers="EW", tricks=(1, 7))]) == (
+        "over", "NS", {"NS": 2020, "EW": 1460})
+
+
+def test_nobody_wins_on_a_thrown_in_deal_where_a_trick_is_needed():
+    rules = house("cafe-701", {"match.last_deal_needs_a_trick": True})
+    # NS 690 + 20 = 710 while swept: no win; thrown in: no trick, no win; then 4 tricks: 710 + 90 = 800
+    deals = [d(690, 0), d(20, 500, takers="EW", tricks=(0, 8)), THROWN_IN]
+    assert outcome(rules, deals) == ("open", None, {"NS": 710, "EW": 500})
+    assert outcome(rules, deals + [d(90, 72, tricks=(4, 4))]) == ("over", "NS", {"NS": 800, "EW": 572})
+
+
+def test_litige_points_wait_past_a_thrown_in_deal():
+    rules = house("federation", {"scoring.litige": "takers_points_held"})
+    litige = dict(d(0, 80, made=False, tricks=(4, 4)), held={"NS": 80, "EW": 0})
+    r = run_match(rules, [litige, THROWN_IN])
+    assert (r.state, r.totals, r.held) == ("open", {"NS": 0, "EW": 80}, 80)
+    # EW make the next contract: 80 + 180 + the 80 held = 340
+    r = run_match(rules, [litige, THROWN_IN, d(70, 180, takers="EW", tricks=(3, 5))])
+    assert (r.totals, r.held) == ({"NS": 70, "EW": 340}, 0)
+
+
+@pytest.mark.parametrize("field, value, words", [
+    ("score", {"NS": 20, "EW": 0}, "scores nothing, 0 to 0"),
+    ("belote", "NS", "so no belote"),
+    ("tricks_won", {"NS": 0, "EW": 0}, "a deal has 8"),
+])
+def test_a_thrown_in_deal_with_points_or_tricks_is_bad_input(field, value, words):
+    from coinche_spec.protocol.cases import CaseError, run_case
+    case = {"kind": "match", "deals": [d(100, 62), dict(THROWN_IN, **{field: value})]}
+    with pytest.raises(CaseError) as err:
+        run_case(FED, case)
+    assert words in str(err.value)
+    assert err.value.path[:4] == ("case", "deals", 1, field)
+
+
 # --- bad input -----------------------------------------------------------------------
 
 @pytest.mark.parametrize("deals, words", [

@@ -108,6 +108,11 @@ def _count(value, path):
     return _int(value, path, 0)
 
 
+def _held(value, path):
+    """A match result's ``held``: litige points still waiting (present only when some wait)."""
+    return _int(value, path, 1)
+
+
 def _card_list(value, path):
     return _cards(value, path, 0, 32)
 
@@ -164,7 +169,7 @@ EXPECT_FIELDS: dict[str, dict] = {
              "legal_next": _card_list},
     "score": {"made": _bool, "card_points": _teams, "score": _teams, "held": _teams},
     "melds": {"winner": _null_or(_team), "points": _teams, "invalid": _invalid},
-    "match": {"state": _enum("open", "over"), "winner": _null_or(_team), "totals": _teams},
+    "match": {"state": _enum("open", "over"), "winner": _null_or(_team), "totals": _teams, "held": _held},
     "dealing": {"hands": _hands, "rejected": _rejected, "before_auction": _hands},
     "perft": {"count": _count},
 }

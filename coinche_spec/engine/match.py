@@ -31,6 +31,7 @@ REACH = option_table("match.reach", {
     "exceed": lambda total, target: total > target,
 })
 DRAW = "draw"   # a winner that is nobody: the match is over, drawn (match.tie: draw)
+NO_TRICK = {"NS": 0, "EW": 0}   # the tricks of a thrown-in deal: no card is played, nobody wins one
 
 
 def _higher(scores: dict, i, deal, tie):
@@ -169,6 +170,15 @@ def _belotes_of(deal, team: str) -> int:
     return deal.belotes[team] if deal.belotes is not None else int(deal.belote == team)
 
 
+def _tricks_of(deal) -> dict | None:
+    """The tricks each side won in the deal. A thrown-in deal (takers null, tricks_won null) is
+    played with no card, so nobody won a trick in it: a side waiting for a trick keeps waiting,
+    and nobody wins on it where a trick is needed (docs/rules-model.md §7, "A thrown-in deal")."""
+    if deal.tricks_won is None and deal.takers is None:
+        return NO_TRICK
+    return deal.tricks_won
+
+
 def _counting_order(m: "Match", i: int, deal) -> str | None:
     """match.both_cross: counting_order (Swiss chibre). The deal is counted in stages from the totals
     before it: each side's belote (belote.points each, to the side that held it), then its melds
@@ -258,13 +268,14 @@ class Match:
                     lines.append(f"{'NS' if ns else 'EW'} win the match")
                 return "NS" if ns else "EW"
 
+        tricks = _tricks_of(deal)
         # A side waiting for a trick is freed by a later deal in which it won one.
         for t in TEAMS:
             if waiting[t]:
-                if deal.tricks_won is None:
+                if tricks is None:
                     raise MatchInputError(f"bad match deal {i}: tricks_won is needed, {t} must win a trick "
                                           "to validate its total (match.belote_validation)")
-                if deal.tricks_won[t] >= 1:
+                if tricks[t] >= 1:
                     waiting[t] = False
                     if lines is not None:
                         lines.append(f"{t} won a trick: its total now counts")
@@ -274,11 +285,11 @@ class Match:
             for t in TEAMS:
                 if reached(before[t]) or not reached(totals[t]):
                     continue
-                if deal.tricks_won is None:
+                if tricks is None:
                     raise MatchInputError(f"bad match deal {i}: tricks_won is needed to check "
                                           f"{t}'s crossing (match.belote_validation)")
                 failed_takers = deal.takers == t and deal.made is False
-                if not self.validation_deal(failed_takers, deal.tricks_won[t] == 0):
+                if not self.validation_deal(failed_takers, tricks[t] == 0):
                     continue
                 b = self.c.belote.points * _belotes_of(deal, t)
                 if b and not reached(totals[t] - b):
@@ -289,10 +300,10 @@ class Match:
 
         eligible = [t for t in TEAMS if reached(totals[t]) and not waiting[t]]
         if self.needs_trick and eligible:     # match.last_deal_needs_a_trick
-            if deal.tricks_won is None:
+            if tricks is None:
                 raise MatchInputError(f"bad match deal {i}: tricks_won is needed to check that a side reaching "
                                       "the target won a trick in it (match.last_deal_needs_a_trick)")
-            for t in [t for t in eligible if deal.tricks_won[t] == 0]:
+            for t in [t for t in eligible if tricks[t] == 0]:
                 eligible.remove(t)
                 if lines is not None:
                     lines.append(f"{t} reach the target but won no trick in deal {i}: they cannot win on it")
@@ -380,12 +391,17 @@ def _counted_exactly(i: int, deal, lines) -> _Deal:
 
 def _carry_litige(i: int, deal: _Deal, held: int, totals: dict, lines: list) -> int:
     """scoring.litige: a deal's held-back points wait; the next deal that is not a litige gives all
-    that waits to its winners (the takers if made, else the defenders). Returns what still waits."""
+    that waits to its winners (the takers if made, else the defenders); a thrown-in deal has none,
+    so they wait on past it. Returns what still waits."""
     now = sum(deal.held.values()) if deal.held is not None else 0
     if now:
         if lines is not None:
             lines.append(f"deal {i} is a litige: {now} held back" + (f", {held + now} in all" if held else ""))
         return held + now
+    if held and deal.takers is None:     # a thrown-in deal has no winners: what waits goes on waiting
+        if lines is not None:
+            lines.append(f"deal {i} is thrown in: the {held} held back still wait")
+        return held
     if held:
         winner = _deal_winner(i, deal, "scoring.litige")
         totals[winner] += held

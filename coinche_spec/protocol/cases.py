@@ -394,6 +394,8 @@ def _match(case: dict, path: tuple) -> dict:
         }
         if d.get("belotes") is not None:
             deal["belotes"] = _belotes(d["belotes"], deal["belote"], p)
+        if deal["takers"] is None and deal["tricks_won"] is None:
+            _thrown_in(deal, p)
         if d.get("held") is not None and deal["takers"] is None:
             raise CaseError(p + ("held",), "a thrown-in deal (takers null) holds no litige points")
         if d.get("held") is not None:   # extension: a litige's points held back (scoring.litige)
@@ -408,6 +410,17 @@ def _match(case: dict, path: tuple) -> dict:
             deal["exact_score"] = _team_ints(d["exact_score"], p + ("exact_score",), 0, 100000)
         deals.append(deal)
     return {"kind": "match", "deals": deals}
+
+
+def _thrown_in(deal: dict, path: tuple) -> None:
+    """A thrown-in deal (four passes: takers and tricks_won null) plays no card and scores nothing."""
+    for team in TEAMS:
+        if deal["score"][team]:
+            raise CaseError(path + ("score", team), f"{deal['score'][team]}: a thrown-in deal (takers and "
+                                                    "tricks_won null) scores nothing, 0 to 0")
+    if deal["belote"] is not None:
+        raise CaseError(path + ("belote",), f"{deal['belote']}: no card is played in a thrown-in deal "
+                                            "(takers and tricks_won null), so no belote")
 
 
 def _held(value: Any, deal: dict, path: tuple) -> dict:
