@@ -550,3 +550,21 @@ def test_bid_scored_as_cannot_matter_where_no_award_of_a_numeric_bid_counts_the_
     one_bid = dict(no_bid, **{"scoring.coinched_failed": {
         "takers": {"terms": []}, "defenders": {"terms": ["base", "bid"], "base": 160}}})
     assert unused("scoring.bid_scored_as", "federation", one_bid) is None
+
+
+@pytest.mark.parametrize("parent", ["federation", "contree-701", "cafe-701", "cafe-sans-tout-atout"])
+def test_a_child_letting_a_capot_overcall_a_capot_keeps_no_reading_that_says_it_cannot(tmp_path, parent):
+    """The parents say no capot overcalls a capot in a reading of auction.capot.overcall_by_capot
+    alone: a child that turns the rule on drops it (and only it); the strain order reading it keeps
+    speaks of bids of the same value only, which stays true."""
+    from coinche_spec.variants.loader import load_variant_file
+    mine = tmp_path / "capots.yaml"
+    mine.write_text(f"extends: {parent}\nid: capots\nname: Capots\nstatus: house\nrules:\n"
+                    "  auction: {capot: {overcall_by_capot: higher_strain}}\n", encoding="utf-8")
+    parent_ids = [i["id"] for i in load_variant(parent).document["interpretations"]]
+    child_ids = [i["id"] for i in load_variant_file(mine).document["interpretations"]]
+    assert "capot-over-capot" in parent_ids
+    assert child_ids == [i for i in parent_ids if i != "capot-over-capot"]
+    page = render_page(load_variant_file(mine))
+    for words in ("never used", "not used between", "not even a capot", "not even between two capot"):
+        assert words not in page, words

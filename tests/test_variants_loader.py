@@ -869,7 +869,7 @@ def test_a_cross_rule_problem_in_the_parent_names_the_house_setting_that_took_pa
     with pytest.raises(VariantError) as exc:
         load_variant_file(p)
     (line,) = exc.value.lines
-    assert line.split(": ")[0].endswith("contree-701.yaml:319:65")
+    assert line.split(": ")[0].endswith("contree-701.yaml:328:65")
     assert line.endswith("rules.auction.surcoinche.multiplier: a surcoinche multiplies by 4, not more than the "
                          f"coinche it answers (x5) (set by {p}:7:27: rules.auction.coinche.multiplier)")
 
@@ -928,3 +928,26 @@ def test_a_misspelt_rounding_is_refused_with_the_rounding_meant(tmp_path):
     with pytest.raises(VariantError) as exc:
         load_variant_file(p)
     assert exc.value.lines[0].endswith("(did you mean 'nearest_10_half_up'?)"), exc.value.lines
+
+
+def test_rounding_up_from_needs_only_the_kinds_of_contract_that_may_be_bid(tmp_path):
+    # federation bids suits only: a threshold for suits is enough, and it is played
+    from coinche_spec.engine.scoring import score_deal
+    from coinche_spec.notation import Contract
+    p = write(tmp_path, "t.yaml", "extends: federation\nid: t\nname: T\n"
+                                  "rules:\n  scoring: {rounding_up_from: {suit: 6}}\n")
+    rules = load_variant_file(p).rules
+    # 80 hearts made with 75 + 10 = 85 card points against 77: takers 85 + 80 = 165, up from 6 only: 160
+    # (federation's 5 up would give 170); defenders 77 -> 80
+    result = score_deal(rules, Contract(80, "H", "N"), {"NS": 75, "EW": 77}, {"NS": 4, "EW": 4}, "NS",
+                        {"NS": 0, "EW": 0}, None)
+    assert (result.made, result.score) == (True, {"NS": 160, "EW": 80})
+    # where sans atout may be bid, its threshold is needed: located, and named
+    q = write(tmp_path, "u.yaml", "extends: cafe-sans-tout-atout\nid: u\nname: U\n"
+                                  "rules:\n  scoring: {rounding_up_from: {suit: 6, tout_atout: 4}}\n")
+    with pytest.raises(VariantError) as exc:
+        load_variant_file(q)
+    assert len(exc.value.lines) == 1
+    assert f"{q}:5:" in exc.value.lines[0]
+    assert "rules.scoring.rounding_up_from: missing rule 'sans_atout': it is needed because sans atout may be bid" \
+        in exc.value.lines[0]

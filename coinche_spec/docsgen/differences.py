@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 from ..variants.compiled import with_defaults
 from ..variants.diff import basis, differences, flatten, show_given
-from .templates import TEMPLATES, Ctx, Template, covers, template_for
+from .templates import TEMPLATES, Ctx, Template, covers, leaf_unused, template_for
 
 # An uncoinched award is multiplied by 1 (a coinched deal is scored under coinched_made or
 # coinched_failed, engine.scoring._outcome): what its `multiplied` says can never change a score.
@@ -32,9 +32,10 @@ def cannot_matter(ctx: Ctx, path: str) -> str | None:
     moot: tout atout values where tout atout cannot be bid), or None when it can.
 
     The one test of "cannot matter": rules pages fold such a rule, house pages, ``compare`` and
-    ``variants diff`` leave a difference in it out. It is the rule's template's ``unused``."""
+    ``variants diff`` leave a difference in it out. It is the rule's template's ``unused``, or, for one
+    kind's value of a rule said per kind of contract, that kind's (``leaf_unused``)."""
     t = template_for(path)
-    return t.unused(ctx) if t is not None else None
+    return (t.unused(ctx) or leaf_unused(ctx, path)) if t is not None else None
 
 
 def set_but_moot(rules: dict, written: dict) -> list[tuple[str, str]]:
@@ -53,6 +54,9 @@ def set_but_moot(rules: dict, written: dict) -> list[tuple[str, str]]:
     out = []
     for paths in by_rule.values():
         why = cannot_matter(ctx, paths[0])
+        if not why:     # the rule matters, but one kind's value of it may not (a sans atout factor, suits only)
+            out.extend((p, leaf_unused(ctx, p)) for p in paths if leaf_unused(ctx, p))
+            continue
         if why:
             shared = []
             for parts in zip(*(p.split(".") for p in paths)):

@@ -310,13 +310,37 @@ def _sweep_bonus_uses(c: Ctx) -> dict[str, list[str]]:
     return _term_uses(c, "sweep_bonus")
 
 
+def _played_outcomes(c: Ctx, outcomes: tuple) -> tuple:
+    """The outcomes among ``outcomes`` that a deal can reach: a coinched award only where a coinche
+    is possible, a capot award (when given) only where a capot or a générale may be bid."""
+    coinche = c.rules.coinche_possible
+    return tuple(o for o in outcomes if (coinche or not o.startswith("coinched"))
+                 and (c.capot or c.generale or not o.startswith("capot")))
+
+
 def _bid_scored_as_unused(c: Ctx):
     """scoring.bid_scored_as changes what the bid term counts for a numeric bid: it cannot matter where no
-    award of a numeric bid (made, failed, coinched) counts the bid (a capot's awards count the capot's value)."""
-    numeric = ("made", "coinched_made", "failed", "coinched_failed")
+    award a numeric bid can get (made, failed; coinched ones where a coinche is possible) counts the bid (a
+    capot's awards count the capot's value)."""
+    numeric = _played_outcomes(c, ("made", "coinched_made", "failed", "coinched_failed"))
     if any(_term_uses(c, "bid", numeric).values()):
         return None
     return "no award of a numeric bid counts the bid"
+
+
+def _bid_factor_unused(c: Ctx):
+    """scoring.bid_factor multiplies what the bid term counts (a capot's or a générale's value too): it
+    cannot matter where no award a deal can get counts the bid."""
+    if any(_term_uses(c, "bid", _played_outcomes(c, _OUTCOMES)).values()):
+        return None
+    return "no award counts the bid"
+
+
+def leaf_unused(c: Ctx, path: str):
+    """Why one kind's value of a rule said per kind of contract in one sentence (scoring.bid_factor,
+    scoring.rounding_up_from) cannot matter: that kind of contract cannot be bid. None otherwise."""
+    kind = path.rsplit(".", 1)[-1] if path in _PER_KIND_LEAVES else None
+    return _not_sa(c) if kind == "sans_atout" else _not_ta(c) if kind == "tout_atout" else None
 
 
 def _sweep_bonus(c: Ctx) -> str:
@@ -867,10 +891,18 @@ def _surcoincher(c: Ctx) -> str:
     return "any player" if c.r["auction"]["surcoinche"].get("by") == "next_caller" else "either taker"
 
 
+def _after_out_of_turn(c: Ctx) -> str:
+    """Who speaks after a coinche said out of turn, where the auction goes on after a coinche."""
+    if c.rules.auction.coinche.effect not in ("freeze_then_passes", "overbid_cancels"):
+        return ""                       # the coinche ends the auction (or the bidding): nobody speaks after it
+    return (" After a coinche out of turn, as after one in turn, the player after the coincher speaks next: "
+            "the players between the one whose turn it was and the coincher lose that turn.")
+
+
 _COINCHE_WHEN = {
     "in_turn": lambda c: f"{_coincher(c)} may coinche when it is his turn to speak.",
     "side_in_turn": lambda c: (f"{_coincher(c)} may coinche when it is his turn to speak, or his partner's "
-                               "turn (the side to act may coinche)."),
+                               "turn (the side to act may coinche)." + _after_out_of_turn(c)),
     "after_auction": lambda c: ("Nobody may coinche during the auction. Once it has ended, and before the first "
                                 "card is led, "
                                 + ("any player" if c.r["auction"]["coinche"]["by"] == "any_player"
@@ -879,7 +911,8 @@ _COINCHE_WHEN = {
     "any_moment": lambda c: (f"{_coincher(c)} may coinche at any moment while the bidding is open, "
                              "even out of turn (à la volée)."
                              + (" The last call is the last bid or pass of the auction, whoever made it."
-                                if c.r["auction"]["coinche"]["by"] == "opponents_of_last_caller" else "")),
+                                if c.r["auction"]["coinche"]["by"] == "opponents_of_last_caller" else "")
+                             + _after_out_of_turn(c)),
 }
 
 
@@ -1001,17 +1034,26 @@ def _rounded(c: Ctx) -> str:
             }[c.r["scoring"].get("rounding_stage", "award")]
 
 
+def _after_judging(c: Ctx) -> str:
+    """When the rounding comes: after the contract is judged on the exact points, unless
+    contract.judged_on rounds the totals first (then the contract is judged on those)."""
+    if c.r["contract"].get("judged_on", "card_points") == "rounded_points":
+        return (", and the contract itself is judged on each side's total rounded the same way "
+                "(see Rounded before judging).")
+    return ", only after the contract has been judged on the exact points."
+
+
 _ROUNDING = {
     "none": "Scores are not rounded.",
     "nearest_10_half_up": lambda c: (f"{_rounded(c)} "
                                      + _tens(c, "rounded to the nearest 10, a 5 going up (85 becomes 90, 84 becomes 80)")
-                                     + ", only after the contract has been judged on the exact points."),
+                                     + _after_judging(c)),
     "nearest_10_half_down": lambda c: (f"{_rounded(c)} "
                                        + _tens(c, "rounded to the nearest 10, a 5 going down (85 becomes 80, 86 "
                                                   "becomes 90)")
-                                       + ", only after the contract has been judged on the exact points."),
-    "nearest_5": lambda c: (f"{_rounded(c)} rounded to the nearest 5 (97 becomes 95, 98 becomes 100), only after "
-                            "the contract has been judged on the exact points."),
+                                       + _after_judging(c)),
+    "nearest_5": lambda c: (f"{_rounded(c)} rounded to the nearest 5 (97 becomes 95, 98 becomes 100)"
+                            + _after_judging(c)),
 }
 
 # scoring.rounding_stage (optional; left out: award)
@@ -1100,6 +1142,7 @@ _CAPOT_BY = {
 
 
 _BID_FACTOR_PATHS = tuple(f"scoring.bid_factor.{k}" for k in ("suit", "sans_atout", "tout_atout"))
+_PER_KIND_LEAVES = frozenset(_BID_FACTOR_PATHS[1:] + _UP_FROM_PATHS[1:])
 
 
 def _bid_factor(c: Ctx) -> str:
@@ -1584,7 +1627,8 @@ TEMPLATES: tuple[Template, ...] = (
              _no_capot_nor_generale),
     Template("capot-failed", "scoring", "Capot bid failed", ("scoring.capot_failed",), _capot_failed,
              _no_capot_nor_generale),
-    Template("bid-factor", "scoring", "The bid counted several times", _BID_FACTOR_PATHS, _bid_factor),
+    Template("bid-factor", "scoring", "The bid counted several times", _BID_FACTOR_PATHS, _bid_factor,
+             _bid_factor_unused),
     Template("bid-scored-as", "scoring", "A bid scored as another value", ("scoring.bid_scored_as",),
              _bid_scored_as, _bid_scored_as_unused),
     Template("sweep-bonus", "scoring", "Sweep bonus", ("scoring.sweep_bonus",), _sweep_bonus,

@@ -87,6 +87,11 @@ def unused_left_out(rules: Mapping) -> dict:
         # the pack is dealt as it lies, eight cards a seat: no cut, one packet of 8
         out["deal"] = {"cut": {"by": "dealer_left", "minimum_packet": 1, "required": False},
                        "packets": [8], "alternative_packets": []}
+    scoring = rules.get("scoring", {})
+    up_from = scoring.get("rounding_up_from") if isinstance(scoring, Mapping) else None
+    if isinstance(up_from, Mapping) and not (sa and ta):
+        # the threshold of a kind of contract that cannot be bid: the usual halfway digit
+        out["scoring"] = {"rounding_up_from": {k: 5 for k, ok in (("sans_atout", sa), ("tout_atout", ta)) if not ok}}
     melds = rules.get("melds", {})
     if isinstance(melds, Mapping) and melds.get("enabled") is False:
         out["melds"] = {k: (dict(v) if isinstance(v, dict) else v) for k, v in _MELDS_UNUSED.items()}

@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .compiled import compiled_rules, unused_left_out
+from .compiled import compiled_rules, unused_left_out, with_defaults
 
 OUTCOMES = ("made", "failed", "coinched_made", "coinched_failed", "capot_made", "capot_failed")
 SIDES = ("takers", "defenders")
@@ -145,6 +145,21 @@ def _needed_rules(document: dict, out: list) -> None:
         out.append(Finding(("rules", group), f"missing rule '{key}': it is needed because {why}; only a rule "
                                              "set that cannot use it may leave it out", at_key=True,
                            involves=(("rules",) + because,)))
+
+
+def _rounding_up_from(document: dict, out: list) -> None:
+    """scoring.rounding_up_from gives a threshold for every kind of contract that may be bid."""
+    rules = document.get("rules", {})
+    up = rules.get("scoring", {}).get("rounding_up_from")
+    if not isinstance(up, dict):
+        return
+    where = ("rules", "scoring", "rounding_up_from")
+    unused = unused_left_out(rules).get("scoring", {}).get("rounding_up_from", {})
+    for kind, words in (("sans_atout", "sans atout"), ("tout_atout", "tout atout")):
+        if kind not in up and kind not in unused:
+            out.append(Finding(where, f"missing rule '{kind}': it is needed because {words} may be bid "
+                                      f"(auction.strains.{kind} is true); only a rule set that cannot bid it "
+                                      "may leave it out", at_key=True, involves=(("rules", "auction", "strains", kind),)))
 
 
 def _bids(document: dict, out: list) -> None:
@@ -336,12 +351,15 @@ def _provenance(document: dict, out: list) -> None:
     rules = document.get("rules", {})
     if not isinstance(rules, dict):
         raise TypeError("rules is not a mapping")  # the schema says so; no rule path can be judged
+    # an optional rule left out is played at its left-out value, which a quote or a reading may state
+    # (seed 001 names no capot over a capot: auction.capot.overcall_by_capot, left out: never)
+    played = with_defaults(rules)
     for group in ("sources", "interpretations"):
         for i, entry in enumerate(document.get(group, []) or []):
             if not isinstance(entry, dict):
                 continue
             for j, dotted in enumerate(entry.get("rules", []) or []):
-                if isinstance(dotted, str) and not rule_path_exists(rules, dotted):
+                if isinstance(dotted, str) and not rule_path_exists(played, dotted):
                     out.append(Finding((group, i, "rules", j),
                                        f"no rule '{dotted}' ({_closest_existing(rules, dotted)})",
                                        about=("rules",) + tuple(dotted.split("."))))
@@ -363,7 +381,7 @@ def _provenance(document: dict, out: list) -> None:
                            f"but {len(interpretations)} interpretation(s) are listed: use 'interpreted'"))
 
 
-CHECKS = (_needed_rules, _deal, _bids, _ladder, _strain_order, _multipliers, _bid_scores, _capot_awards, _awards, _source_kinds,
+CHECKS = (_needed_rules, _deal, _rounding_up_from, _bids, _ladder, _strain_order, _multipliers, _bid_scores, _capot_awards, _awards, _source_kinds,
           _provenance)  # in the order of the document
 
 
