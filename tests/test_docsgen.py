@@ -568,3 +568,45 @@ def test_a_child_letting_a_capot_overcall_a_capot_keeps_no_reading_that_says_it_
     page = render_page(load_variant_file(mine))
     for words in ("never used", "not used between", "not even a capot", "not even between two capot"):
         assert words not in page, words
+
+
+def test_bid_factor_and_bid_scored_as_cannot_matter_where_no_award_a_deal_can_get_counts_the_bid(tmp_path):
+    from coinche_spec.variants.loader import load_variant_file
+    no_bid = {"terms": ["card_points", "own_melds"], "multiplied": "none"}
+    # federation's uncoinched awards without the bid: its coinched ones still count it
+    plain = {"scoring.made": {"takers": no_bid, "defenders": no_bid},
+             "scoring.failed": {"takers": {"terms": [], "multiplied": "none"},
+                                "defenders": {"terms": ["base", "all_melds"], "base": 160, "multiplied": "none"}}}
+    assert unused("scoring.bid_factor", "federation", plain) is None
+    assert unused("scoring.bid_scored_as", "federation", plain) is None
+    # ... and with no coinche at all, no award a deal can get counts the bid (capot_made is null: the made award)
+    doc = copy.deepcopy(load_variant("federation").document["rules"])
+    doc["scoring"].update(made=plain["scoring.made"], failed=plain["scoring.failed"])
+    doc["auction"]["coinche"]["allowed"] = False
+    ctx = templates.Ctx(doc)
+    assert templates.template_for("scoring.bid_factor").unused(ctx) == "no award counts the bid"
+    assert templates.template_for("scoring.bid_scored_as").unused(ctx) == "no award of a numeric bid counts the bid"
+    # a sans atout factor where only suits may be bid: warned of by `variants check`, a suit factor not
+    mine = tmp_path / "sa.yaml"
+    mine.write_text("extends: federation\nid: sa\nname: SA\nstatus: house\nrules:\n"
+                    "  scoring: {bid_factor: {suit: 2, sans_atout: 2}}\n", encoding="utf-8")
+    warned = load_variant_file(mine).warnings
+    assert [w.split(": ", 1)[1] for w in warned] == [
+        "rules.scoring.bid_factor.sans_atout: warning: cannot matter: sans atout cannot be bid"]
+
+
+def test_who_speaks_after_a_coinche_out_of_turn_is_said():
+    words = "After a coinche out of turn, as after one in turn, the player after the coincher speaks next"
+    assert words in render_page(load_variant("test-coinche-any-moment"))
+    assert words in render_page(load_variant("test-coinche-side-in-turn"))
+    assert words not in render_page(load_variant("federation"))          # in turn only
+    ended = changed("test-coinche-any-moment", {"auction.coinche.effect": "ends_auction"})
+    assert words not in render_page(ended)                                # nobody speaks after the coinche
+
+
+def test_the_rounding_sentence_follows_what_the_contract_is_judged_on():
+    exact = "only after the contract has been judged on the exact points"
+    assert exact in render_page(load_variant("federation"))
+    page = render_page(changed("federation", {"contract.judged_on": "rounded_points"}))
+    assert exact not in page
+    assert "and the contract itself is judged on each side's total rounded the same way" in page
