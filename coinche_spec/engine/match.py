@@ -9,7 +9,8 @@ belote in a deal it lost as takers or in which it took no trick must still
 win a trick in a later deal before the victory counts, or a side that won no
 trick in a deal (or failed its contract in it) cannot win on it; and a deal
 that would take a side to the target may be counted with its exact,
-unrounded score.
+unrounded score. A thrown-in deal (four passes) plays no card: nobody wins a
+trick in it, and it has no winners to give held litige points to.
 """
 
 from __future__ import annotations
