@@ -20,6 +20,7 @@ from coinche_spec.adapters.belote_cli import BeloteCliAdapter, card_text, seat_t
 from coinche_spec.cli import main
 from coinche_spec.conformance.fixtures import load_corpus
 from coinche_spec.conformance.runner import run
+from coinche_spec.protocol.cases import CaseError, run_case
 from coinche_spec.protocol.impls import SpecError, open_implementation
 from coinche_spec.variants import load_variant
 
@@ -125,6 +126,17 @@ def test_legal_cards_are_belote_clis(bcli, strain, seat, hand, trick, legal):
     case = {"kind": "legal_cards", "strain": strain, "seat": seat, "hand": hand,
             "trick": [{"seat": s, "card": c} for s, c in trick]}
     assert result(bcli, case) == {"legal": legal}
+
+
+def test_a_trick_out_of_belote_clis_direction_is_refused_as_the_reference_refuses_it(bcli):
+    # belote-cli plays anticlockwise N W S E: N, then E, is no trick of its game (belote-cli's own
+    # legal_cards would answer it all the same, reading the seats only for the partner)
+    case = {"kind": "legal_cards", "strain": "H", "seat": "S", "hand": ["7H", "8H", "8D"],
+            "trick": [{"seat": "N", "card": "KC"}, {"seat": "E", "card": "9H"}]}
+    with pytest.raises(CaseError) as info:
+        run_case(load_variant("belote-cli").rules, case)
+    assert bcli.run(case) == {"errored": True, "message": str(info.value)}
+    assert str(info.value) == "case.trick[1].seat: under this rule set's direction of play (anticlockwise) W plays after N, not E"
 
 
 # --- deals with a given contract (the protocol's extension) -------------------------------------

@@ -19,6 +19,7 @@ colver_package = require_colver()
 from coinche_spec.adapters import colver as adapter_module
 from coinche_spec.adapters.colver import ColverAdapter, call_action, card_index, card_text
 from coinche_spec.conformance.fixtures import load_corpus
+from coinche_spec.protocol.cases import CaseError, run_case
 from coinche_spec.protocol.impls import open_implementation
 from coinche_spec.variants import load_variant
 
@@ -138,7 +139,32 @@ def test_an_anticlockwise_rule_set_gives_colvers_seats_other_letters(stand_in):
     case = {"kind": "legal_cards", "strain": "H", "seat": "W", "hand": ["AS", "JH"], "trick": [{"seat": "N", "card": "KS"}]}
     assert result(a, case) == {"legal": ["AS"]}
     reply = a.run(dict(case, seat="E", hand=["AS", "JH"]))
-    assert reply["errored"] is True and reply["message"] == "case.seat: E does not play there: colver's next seat is W"
+    assert reply == {"errored": True, "message": "case.seat: under this rule set's direction of play (anticlockwise) "
+                                                 "W plays after N (the last to play to the trick), not E"}
+
+
+def test_a_trick_out_of_the_direction_of_play_is_refused_as_the_reference_refuses_it(colver):
+    # clockwise N E S W: W, then N, then S skips E; the reference engine refuses it with the same words
+    case = {"kind": "legal_cards", "strain": "H", "seat": "S", "hand": ["7H", "8C"],
+            "trick": [{"seat": "W", "card": "KD"}, {"seat": "N", "card": "QD"}]}
+    reply = colver.run(case)
+    with pytest.raises(CaseError) as info:
+        run_case(load_variant("colver").rules, case)
+    assert reply == {"errored": True, "message": str(info.value)}
+    assert reply["message"].startswith("case.seat: under this rule set's direction of play (clockwise) E plays after N")
+
+
+def test_a_position_colver_cannot_be_brought_to_is_skipped_with_the_reason(colver, monkeypatch):
+    # a colver that gave the first lead to the seat after the one asked: the case is posed as the
+    # rules say, colver's game goes elsewhere, and the adapter says so instead of answering
+    posed = ColverAdapter._play_position
+
+    def one_seat_on(self, strain, leader, hands):
+        return posed(self, strain, self._seat((self._index(leader) + 1) % 4), hands)
+    monkeypatch.setattr(ColverAdapter, "_play_position", one_seat_on)
+    case = {"kind": "legal_cards", "strain": "H", "seat": "N", "hand": ["AS", "7S"], "trick": [{"seat": "W", "card": "KS"}]}
+    assert colver.run(case) == {"skipped": True, "reason": "colver cannot be put in this position: it gives the turn "
+                                                           "to N, not W"}
 
 
 # --- auction (dealer N: E speaks first) ----------------------------------------------------

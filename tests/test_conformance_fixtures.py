@@ -250,3 +250,34 @@ def test_an_expectation_the_rule_set_cannot_be_asked_is_refused(tmp_path):
     assert lines[0].startswith("play.yaml:9:7: fixtures[0].expect.cafe-701: cafe-701: case.strain: this rule set "
                                "has no tout atout contract")
     assert lines[0].endswith("; mark this rule set not_applicable")
+
+
+# N leads KS, E trumps with 9H, S to act: a clockwise trick (anticlockwise, W follows N).
+TRICK_CLOCKWISE = textwrap.dedent("""\
+    area: play
+    fixtures:
+      - id: play-clockwise-trick
+        title: "An opponent trumped; S, void, must overtrump"
+        depends_on: [table.direction, play]
+        case:
+          kind: legal_cards
+          strain: H
+          seat: S
+          hand: [JH, 7H, 8D]
+          trick: [{seat: N, card: KS}, {seat: E, card: 9H}]
+        expect:
+          contree-701, federation:
+            legal: [JH]                     # E's 9H wins; only JH beats it
+    """)
+
+
+def test_a_trick_out_of_a_rule_sets_direction_of_play_names_the_file_the_fixture_and_the_rule_set(tmp_path):
+    write(tmp_path, "play.yaml", TRICK_CLOCKWISE)
+    [line] = problems_of(tmp_path)
+    assert line.startswith("play.yaml:13:"), line   # the expect key naming federation
+    assert ("play-clockwise-trick under federation: case.trick[1].seat: under this rule set's direction of play "
+            "(anticlockwise) W plays after N, not E") in line, line
+    assert "swapping E and W" in line, line
+    # the same position written for each direction loads
+    write(tmp_path, "play.yaml", TRICK_CLOCKWISE.replace("contree-701, federation:", "contree-701:"))
+    assert [f.id for f in load_corpus(tmp_path)] == ["play-clockwise-trick"]

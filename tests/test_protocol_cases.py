@@ -25,7 +25,7 @@ def full_hands():
 
 GOOD = {
     "legal_cards": {"kind": "legal_cards", "strain": "H", "seat": "S", "hand": ["JH", "7H", "AS", "8D"],
-                    "trick": [{"seat": "W", "card": "KS"}, {"seat": "N", "card": "9H"}]},
+                    "trick": [{"seat": "N", "card": "KS"}, {"seat": "W", "card": "9H"}]},   # anticlockwise
     "auction": {"kind": "auction", "dealer": "N", "calls": [{"seat": "W", "call": "80H"}]},
     "deal": {"kind": "deal", "dealer": "N", "hands": full_hands(),
              "calls": [{"seat": "W", "call": "80C"}], "play": [{"seat": "W", "card": "AC"}]},
@@ -160,8 +160,64 @@ def test_dealing_a_forbidden_cut_is_a_result_not_an_error():
 
 
 def test_legal_cards_must_follow_suit():
-    # Spades led (W KS, N trumps with 9H); S holds AS: he must follow spades.
+    # Spades led (N KS, W trumps with 9H); S holds AS: he must follow spades.
     assert run_case(rules("federation"), GOOD["legal_cards"]) == {"legal": ["AS"]}
+
+
+def _trick(*seats):
+    cards = ["KS", "9H", "QS"]
+    return [{"seat": s, "card": c} for s, c in zip(seats, cards)]
+
+
+# (rule set, trick seats, seat to act, the field refused, the words)
+OUT_OF_ORDER = [
+    # federation is anticlockwise N W S E: after N comes W
+    ("federation", ("N", "E"), "S", "case.trick[1].seat",
+     "under this rule set's direction of play (anticlockwise) W plays after N, not E"),
+    ("federation", ("N",), "E", "case.seat",
+     "under this rule set's direction of play (anticlockwise) W plays after N (the last to play to the trick), not E"),
+    # contree-701 is clockwise N E S W: after W comes N; S after W is never a next seat
+    ("contree-701", ("W", "N"), "S", "case.seat",
+     "under this rule set's direction of play (clockwise) E plays after N (the last to play to the trick), not S"),
+    ("contree-701", ("E", "S", "N"), "W", "case.trick[2].seat",
+     "under this rule set's direction of play (clockwise) W plays after S, not N"),
+]
+
+
+@pytest.mark.parametrize("vid,seats,seat,path,words", OUT_OF_ORDER)
+def test_a_trick_out_of_the_direction_of_play_is_refused(vid, seats, seat, path, words):
+    """No game reaches a trick whose seats do not go round the table's way: an engine that plays from
+    a game loop could not be put in it, so the case is malformed under that rule set."""
+    case = {"kind": "legal_cards", "strain": "H", "seat": seat, "hand": ["JH", "7H", "AS", "8D"],
+            "trick": _trick(*seats)}
+    canonicalise(case)   # well formed as such: it is the rule set's direction that refuses it
+    with pytest.raises(CaseError) as info:
+        run_case(rules(vid), case)
+    assert str(info.value) == f"{path}: {words}"
+
+
+@pytest.mark.parametrize("vid,seats,seat", [
+    ("federation", ("N", "W"), "S"), ("federation", ("E", "N", "W"), "S"), ("federation", (), "E"),
+    ("contree-701", ("N", "E"), "S"), ("contree-701", ("W", "N", "E"), "S"), ("contree-701", ("S",), "W"),
+])
+def test_a_trick_in_the_direction_of_play_is_answered(vid, seats, seat):
+    case = {"kind": "legal_cards", "strain": "H", "seat": seat, "hand": ["JH", "7H", "AS", "8D"],
+            "trick": _trick(*seats)}
+    assert "legal" in run_case(rules(vid), case)
+
+
+def test_swapping_east_and_west_turns_a_clockwise_trick_anticlockwise():
+    # N leads KS, E trumps with 9H, S (holding no spade) to act, clockwise; E and W swapped, anticlockwise.
+    # The opponent's 9H wins either way: S must overtrump, JH only (J above 9; 7H below).
+    clockwise = {"kind": "legal_cards", "strain": "H", "seat": "S", "hand": ["JH", "7H", "8D"],
+                 "trick": _trick("N", "E")}
+    anticlockwise = dict(clockwise, trick=_trick("N", "W"))
+    assert run_case(rules("contree-701"), clockwise) == {"legal": ["JH"]}
+    assert run_case(rules("federation"), anticlockwise) == {"legal": ["JH"]}
+    with pytest.raises(CaseError):
+        run_case(rules("federation"), clockwise)
+    with pytest.raises(CaseError):
+        run_case(rules("contree-701"), anticlockwise)
 
 
 def test_auction_first_speaker_depends_on_direction():

@@ -147,6 +147,7 @@ class BeloteCliAdapter:
 
     def __init__(self) -> None:
         self._target: int | None = None
+        self._rules = None
 
     # -- the protocol ----------------------------------------------------------------------
     def start(self) -> dict:
@@ -164,6 +165,7 @@ class BeloteCliAdapter:
         chosen, reply = fixed_rules.configure(variant, lambda: load_variant(RULES_ID), RULES_ID, "belote-cli",
                                               rules_that_differ, ", any match target")
         self._target = None if chosen is None else chosen.rules.match.target
+        self._rules = None if chosen is None else chosen.rules
         return reply
 
     def run(self, case: Any) -> dict:
@@ -187,7 +189,7 @@ class BeloteCliAdapter:
             return {"errored": True, "message": str(exc)}
 
     def stop(self) -> None:
-        self._target = None
+        self._target = self._rules = None
 
     # -- the kinds -------------------------------------------------------------------------
     def _position(self, strain: str, turn: str, hands: dict, trick=()):
@@ -201,9 +203,12 @@ class BeloteCliAdapter:
                          turn=to_seat(turn), current_trick=tuple(TrickCard(to_seat(s), to_card(c)) for s, c in trick))
 
     def _legal_cards(self, case: dict) -> dict:
-        """legal_cards reads the trick's seats only to tell the partner from the opponents, as the
-        reference engine does: the order of the seats in the trick is not checked."""
+        """belote-cli's legal_cards reads the trick's seats only to tell the partner from the opponents;
+        a trick whose seats do not go round in the rule set's direction (belote-cli's anticlockwise) is
+        bad input, refused with the reference engine's own message, since no game reaches it."""
         from belote.game import legal_cards
+        from ..protocol.cases import check_play_order
+        check_play_order(self._rules, case)
         trick = [(t["seat"], t["card"]) for t in case["trick"]]
         seat = case["seat"]
         state = self._position(case["strain"], seat, {seat: case["hand"]}, trick)

@@ -13,7 +13,10 @@ points ``get_points()``, tricks ``get_tricks_won()``.
 What colver's Python API cannot answer is skipped, and ``start`` says so
 (``kinds`` lists the four it answers; ``unanswered`` gives the reason for
 the others): there is no scoring from a summary, no melds, no match and no
-dealing of a known pack in it.
+dealing of a known pack in it. A position colver's game cannot be brought to
+is skipped too, with the reason; a legal_cards trick whose seats do not go
+round in the rule set's direction of play is bad input, refused (``errored``)
+with the reference engine's own message, since no game reaches it.
 
 colver plays one fixed rule set, ``colver``
 (variants/implementations/colver.yaml). ``configure`` accepts it by id, and
@@ -119,11 +122,16 @@ class Refused(Exception):
     """A call or card colver does not list as legal: the case stops there."""
 
 
+class Unposable(Exception):
+    """A well-formed case colver's API cannot be put in: skipped, with the reason."""
+
+
 class ColverAdapter:
     """The protocol's commands, answered by colver (see the module's docstring)."""
 
     def __init__(self) -> None:
         self._seats: tuple | None = None
+        self._rules = None
 
     # -- the protocol ----------------------------------------------------------------
     def start(self) -> dict:
@@ -143,11 +151,12 @@ class ColverAdapter:
 
     def configure(self, variant: Any) -> dict:
         from . import fixed_rules
-        self._seats = None
+        self._seats = self._rules = None
         chosen, reply = fixed_rules.configure(variant, self._colver_variant, RULES_ID, "colver", rules_that_differ)
         if chosen is not None:   # equal to colver's rule set on the direction of play, as on every rule it shows
             clockwise = chosen.rules.table.direction == "clockwise"
             self._seats = ("N", "E", "S", "W") if clockwise else ("N", "W", "S", "E")
+            self._rules = chosen.rules
         return reply
 
     def run(self, case: Any) -> dict:
@@ -171,9 +180,11 @@ class ColverAdapter:
             return {"result": answer(case)}
         except CaseError as exc:
             return {"errored": True, "message": str(exc)}
+        except Unposable as exc:
+            return {"skipped": True, "reason": str(exc)}
 
     def stop(self) -> None:
-        self._seats = None
+        self._seats = self._rules = None
 
     # -- seats and positions ------------------------------------------------------------
     def _index(self, seat: str) -> int:
@@ -215,21 +226,22 @@ class ColverAdapter:
 
     # -- the kinds -----------------------------------------------------------------------
     def _legal_cards(self, case: dict) -> dict:
-        from ..protocol.cases import CaseError
+        """colver is put in the position by playing the trick's cards from a game: a trick out of the
+        direction of play is refused as the reference engine refuses it (bad input), and a position
+        colver still does not reach is skipped, with the reason."""
+        from ..protocol.cases import check_play_order
+        check_play_order(self._rules, case)
         trick, seat = case["trick"], case["seat"]
         leader = trick[0]["seat"] if trick else seat
         hands = {t["seat"]: [t["card"]] for t in trick}   # each has played his only card: forced, so legal
         hands[seat] = case["hand"]
         env = self._play_position(case["strain"], leader, hands)
-        for i, t in enumerate(trick):
+        for t in trick + [{"seat": seat}]:
             if env.current_player() != self._index(t["seat"]):
-                raise CaseError(("case", "trick", i, "seat"),
-                                f"{t['seat']} does not play there: colver's next seat is "
-                                f"{self._seat(env.current_player())}")
-            env.step(card_index(t["card"]))
-        if env.current_player() != self._index(seat):
-            raise CaseError(("case", "seat"), f"{seat} does not play there: colver's next seat is "
-                                              f"{self._seat(env.current_player())}")
+                raise Unposable(f"colver cannot be put in this position: it gives the turn to "
+                                f"{self._seat(env.current_player())}, not {t['seat']}")
+            if "card" in t:
+                env.step(card_index(t["card"]))
         return {"legal": sorted(card_text(c) for c in env.legal_actions())}
 
     def _replay_calls(self, env, calls: list) -> tuple[int, str | None]:

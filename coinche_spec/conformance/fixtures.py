@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from .. import inputs, yamlstrict
-from ..protocol.cases import CaseError, canonicalise, check_for_rules
+from ..protocol.cases import CaseError, PlayOrderError, canonicalise, check_for_rules
 from ..protocol.cases import check_cards as _cards
 from ..protocol.cases import check_contract as _contract
 from ..protocol.cases import check_int as _int
@@ -264,11 +264,15 @@ class _FileLoader:
         self.folder = folder
         self.problems: list = []
 
-    def answerable(self, case: dict, epath: tuple, variant) -> bool:
+    def answerable(self, case: dict, epath: tuple, variant, fid: str) -> bool:
         """An expectation for a case the rule set cannot even be asked (a tout atout trick where tout
         atout may not be bid) would only ever meet an errored reply: say so, and how to mark it."""
         try:
             check_for_rules(variant.rules, case)
+        except PlayOrderError as exc:
+            self.problem(epath, f"{fid} under {variant.id}: {exc}; judge this rule set in a fixture whose trick goes round its "
+                                f"way ({variant.rules.table.direction}): swapping E and W keeps the partners")
+            return False
         except CaseError as exc:
             self.problem(epath, f"{variant.id}: {exc}; mark this rule set not_applicable")
             return False
@@ -351,7 +355,7 @@ class _FileLoader:
                     continue
                 expectation = Expectation(fields=fields)
             for variant in named:
-                if expectation.applicable and not self.answerable(case, epath, variant):
+                if expectation.applicable and not self.answerable(case, epath, variant, fid):
                     continue
                 expect[variant.id] = expectation
         if len(self.problems) > count_before or case is None:

@@ -64,8 +64,10 @@ def _auction(rules, case: dict) -> Iterator[dict]:
 
 def _legal_cards(rules, case: dict) -> Iterator[dict]:
     trick, hand = case["trick"], case["hand"]
-    for i in range(len(trick)):
-        yield dict(case, trick=_without(trick, i))
+    # the first cards off, never one in the middle: what is left still goes round the table to the
+    # player to act (a trick out of the direction of play is refused)
+    for n in range(len(trick), 0, -1):
+        yield dict(case, trick=trick[n:])
     for i in range(len(hand)):
         if len(hand) > 1:
             yield dict(case, hand=_without(hand, i))

@@ -266,7 +266,8 @@ def _winner_pos(beat: tuple, cards) -> int:
 def legal_cards(rules, strain: str, seat: str, hand_mask, trick) -> int:
     """The mask of cards ``seat`` may play from ``hand_mask`` to ``trick`` (list of (seat, card)).
 
-    The trick's seats only tell who is the partner; their order is not checked.
+    The trick's seats only tell who is the partner; their order is checked by the case reader
+    (protocol/cases.py ``check_play_order``), which knows the rule set's direction.
     """
     sr = compiled(rules, _strain(strain))
     s = _SEAT_INDEX[_seat(seat)]

@@ -18,8 +18,8 @@ from typing import Any, Callable
 
 from ..variants.compiled import compiled_rules
 from ..yamlstrict import type_name
-from ..notation import (SEATS, NotationError, card_name, doubling_for, parse_call, parse_card, parse_contract,
-                        parse_seat, parse_strain, parse_team)
+from ..notation import (SEATS, NotationError, card_name, doubling_for, next_seat, parse_call, parse_card,
+                        parse_contract, parse_seat, parse_strain, parse_team)
 
 KINDS = ("legal_cards", "auction", "deal", "score", "melds", "match", "dealing", "perft")
 
@@ -33,6 +33,10 @@ class CaseError(ValueError):
         super().__init__(f"{format_path(path)}: {message}")
         self.path = tuple(path)
         self.message = message
+
+
+class PlayOrderError(CaseError):
+    """A trick whose seats do not follow the rule set's direction of play: no game reaches it."""
 
 
 def format_path(path) -> str:
@@ -612,7 +616,8 @@ def run_canonical(rules, canonical: dict) -> dict:
 # --- what the case may ask of this rule set -------------------------------------
 # ``canonicalise`` knows nothing of the rule set. These checks refuse a case the
 # engine could only answer by guessing: a tout atout trick where nobody may bid
-# tout atout, a score summary whose trick points do not add up to the pack.
+# tout atout, a score summary whose trick points do not add up to the pack, a
+# trick whose seats do not go round in the rule set's direction of play.
 # Breaking the rules during the auction or the play (a 100SA bid where sans atout
 # may not be bid, a revoke) is still not bad input: it is the result's business.
 
@@ -697,11 +702,32 @@ def _check_score_for_rules(rules, case: dict, path: tuple) -> None:
                                            "after the comparison only one side can (melds.sides_scoring is best_side)")
 
 
+def check_play_order(rules, case: dict, path: tuple = ("case",)) -> None:
+    """A legal_cards trick is played in the rule set's direction and the player to act comes next.
+
+    The reference engine reads the seats only to tell the partner from the opponents, but an
+    engine that plays from a game loop can only reach a position some deal reaches: a trick
+    N, E then S to act exists clockwise, never anticlockwise (where W follows N)."""
+    direction = compiled_rules(rules).table.direction
+    trick = case["trick"]
+    order = [t["seat"] for t in trick] + [case["seat"]]
+    for i in range(1, len(order)):
+        after = next_seat(order[i - 1], direction)
+        if order[i] != after:
+            where = path + ("trick", i, "seat") if i < len(trick) else path + ("seat",)
+            last = "" if i < len(trick) else " (the last to play to the trick)"
+            raise PlayOrderError(where, f"under this rule set's direction of play ({direction}) {after} plays "
+                                        f"after {order[i - 1]}{last}, not {order[i]}")
+
+
 def check_for_rules(rules, case: dict, path: tuple = ("case",)) -> None:
-    """Refuse a canonical case that names what this rule set does not have; raises CaseError."""
+    """Refuse a canonical case that names what this rule set does not have, or a trick it cannot
+    reach; raises CaseError."""
     kind = case["kind"]
     if kind in ("legal_cards", "perft", "melds"):
         check_strain_for_rules(rules, case["strain"], path + ("strain",))
+    if kind == "legal_cards":
+        check_play_order(rules, case, path)
     elif kind == "score":
         _check_score_for_rules(rules, case, path)
     elif kind == "deal" and "contract" in case:
