@@ -41,13 +41,14 @@ def source_title(name: str) -> str:
 # --- the three kinds of source a rule file may cite ------------------------------------
 #
 # A document (a rule book, a seed): ``seed`` (a registered name) or ``document`` (a title),
-# ``section``, ``quote``. A program: ``repository``, ``path``, ``commit`` or ``version``. A house
+# ``section``, ``quote``. A program: ``repository``, ``path``, ``commit`` or ``version`` (and ``ran``
+# when the rule was confirmed by running the program, not only read from its code). A house
 # decision: ``decided_by``, ``decided_on``. The loader checks each entry has one kind's fields
 # (variants/semantics.py); these functions say each kind readably for the pages and diffs.
 
 KIND_FIELDS = {
     "document": ("seed", "document", "section"),
-    "program": ("repository", "path", "commit", "version"),
+    "program": ("repository", "path", "commit", "version", "ran"),
     "house": ("decided_by", "decided_on"),
 }
 KIND_NEEDS = {  # for each kind: groups of fields, one of each group required
@@ -83,7 +84,8 @@ def source_part(entry: dict) -> str:
     kind = source_kind(entry)
     if kind == "program":
         at = f"commit {entry['commit'][:12]}" if entry.get("commit") else f"version {entry.get('version', '?')}"
-        return f"`{entry.get('path', '?')}` at {at}"
+        ran = f", confirmed by running it: {entry['ran']}" if entry.get("ran") else ""
+        return f"`{entry.get('path', '?')}` at {at}{ran}"
     if kind == "house":
         return f"decided on {entry.get('decided_on', '?')}"
     return str(entry.get("section", ""))

@@ -128,6 +128,10 @@ VARIANT_FILES = [
                                   " rules: [match.target]}]"),
      r"^bad\.yaml:6:11: sources\[0\]: a source is a document, a program or a house decision, not several "
      r"\(document: seed, section; program: repository, path, version\)$"),
+    ("source-document-ran", house(l6="sources: [{seed: house, section: s, quote: q, ran: it printed 3,"
+                                     " rules: [match.target]}]"),
+     r"^bad\.yaml:6:11: sources\[0\]: a source is a document, a program or a house decision, not several "
+     r"\(document: seed, section; program: ran\)$"),
     ("source-program-no-version", house(l6="sources: [{repository: github.com/x/y, path: a.py, rules: [match.target]}]"),
      r"^bad\.yaml:6:11: sources\[0\]: a program source needs `commit` or `version`$"),
     ("source-program-bad-commit", house(l6="sources: [{repository: x, path: a.py, commit: zzz, rules: [match.target]}]"),

@@ -354,6 +354,8 @@ def test_each_kind_of_source_is_shown_readably(tmp_path):
         "  - {document: \"Our club sheet\", section: \"rule 4\", quote: \"We play to 1500.\", rules: [match.target]}\n"
         "  - {repository: github.com/someone/coinche, path: src/score.ts, commit: 0123456789abcdef,\n"
         "     rules: [auction.surcoinche.multiplier]}\n"
+        "  - {repository: github.com/someone/coinche, path: src/match.ts, commit: 0123456789abcdef,\n"
+        "     ran: \"a level 1500 all, run on 2026-03-02: the game goes on\", rules: [match.target]}\n"
         "  - {decided_by: \"the Tuesday table\", decided_on: \"2026-03-01\", quote: \"Belote is worth 30.\",\n"
         "     rules: [belote.points]}\n"
         "rules:\n  match: {target: 1500}\n  auction: {surcoinche: {multiplier: 3}}\n  belote: {points: 30}\n",
@@ -371,6 +373,9 @@ def test_each_kind_of_source_is_shown_readably(tmp_path):
     assert "\"Belote is worth 30.\" (a house decision of the Tuesday table, decided on 2026-03-01)" in \
         found["belote.points"]
     assert "\"We play to 1500.\" (Our club sheet, rule 4)" in found["match.target"]
+    # a rule confirmed by running the program says so, with what was run and seen
+    ran = "`src/match.ts` at commit 0123456789ab, confirmed by running it: a level 1500 all, run on 2026-03-02"
+    assert ran in page and any(ran in basis for basis in found["match.target"])
 
 
 def test_melds_on_a_sweep_matter_only_where_an_award_counts_own_melds():
