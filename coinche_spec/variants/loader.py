@@ -606,7 +606,7 @@ def _moot_settings(layers: list[_Layer], document: dict) -> tuple[tuple[str, str
     """(path, why) for each rule a file that extends another sets itself but that cannot matter under
     the resolved rules (meld values where melds are off): setting it changes no deal, so it is most
     likely a slip: ``variants check`` warns of it and the house page names it apart. The test is the
-    rules pages' (docsgen.differences.cannot_matter).
+    rules pages' (variants.relevance.cannot_matter).
 
     Not a slip, so not warned of: a rule set written whole (no `extends`) spells out every rule; a
     value restated as the parent has it changes nothing; a value a quoted document or program of
@@ -615,7 +615,7 @@ def _moot_settings(layers: list[_Layer], document: dict) -> tuple[tuple[str, str
     written = layers[0].data.get("rules")
     if len(layers) < 2 or not isinstance(written, dict):
         return ()
-    from ..docsgen.differences import set_but_moot
+    from .relevance import set_but_moot
     from ..sources import source_kind
     found = set_but_moot(document["rules"], written)
     if not found:
