@@ -6,6 +6,7 @@ import argparse
 import importlib
 import sys
 
+from .errors import UserError  # noqa: F401  (the sub-commands raise it; coinche_spec.cli.UserError still names it)
 from .resources import HomeError
 
 # sub-command -> module providing register(subparsers)
@@ -23,10 +24,6 @@ COMMANDS = {
     "compare": "coinche_spec.compare.cli",
     "site": "coinche_spec.site.cli",
 }
-
-
-class UserError(Exception):
-    """A problem with what the user gave: printed as one line (one per problem), exit status 2."""
 
 
 def build_parser() -> argparse.ArgumentParser:

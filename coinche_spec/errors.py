@@ -40,3 +40,8 @@ class OutputError(CoincheSpecError):
         super().__init__(f"cannot write '{file}': {message}")
         self.message = message
         self.locate(file)
+
+
+class UserError(CoincheSpecError):
+    """A problem with what the user gave on the command line: printed as one line (one per
+    problem), exit status 2. Here, below every sub-package, so that any of them may raise it."""

@@ -120,7 +120,7 @@ def _generator(text: str, rules) -> str:
 
 def _variant(ref: str | None):
     """(variant, engine reference, file path or None)."""
-    from ..cli import UserError
+    from ..errors import UserError
     from ..variants import VariantError
     from ..variants.cli import variant_for
     from ..variants.loader import SUFFIXES

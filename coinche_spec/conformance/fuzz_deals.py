@@ -22,6 +22,7 @@ import random
 
 from ..engine.errors import EngineError
 from ..engine.game import Deal
+from ..engine.match import exact_rules
 from ..engine.random_play import _belote_suits, belote_word, declarable_melds
 from ..notation import SEATS
 from .fuzz_cases import KINDS, cases_of_deal, deal_cases
@@ -44,10 +45,23 @@ def deal_rng(seed: int, index: int) -> random.Random:
     return random.Random(f"coinche-spec-fuzz:{seed}:{index}")
 
 
-def batch_refusal(rules) -> str | None:
-    """None when the batch engine can generate deals under ``rules``, else why not (one line)."""
-    from ..compare.simulate import batch_refusal as refusal
-    return refusal([rules])
+def batch_refusal(*rule_sets) -> str | None:
+    """None when the batch engine plays every one of these rule sets (and so can generate their
+    deals), else why not (one line). numpy is imported only here, so a missing one is a reason."""
+    try:
+        import numpy  # noqa: F401
+    except ImportError:
+        return "numpy is not installed (pip install coinche-spec[batch])"
+    from ..batch import BatchUnsupported, batch_rules
+    for r in rule_sets:
+        try:
+            batch_rules(r)
+        except BatchUnsupported as exc:
+            return str(exc)
+        if exact_rules(r) is not None:
+            return ("rules.match.last_deal_exact: a match counts the deal that would win it unrounded, "
+                    "and the batch records carry only the rounded score")
+    return None
 
 
 class PerDeal:

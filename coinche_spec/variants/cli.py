@@ -77,7 +77,7 @@ def _no_action(parser: argparse.ArgumentParser) -> int:
 
 
 def _user_error(message: str):
-    from ..cli import UserError  # the top-level command prints it as one line
+    from ..errors import UserError  # the top-level command prints it as one line
     return UserError(message)
 
 
