@@ -6,8 +6,7 @@ import argparse
 import importlib
 import sys
 
-from .errors import UserError  # noqa: F401  (the sub-commands raise it; coinche_spec.cli.UserError still names it)
-from .resources import HomeError
+from .errors import CoincheSpecError, UserError  # noqa: F401  (coinche_spec.cli.UserError still names it)
 
 # sub-command -> module providing register(subparsers)
 COMMANDS = {
@@ -46,8 +45,8 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     try:
         return int(args.func(args) or 0)
-    except (UserError, HomeError) as exc:
-        for line in str(exc).splitlines() or [""]:  # a rule set's problems: one line each, all of them
+    except CoincheSpecError as exc:     # UserError, HomeError, and any input a sub-command did not word itself
+        for line in exc.render().splitlines() or [""]:  # a rule set's problems: one line each, all of them
             print(f"coinche-spec: {line}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

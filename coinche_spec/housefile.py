@@ -43,7 +43,9 @@ HOUSE_QUESTIONS = (
 
 
 class _Stop(Exception):
-    """The answers ran out (end of input) before the last question."""
+    """The answers ran out (end of input) before the last question.
+
+    Private control flow (caught in this module, never shown): not under errors.CoincheSpecError."""
 
 
 def register(subparsers) -> None:

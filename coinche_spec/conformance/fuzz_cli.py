@@ -19,6 +19,8 @@ import sys
 import time
 from pathlib import Path
 
+from ..errors import CoincheSpecError
+
 MAX_JOBS = 64
 
 
@@ -54,7 +56,7 @@ def register(subparsers) -> None:
     p.set_defaults(func=main)
 
 
-class OptionError(Exception):
+class OptionError(CoincheSpecError):
     """A bad option: one line (a rule set's problems: one line each)."""
 
 

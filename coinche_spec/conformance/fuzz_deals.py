@@ -24,6 +24,7 @@ from ..engine.errors import EngineError
 from ..engine.game import Deal
 from ..engine.match import exact_rules
 from ..engine.random_play import _belote_suits, belote_word, declarable_melds
+from ..errors import CoincheSpecError
 from ..notation import SEATS
 from .fuzz_cases import KINDS, cases_of_deal, deal_cases
 
@@ -36,7 +37,7 @@ GENERATORS = ("auto", "batch", "deal")
 BATCH_CHUNK = 2048
 
 
-class BatchDisagrees(Exception):
+class BatchDisagrees(CoincheSpecError):
     """The per-deal engine refused what the batch engine played: a bug of the batch engine."""
 
 
@@ -158,7 +159,9 @@ class BatchDeals:
 
 
 class _Refused(Exception):
-    """What the per-deal engine refused, for BatchDisagrees to place."""
+    """What the per-deal engine refused, for BatchDisagrees to place.
+
+    Private control flow (caught in this module, never shown): not under errors.CoincheSpecError."""
 
 
 def deal_source(generator: str, rules, seed: int):

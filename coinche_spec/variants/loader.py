@@ -29,6 +29,7 @@ from .. import schemacheck, yamlstrict
 from ..resources import variant_schema_path
 from ..yamlstrict import Positions, Problem, format_path
 from . import registry, semantics
+from ..errors import CoincheSpecError
 from .compiled import with_unused_filled
 from .rules import Rules
 
@@ -37,12 +38,16 @@ DOCUMENT_NAME = "<variant>"  # how a document given as data (not a file) is name
 APPENDED = ("sources", "interpretations")  # top-level lists a child adds to its parent's
 
 
-class VariantError(Exception):
+class VariantError(CoincheSpecError):
     """A variant that cannot be used; ``lines`` holds one located line per problem."""
 
     def __init__(self, lines: Iterable[str]):
-        self.lines = [str(x) for x in lines]
+        items = list(lines)
+        self.lines = [str(x) for x in items]
         super().__init__("\n".join(self.lines))
+        first = next((x for x in items if isinstance(x, Problem)), None)
+        if first is not None:           # the first problem's place, for a caller that reads attributes
+            self.locate(first.filename, first.line, first.col, first.path)
 
 
 class VariantNotFound(VariantError):
