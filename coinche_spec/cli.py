@@ -6,7 +6,7 @@ import argparse
 import importlib
 import sys
 
-from .resources import HomeError
+from .errors import CoincheSpecError, UserError  # noqa: F401  (coinche_spec.cli.UserError still names it)
 
 # sub-command -> module providing register(subparsers)
 COMMANDS = {
@@ -23,10 +23,6 @@ COMMANDS = {
     "compare": "coinche_spec.compare.cli",
     "site": "coinche_spec.site.cli",
 }
-
-
-class UserError(Exception):
-    """A problem with what the user gave: printed as one line (one per problem), exit status 2."""
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -49,8 +45,8 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     try:
         return int(args.func(args) or 0)
-    except (UserError, HomeError) as exc:
-        for line in str(exc).splitlines() or [""]:  # a rule set's problems: one line each, all of them
+    except CoincheSpecError as exc:     # UserError, HomeError, and any input a sub-command did not word itself
+        for line in exc.render().splitlines() or [""]:  # a rule set's problems: one line each, all of them
             print(f"coinche-spec: {line}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

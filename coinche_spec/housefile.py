@@ -43,7 +43,9 @@ HOUSE_QUESTIONS = (
 
 
 class _Stop(Exception):
-    """The answers ran out (end of input) before the last question."""
+    """The answers ran out (end of input) before the last question.
+
+    Private control flow (caught in this module, never shown): not under errors.CoincheSpecError."""
 
 
 def register(subparsers) -> None:
@@ -438,7 +440,7 @@ def render(parent, extends: str, ident: str, name: str, changed: dict, entries: 
 
 
 def _ident(file: Path, given: str | None) -> str:
-    from .cli import UserError
+    from .errors import UserError
     if given is not None:
         if not re.match(r"^[a-z0-9][a-z0-9-]*$", given):
             raise UserError(f"--id: '{given}' is not an id (lower-case letters, digits and hyphens)")
@@ -450,7 +452,7 @@ def _ident(file: Path, given: str | None) -> str:
 
 
 def run(args) -> int:
-    from .cli import UserError
+    from .errors import UserError
     from .variants import VariantError
     from .variants.cli import variant_for
     from .variants.loader import house_ids, shipped_ids

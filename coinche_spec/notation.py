@@ -14,6 +14,8 @@ from __future__ import annotations
 import unicodedata
 from dataclasses import dataclass, field
 
+from .errors import CoincheSpecError
+
 SEATS = ("N", "E", "S", "W")  # clockwise order
 TEAMS = ("NS", "EW")
 SUITS = ("S", "H", "D", "C")
@@ -30,7 +32,7 @@ _RANK_ALIASES = {r: r for r in RANKS}
 _RANK_ALIASES["10"] = "T"
 
 
-class NotationError(ValueError):
+class NotationError(CoincheSpecError, ValueError):
     """A token that is not valid notation; the message names the token."""
 
 

@@ -27,12 +27,14 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+from .errors import CoincheSpecError
+
 _HERE = Path(__file__).resolve().parent
 HOME_VARIABLE = "COINCHE_SPEC_HOME"
 PROJECT_NAME = "coinche-spec"
 
 
-class HomeError(Exception):
+class HomeError(CoincheSpecError):
     """``$COINCHE_SPEC_HOME`` names no usable folder: one line, exit status 2."""
 
 

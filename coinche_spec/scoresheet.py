@@ -59,7 +59,7 @@ def register(subparsers) -> None:
 
 
 def _fail(option: str, message: str):
-    from .cli import UserError
+    from .errors import UserError
     return UserError(f"{option}: {message}")
 
 
@@ -235,7 +235,7 @@ def score_table(variant, args) -> dict:
         result = scoring.score_deal(rules, contract, trick_points, tricks_won, last, melds, belote,
                                     tricks_by_seat=by_seat)
     except EngineError as exc:
-        from .cli import UserError
+        from .errors import UserError
         raise UserError(f"variant {variant.id}: {exc}") from None
     return {"variant": variant.id, "contract": contract.to_json(), "takers": takers,
             "trick_points": trick_points,
@@ -278,7 +278,7 @@ def describe(variant, out: dict) -> str:
 
 
 def run(args) -> int:
-    from .cli import UserError
+    from .errors import UserError
     from .variants import VariantError
     from .variants.cli import variant_for
     try:

@@ -41,7 +41,7 @@ def register(subparsers) -> None:
 
 
 def run(args) -> int:
-    from .cli import UserError
+    from .errors import UserError
     from .engine.errors import EngineError
     from .engine.players import simple_deal
     from .engine.random_play import random_deal

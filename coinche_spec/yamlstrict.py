@@ -355,7 +355,9 @@ def _short_tag(tag: str) -> str:
 
 
 class _Syntax(Exception):
-    """The fast parser found the text broken: read it again with the reference parser."""
+    """The fast parser found the text broken: read it again with the reference parser.
+
+    Private control flow (caught in this module, never shown): not under errors.CoincheSpecError."""
 
 
 # Both YAML parsers take time quadratic in the depth of nested flow collections ("[[[[...");

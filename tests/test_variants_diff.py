@@ -79,7 +79,7 @@ def test_awards_are_shown_as_a_reader_reads_them(capsys):
 
 def test_cli_leaves_out_what_cannot_matter_and_says_so(capsys):
     """contree-701 plays no melds: cafe-sans-tout-atout's meld rules differ, but only because melds.enabled
-    does (listed); the same test the rules pages and `compare` use (docsgen.differences.moot_difference)."""
+    does (listed); the same test the rules pages and `compare` use (variants.relevance.moot_difference)."""
     assert main(["variants", "diff", "contree-701", "cafe-sans-tout-atout", "--format", "json"]) == 0
     out = json.loads(capsys.readouterr().out)
     rules = [d["rule"] for d in out["differences"]]
@@ -100,33 +100,31 @@ def test_cli_leaves_out_what_cannot_matter_and_says_so(capsys):
 
 
 def test_an_uncoinched_awards_multiplier_cannot_matter():
-    from coinche_spec.docsgen.differences import moot_difference
-    from coinche_spec.docsgen.templates import Ctx
+    from coinche_spec.variants.relevance import moot_difference
     a = load_variant("federation").document["rules"]
     b = json.loads(json.dumps(a))
     b["scoring"]["made"]["takers"]["multiplied"] = "none" if a["scoring"]["made"]["takers"]["multiplied"] != "none" \
         else "all"
-    assert moot_difference("scoring.made.takers", [Ctx(a), Ctx(b)], ["a", "b"]) == \
+    assert moot_difference("scoring.made.takers", [a, b], ["a", "b"]) == \
         "differs only in what multiplies an uncoinched award (always x1)"
     b["scoring"]["made"]["takers"]["terms"] = ["card_points"]
-    assert moot_difference("scoring.made.takers", [Ctx(a), Ctx(b)], ["a", "b"]) is None
+    assert moot_difference("scoring.made.takers", [a, b], ["a", "b"]) is None
 
 
 def test_a_belote_lowering_the_target_cannot_matter_without_a_comparison_with_the_defenders(capsys):
     """belote.counts_as changes an outcome only where the takers' total meets the defenders' (versus_defenders,
     a litige): under cafe-701 (versus_defenders ignore) it is left out, under contree-701 (not_level) kept."""
-    from coinche_spec.docsgen.differences import cannot_matter
-    from coinche_spec.docsgen.templates import Ctx
+    from coinche_spec.variants.relevance import cannot_matter
     rules = json.loads(json.dumps(load_variant("cafe-701").document["rules"]))
     rules["belote"]["counts_as"] = "lowered_target"
-    assert cannot_matter(Ctx(rules), "belote.counts_as").startswith("the takers' total is never compared")
+    assert cannot_matter(rules, "belote.counts_as").startswith("the takers' total is never compared")
     rules["scoring"]["litige"] = "takers_points_held"          # a level total is judged apart
-    assert cannot_matter(Ctx(rules), "belote.counts_as") is None
+    assert cannot_matter(rules, "belote.counts_as") is None
     rules["scoring"]["litige"] = "none"
     rules["contract"]["versus_defenders"] = "strictly_more"
-    assert cannot_matter(Ctx(rules), "belote.counts_as") is None
+    assert cannot_matter(rules, "belote.counts_as") is None
     rules["belote"]["counts_towards_contract"] = False
-    assert cannot_matter(Ctx(rules), "belote.counts_as") == "the belote does not count towards the contract"
+    assert cannot_matter(rules, "belote.counts_as") == "the belote does not count towards the contract"
     assert main(["variants", "diff", "contree-701", "test-belote-lowers-target", "--format", "json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert [d["rule"] for d in out["differences"]] == ["belote.counts_as"] and out["left_out"] == []

@@ -138,10 +138,6 @@ def rules_that_differ(document: dict, mine: dict) -> list[str]:
     return [p for p in sorted(set(a) | set(b)) if a.get(p) != b.get(p) and shown(p)]
 
 
-class Refused(Exception):
-    """A card belote-cli does not list as legal, or out of turn: the deal stops there."""
-
-
 class BeloteCliAdapter:
     """The protocol's commands, answered by belote-cli's ``belote`` package (see the module's docstring)."""
 

@@ -11,7 +11,7 @@ import random
 
 
 def run_batch(args, variant) -> int:
-    from ..cli import UserError
+    from ..errors import UserError
 
     if args.batch is None:
         raise UserError("--json goes with --batch N (the statistics of N deals); one deal prints as text")

@@ -26,7 +26,7 @@ def register(subparsers) -> None:
 
 
 def _error(message: str):
-    from ..cli import UserError
+    from ..errors import UserError
     return UserError(message)
 
 

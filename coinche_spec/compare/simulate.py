@@ -24,10 +24,10 @@ import multiprocessing
 import sys
 from dataclasses import dataclass, field
 
-from ..engine.match import Match
+from ..engine.match import Match, exact_rules
 from ..engine.players import play_hands
 from ..engine.scoring import score_deal
-from ..variants.rules import Rules
+from ..conformance.fuzz_deals import batch_refusal as _batch_refusal
 from ..variants.compiled import compiled_rules
 from .deals import deal_hands
 from .stats import Estimate, largest, mean, mean_of, rate
@@ -40,22 +40,6 @@ _THROWN = (None, None, 1, False, 0, 0, 0, 0, None, None)
 #                              NS tricks, EW tricks, belote side, points a litige held back or None
 #                              [, the score unrounded: only under match.last_deal_exact])
 Record = tuple
-_EXACT_RULES: dict = {}     # id(rules) -> (rules, the same rules without scoring.rounding, or None)
-
-
-def exact_rules(rules):
-    """The rule set with scores left unrounded, when its match counts a deal exactly
-    (match.last_deal_exact with some scoring.rounding), else None."""
-    kept = _EXACT_RULES.get(id(rules))
-    if kept is None or kept[0] is not rules:
-        c = compiled_rules(rules)
-        exact = None
-        if c.match.get("last_deal_exact", False) and c.scoring.rounding != "none":
-            doc = rules.to_dict()
-            doc["scoring"] = dict(doc["scoring"], rounding="none")
-            exact = Rules(doc, f"{rules.variant_id}-unrounded")
-        kept = _EXACT_RULES[id(rules)] = (rules, exact)
-    return kept[1]
 
 
 def play_one(rules, dealer: str, hands: dict) -> Record:
@@ -98,20 +82,7 @@ def _play_chunk(task: tuple) -> list:
 
 def batch_refusal(rules_list: list) -> str | None:
     """None when the batch engine plays every one of these rule sets, else why not (for ``note``)."""
-    try:
-        import numpy  # noqa: F401
-    except ImportError:
-        return "numpy is not installed (pip install coinche-spec[batch])"
-    from ..batch import BatchUnsupported, batch_rules
-    for r in rules_list:
-        try:
-            batch_rules(r)
-        except BatchUnsupported as exc:
-            return str(exc)
-        if exact_rules(r) is not None:
-            return ("rules.match.last_deal_exact: a match counts the deal that would win it unrounded, "
-                    "and the batch records carry only the rounded score")
-    return None
+    return _batch_refusal(*rules_list)
 
 
 def match_refusal(variants: list) -> str | None:

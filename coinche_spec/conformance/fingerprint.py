@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..errors import CoincheSpecError
 from ..protocol.cases import CaseError, canonicalise, run_canonical
 from ..protocol.client import Implementation, ImplementationError
 from ..variants.diff import flatten
@@ -390,7 +391,7 @@ def configure(impl: Implementation, base) -> Any:
     raise FingerprintError(f"the implementation refuses {base.id} and every rule set it lists")
 
 
-class FingerprintError(Exception):
+class FingerprintError(CoincheSpecError):
     """The fingerprint cannot be taken (the implementation refuses every rule set); one line."""
 
 

@@ -57,7 +57,7 @@ def main(args) -> int:
         return _usage(f"--timeout {args.timeout:g}: give a number of seconds above 0")
     if args.deals is not None and args.deals < 0:
         return _usage(f"--deals {args.deals}: give a whole number of at least 0")
-    from ..cli import UserError
+    from ..errors import UserError
     try:
         base = variant_for(args.base)
     except VariantError as exc:

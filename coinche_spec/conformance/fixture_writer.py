@@ -25,6 +25,7 @@ from typing import Any
 import yaml
 
 from .. import yamlstrict
+from ..errors import CoincheSpecError
 
 AREA_OF_KIND = {"dealing": "dealing", "auction": "auction", "legal_cards": "play", "deal": "deal",
                 "score": "scoring", "melds": "melds", "perft": "perft", "match": "match"}
@@ -32,7 +33,7 @@ WIDTH = 100
 _PLAIN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*")
 
 
-class WriteError(Exception):
+class WriteError(CoincheSpecError):
     """The fixture could not be written; the message names the file."""
 
 

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from .. import inputs, yamlstrict
+from ..errors import CoincheSpecError
 from ..protocol.cases import CaseError, PlayOrderError, canonicalise, check_for_rules
 from ..protocol.cases import check_cards as _cards
 from ..protocol.cases import check_contract as _contract
@@ -38,12 +39,15 @@ AREAS = ("dealing", "auction", "play", "perft", "melds", "belote", "scoring", "m
 RETIRED_FILE = "retired-ids.txt"
 
 
-class CorpusError(Exception):
+class CorpusError(CoincheSpecError):
     """The corpus has problems; ``problems`` holds one line each."""
 
     def __init__(self, problems: list):
         self.problems = list(problems)
         super().__init__("\n".join(str(p) for p in self.problems))
+        first = next((p for p in self.problems if hasattr(p, "filename") and hasattr(p, "line")), None)
+        if first is not None:           # the first located problem's place (yamlstrict.Problem)
+            self.locate(first.filename, first.line, getattr(first, "col", None), getattr(first, "path", ()))
 
 
 @dataclass(frozen=True)

@@ -23,6 +23,7 @@ import queue as queue_mod
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
+from ..errors import CoincheSpecError
 from ..protocol.cases import CaseError, run_case
 from ..protocol.client import Implementation, ImplementationError
 from .compare import compare
@@ -56,7 +57,7 @@ FIELD_RULES: dict[str, dict[str, list[str]]] = {
 NO_REPLY = "(no result)"   # the field name of a divergence where the implementation gave no result
 
 
-class FuzzAbort(Exception):
+class FuzzAbort(CoincheSpecError):
     """The run cannot go on (the implementation is gone); printed as one line, exit status 2."""
 
 

@@ -19,6 +19,8 @@ import sys
 import time
 from pathlib import Path
 
+from ..errors import CoincheSpecError
+
 MAX_JOBS = 64
 
 
@@ -54,7 +56,7 @@ def register(subparsers) -> None:
     p.set_defaults(func=main)
 
 
-class OptionError(Exception):
+class OptionError(CoincheSpecError):
     """A bad option: one line (a rule set's problems: one line each)."""
 
 
@@ -120,7 +122,7 @@ def _generator(text: str, rules) -> str:
 
 def _variant(ref: str | None):
     """(variant, engine reference, file path or None)."""
-    from ..cli import UserError
+    from ..errors import UserError
     from ..variants import VariantError
     from ..variants.cli import variant_for
     from ..variants.loader import SUFFIXES

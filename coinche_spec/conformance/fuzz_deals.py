@@ -22,7 +22,9 @@ import random
 
 from ..engine.errors import EngineError
 from ..engine.game import Deal
+from ..engine.match import exact_rules
 from ..engine.random_play import _belote_suits, belote_word, declarable_melds
+from ..errors import CoincheSpecError
 from ..notation import SEATS
 from .fuzz_cases import KINDS, cases_of_deal, deal_cases
 
@@ -35,7 +37,7 @@ GENERATORS = ("auto", "batch", "deal")
 BATCH_CHUNK = 2048
 
 
-class BatchDisagrees(Exception):
+class BatchDisagrees(CoincheSpecError):
     """The per-deal engine refused what the batch engine played: a bug of the batch engine."""
 
 
@@ -44,10 +46,23 @@ def deal_rng(seed: int, index: int) -> random.Random:
     return random.Random(f"coinche-spec-fuzz:{seed}:{index}")
 
 
-def batch_refusal(rules) -> str | None:
-    """None when the batch engine can generate deals under ``rules``, else why not (one line)."""
-    from ..compare.simulate import batch_refusal as refusal
-    return refusal([rules])
+def batch_refusal(*rule_sets) -> str | None:
+    """None when the batch engine plays every one of these rule sets (and so can generate their
+    deals), else why not (one line). numpy is imported only here, so a missing one is a reason."""
+    try:
+        import numpy  # noqa: F401
+    except ImportError:
+        return "numpy is not installed (pip install coinche-spec[batch])"
+    from ..batch import BatchUnsupported, batch_rules
+    for r in rule_sets:
+        try:
+            batch_rules(r)
+        except BatchUnsupported as exc:
+            return str(exc)
+        if exact_rules(r) is not None:
+            return ("rules.match.last_deal_exact: a match counts the deal that would win it unrounded, "
+                    "and the batch records carry only the rounded score")
+    return None
 
 
 class PerDeal:
@@ -144,7 +159,9 @@ class BatchDeals:
 
 
 class _Refused(Exception):
-    """What the per-deal engine refused, for BatchDisagrees to place."""
+    """What the per-deal engine refused, for BatchDisagrees to place.
+
+    Private control flow (caught in this module, never shown): not under errors.CoincheSpecError."""
 
 
 def deal_source(generator: str, rules, seed: int):

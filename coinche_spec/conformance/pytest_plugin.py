@@ -20,6 +20,8 @@ import types
 
 import pytest
 
+from ..errors import CoincheSpecError
+
 _IMPL = pytest.StashKey()     # the started implementation
 _PLAY = pytest.StashKey()     # what every item needs: engine verdicts on or off, the stderr keeper
 
@@ -102,7 +104,7 @@ class CorpusCollector(pytest.Collector):
         return []
 
 
-class CaseWentWrong(Exception):
+class CaseWentWrong(CoincheSpecError):
     """A case that failed, errored, timed out or showed a corpus defect: the runner's own words."""
 
 

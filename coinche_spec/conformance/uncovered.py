@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 
+from ..variants.relevance import cannot_matter
 from .carry import find
 from .fixtures import Fixture
 from .rulepaths import covers, leaves
@@ -29,15 +30,11 @@ def uncovered(fixtures: list[Fixture], variant) -> list[tuple[str, object]]:
 
 def uncovered_lines(fixtures: list[Fixture], variant) -> list[str]:
     """The uncovered rule values, those no deal can tell apart under the rule set's other rules
-    (the strain order where bids overcall by value only: docsgen.differences.cannot_matter) listed
+    (the strain order where bids overcall by value only: variants.relevance.cannot_matter) listed
     apart, after the fixtures to write next: no fixture can pin them down."""
-    from ..docsgen.differences import cannot_matter
-    from ..docsgen.templates import Ctx
-
     found = uncovered(fixtures, variant)
     total = sum(1 for _ in leaves(variant.document["rules"]))
-    ctx = Ctx(variant.document["rules"])
-    judged = [(path, value, cannot_matter(ctx, path)) for path, value in found]
+    judged = [(path, value, cannot_matter(variant.document["rules"], path)) for path, value in found]
     moot = [entry for entry in judged if entry[2]]
     found = [(path, value) for path, value, why in judged if not why]
     lines = [f"  {path} = {json.dumps(value)}" for path, value in found]

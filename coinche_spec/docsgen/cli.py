@@ -78,7 +78,7 @@ def register(subparsers) -> None:
 
 
 def _user_error(message: str):
-    from ..cli import UserError   # the top-level command prints it as one line, exit 2
+    from ..errors import UserError   # the top-level command prints it as one line, exit 2
     return UserError(message)
 
 

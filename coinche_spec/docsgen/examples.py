@@ -14,10 +14,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..engine.errors import EngineError
-from ..engine.match import run_match
+from ..engine.match import exact_rules, run_match
 from ..engine.melds import compare
 from ..engine.scoring import score_deal
-from ..compare.simulate import exact_rules
 from ..notation import Contract, parse_card, team_of
 from .templates import STRAIN_WORDS, Ctx
 

@@ -18,7 +18,7 @@ from ..sources import source_kind, source_origin, source_part, source_where
 from ..variants import load_variant_file
 from ..variants.loader import Variant, house_dir
 from . import examples as ex_mod
-from .differences import RuleChange, cannot_matter, house_changes
+from .differences import RuleChange, house_changes
 from .templates import SECTIONS, TEMPLATES, Ctx, Template, covers, intro, template_for
 
 # The rules a table looks up during play, in the order of a deal: the "at a glance" summary; a rule
@@ -247,9 +247,9 @@ def build_sheet(variant: Variant) -> Sheet:
     sections = []
     for key, heading in SECTIONS:
         basis.new_section()
-        rules = [Rule(t, t.say(ctx), cannot_matter(ctx, t.paths[0]), basis.for_rule(t), t.key in changed)
+        rules = [Rule(t, t.say(ctx), t.unused(ctx), basis.for_rule(t), t.key in changed)
                  for t in TEMPLATES if t.section == key
-                 and not (ctx.left_out(t.paths) and cannot_matter(ctx, t.paths[0]))]
+                 and not (ctx.left_out(t.paths) and t.unused(ctx))]
         sections.append(Section(key, heading, intro(key, ctx), rules))
     glance = glance_rules(sections, ctx)
     own_ids = {i["id"] for i in (variant.written or {}).get("interpretations", [])} if parent else set()

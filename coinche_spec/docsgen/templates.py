@@ -9,8 +9,9 @@ leaves nobody has written a sentence for, so a new parameter cannot reach a
 rules page silently.
 
 A rule that cannot matter under the other rules (the tout atout values when
-tout atout cannot be bid) is not hidden: its template says why it is unused,
-and the page still shows what the rule set records.
+tout atout cannot be bid) is not hidden: the rules layer's table
+(``variants.relevance``) says why it cannot matter, and the page still shows
+what the rule set records.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from typing import Callable
 
 from ..resources import variant_schema_path
 from ..variants.compiled import capot_over_capot_matters, compiled_rules, unused_left_out, with_unused_filled
+from ..variants.relevance import cannot_matter, term_uses
 
 RANK_KEYS = ("J", "9", "A", "T", "K", "Q", "8", "7")          # as the schema lists them
 TRUMP_ORDER = ("J", "9", "A", "T", "K", "Q", "8", "7")        # strongest first
@@ -289,58 +291,10 @@ def _capot_made_plain(c: Ctx) -> str:
     return text + "."
 
 
-_OUTCOMES = ("made", "coinched_made", "capot_made", "failed", "coinched_failed", "capot_failed")
 
 
-def _term_uses(c: Ctx, term: str, outcomes: tuple = _OUTCOMES) -> dict[str, list[str]]:
-    """For the takers and the defenders, the outcomes whose award lists ``term``."""
-    s = c.r["scoring"]
-    when: dict[str, list[str]] = {"takers": [], "defenders": []}
-    for outcome in outcomes:
-        if s.get(outcome) is None:
-            continue
-        for role in when:
-            if term in s[outcome][role]["terms"]:
-                when[role].append(outcome)
-    return when
 
 
-def _sweep_bonus_uses(c: Ctx) -> dict[str, list[str]]:
-    """For the takers and the defenders, the outcomes whose award lists the sweep bonus."""
-    return _term_uses(c, "sweep_bonus")
-
-
-def _played_outcomes(c: Ctx, outcomes: tuple) -> tuple:
-    """The outcomes among ``outcomes`` that a deal can reach: a coinched award only where a coinche
-    is possible, a capot award (when given) only where a capot or a générale may be bid."""
-    coinche = c.rules.coinche_possible
-    return tuple(o for o in outcomes if (coinche or not o.startswith("coinched"))
-                 and (c.capot or c.generale or not o.startswith("capot")))
-
-
-def _bid_scored_as_unused(c: Ctx):
-    """scoring.bid_scored_as changes what the bid term counts for a numeric bid: it cannot matter where no
-    award a numeric bid can get (made, failed; coinched ones where a coinche is possible) counts the bid (a
-    capot's awards count the capot's value)."""
-    numeric = _played_outcomes(c, ("made", "coinched_made", "failed", "coinched_failed"))
-    if any(_term_uses(c, "bid", numeric).values()):
-        return None
-    return "no award of a numeric bid counts the bid"
-
-
-def _bid_factor_unused(c: Ctx):
-    """scoring.bid_factor multiplies what the bid term counts (a capot's or a générale's value too): it
-    cannot matter where no award a deal can get counts the bid."""
-    if any(_term_uses(c, "bid", _played_outcomes(c, _OUTCOMES)).values()):
-        return None
-    return "no award counts the bid"
-
-
-def leaf_unused(c: Ctx, path: str):
-    """Why one kind's value of a rule said per kind of contract in one sentence (scoring.bid_factor,
-    scoring.rounding_up_from) cannot matter: that kind of contract cannot be bid. None otherwise."""
-    kind = path.rsplit(".", 1)[-1] if path in _PER_KIND_LEAVES else None
-    return _not_sa(c) if kind == "sans_atout" else _not_ta(c) if kind == "tout_atout" else None
 
 
 def _sweep_bonus(c: Ctx) -> str:
@@ -348,7 +302,7 @@ def _sweep_bonus(c: Ctx) -> str:
     labels = (("made", "made"), ("coinched_made", "made under a coinche"), ("capot_made", "a made capot bid"),
               ("failed", "failed"), ("coinched_failed", "failed under a coinche"),
               ("capot_failed", "a failed capot bid"))
-    when = _sweep_bonus_uses(c)
+    when = term_uses(c.rules, "sweep_bonus")
     if not when["takers"] and not when["defenders"]:
         return f"The bonus for taking all eight tricks is {s['sweep_bonus']}."
     parts = []
@@ -369,15 +323,19 @@ def _sweep_bonus(c: Ctx) -> str:
 
 @dataclass(frozen=True)
 class Template:
-    """The sentence of one rule (or of a few leaves best said together) and when it is unused."""
+    """The sentence of one rule (or of a few leaves best said together)."""
 
     key: str
     section: str
     title: str
     paths: tuple[str, ...]
     say: Callable[[Ctx], str]
-    unused: Callable[[Ctx], str | None] = lambda c: None
     options: dict = field(default_factory=dict)   # rule path -> {option: sentence}, for enumerated rules
+
+    def unused(self, c: Ctx) -> str | None:
+        """Why the rule cannot matter under these rules, or None: the rules layer's table
+        (variants.relevance.CANNOT_MATTER), which every other reader uses too."""
+        return cannot_matter(c.rules, self.paths[0])
 
 
 def _table(group: str) -> tuple[str, ...]:
@@ -391,14 +349,14 @@ def _value_key(value):
     return value
 
 
-def one(key, section, title, path, texts, unused=lambda c: None, options=None) -> Template:
+def one(key, section, title, path, texts, options=None) -> Template:
     """A template for one leaf: ``texts`` maps each value to a sentence (or a function of the context).
 
     ``options`` gives the sentence tables of a rule whose sentence is not one per value (a list of options)."""
     def say(c: Ctx) -> str:
         t = sentence_for(path, texts, c.get(path)) if isinstance(texts, dict) else texts
         return t(c) if callable(t) else t
-    return Template(key, section, title, (path,), say, unused,
+    return Template(key, section, title, (path,), say,
                     {path: texts} if isinstance(texts, dict) else dict(options or {}))
 
 
@@ -459,21 +417,12 @@ def _card_scale(c: Ctx) -> str:
             f"{parts[2]}.")
 
 
-def _not_ta(c):
-    return None if c.ta else "tout atout cannot be bid"
 
 
-def _not_sa(c):
-    return None if c.sa else "sans atout cannot be bid"
 
 
-def _no_capot(c):
-    return None if c.capot else "capot cannot be bid"
 
 
-def _no_capot_nor_generale(c):
-    """Rules of the capot that the générale follows too: unused only when neither may be bid."""
-    return None if c.capot or c.generale else "neither capot nor générale can be bid"
 
 
 def _capot_bid(c: Ctx) -> str:
@@ -490,19 +439,8 @@ def _capot_bid(c: Ctx) -> str:
     return text + ", and nothing ranks above it, not even a capot in another strain."
 
 
-def _capot_over_capot_unused(c):
-    """capot.overcall_by_capot: moot where no capot may be bid, or where the capot ends the auction."""
-    if not c.capot:
-        return "capot cannot be bid"
-    if c.r["auction"]["capot"]["ends_auction"]:
-        return "a capot bid ends the auction at once, so no bid can follow it"
-    return None
 
 
-def _strain_order_unused(c):
-    if c.r["auction"]["overcall"] == "higher_value_or_strain" or c.capot_over_capot:
-        return None
-    return "bids are compared by value only"
 
 
 def _generale(c: Ctx) -> str:
@@ -518,27 +456,10 @@ def _generale(c: Ctx) -> str:
             f"not even a générale in another strain. As a capot would, it {ends} and {coinche}.")
 
 
-def _no_melds(c):
-    return None if c.melds else "melds are not played"
 
 
-def _sweep_melds_unused(c):
-    """scoring.sweep_takes_melds moves melds between the sides: it changes a score only where an
-    award counts a side's own melds (all_melds counts both sides' whoever holds them)."""
-    if not c.melds:
-        return "melds are not played"
-    scoring = c.r["scoring"]
-    awards = [block.get(side) for block in (scoring.get(o) for o in (
-        "made", "failed", "coinched_made", "coinched_failed", "capot_made", "capot_failed"))
-        if isinstance(block, dict) for side in ("takers", "defenders")]
-    if not any(isinstance(a, dict) and "own_melds" in a.get("terms", []) for a in awards):
-        return ("no award counts a side's own melds (all_melds counts both sides' whoever holds them), "
-                "so whose melds they are changes no score")
-    return None
 
 
-def _no_belote(c):
-    return None if c.belote else "belote is not played"
 
 
 # belote.counts_as: how a belote that counts towards the contract helps it
@@ -550,29 +471,10 @@ _COUNTS_AS = {
         f"{c.r['belote']['points']} (a bid of 100 needs {100 - c.r['belote']['points']}), the least total too, and "
         "the totals compared with the defenders' or for a litige count no belote."),
 }
-_ROUNDING_UNIT = {"none": 1, "nearest_10_half_up": 10, "nearest_10_half_down": 10, "nearest_5": 5}
 
 
-def _counts_as_unused(c):
-    """belote.counts_as changes an outcome only where a total is compared with the other side's
-    (contract.versus_defenders, a litige), or where a rounded total is judged and the belote is not a
-    whole number of the rounding's unit."""
-    if not c.belote:
-        return "belote is not played"
-    r = c.r
-    if not r["belote"]["counts_towards_contract"]:
-        return "the belote does not count towards the contract"
-    if r["contract"]["versus_defenders"] != "ignore" or (r["scoring"].get("litige") or "none") != "none":
-        return None
-    unit = _ROUNDING_UNIT.get(r["scoring"]["rounding"], 1)
-    if r["contract"].get("judged_on") == "rounded_points" and r["belote"]["points"] % unit:
-        return None
-    return ("the takers' total is never compared with the defenders' (versus_defenders ignore, no litige): "
-            "a belote added to it or taken off the target makes and fails the same contracts")
 
 
-def _no_coinche(c):
-    return None if c.rules.coinche_possible else "nobody may coinche"
 
 
 def _coinche_minimum(c: Ctx) -> str:
@@ -583,28 +485,10 @@ def _coinche_minimum(c: Ctx) -> str:
             + (" (a capot bid or a générale as said under the capot)." if c.capot or c.generale else "."))
 
 
-def _no_surcoinche(c):
-    reason = _no_coinche(c)
-    if reason:
-        return reason
-    if c.coinche_ends:
-        return "a coinche ends the auction at once, so the takers never get to surcoinche"
-    return None if c.r["auction"]["surcoinche"]["allowed"] else "there is no surcoinche"
 
 
-def _cannot_overtrump_unused(c):
-    v = c.r["play"]["void_opponent_winning"]
-    if not v["must_trump"]:
-        return "a player who cannot follow suit is never obliged to trump"
-    if not v["must_overtrump"]:
-        return "a player never has to beat a trump already played, so any trump will do"
-    return None
 
 
-def _partner_rules_unused(c):
-    if c.r["play"]["void_partner_winning"]["may_discard"]:
-        return None
-    return "a player void in the led suit must trump even when his partner wins, as against an opponent"
 
 
 # card_values.sweep.kind: what taking all eight tricks changes in the card count
@@ -678,9 +562,6 @@ def _packets_after_auction(c: Ctx) -> str:
             "in before they are dealt.")
 
 
-def _uncut(c: Ctx):
-    """Why the cut and the packets cannot matter: deal.method uniform deals the pack as it lies."""
-    return "the pack is dealt as it lies, with no cut and no packets" if c.get("deal.method") == "uniform" else None
 
 
 _DEAL_METHOD = {
@@ -703,15 +584,6 @@ def _alt_packets(c: Ctx) -> str:
     return f"The dealer may deal in packets of {shapes} instead."
 
 
-def _tie_unused(c: Ctx):
-    m = c.r["match"]
-    if _single_deals(c):
-        return _single_deals(c)
-    # the both-cross rules that may come to equal points: the totals, the deal's points, a counting stage
-    if m["both_cross"] in ("higher_total", "last_deal", "counting_order") or m.get("deals") is not None:
-        return None
-    return {"deal_winner": "when both sides cross, the deal's winners win whatever the totals",
-            "last_taker": "when both sides cross, the last deal's takers win whatever the totals"}[m["both_cross"]]
 
 
 def _match_deals(c: Ctx) -> str:
@@ -730,11 +602,6 @@ _THROW_INS_COUNT = {
 }
 
 
-def _never_thrown_in(c: Ctx):
-    """Why no deal is ever thrown in: «à la vache», the dealer must bid after three passes."""
-    if c.get("auction.all_pass") == "dealer_must_bid":
-        return "the dealer must bid when the three others have passed, so no deal is thrown in"
-    return None
 
 
 def _throw_ins_count(c: Ctx) -> str:
@@ -816,9 +683,6 @@ def _ladder(c: Ctx) -> str:
     return f"Only these values may be bid, lowest first: {', '.join(map(str, ladder))}."
 
 
-def _on_the_ladder(c: Ctx):
-    """Why the step is unused: a ladder lists every value."""
-    return "the ladder of bids lists every value that may be bid" if c.get("auction.bids.ladder") else None
 
 
 def _steps(c: Ctx) -> str:
@@ -870,11 +734,6 @@ def _max_bids(c: Ctx) -> str:
             "surcoinche.")
 
 
-def _raise_unused(c):
-    if c.r["auction"]["passes_to_end"] < 4 and c.r["auction"]["raise_own_bid"] != "never_in_a_named_strain":
-        return ("with fewer than four passes ending the auction, a bidder's turn never comes back to him "
-                "before someone else has bid")
-    return None
 
 
 _COINCHER = {"opponents_of_bidder": "An opponent of the highest bidder", "any_player": "Any player",
@@ -935,13 +794,6 @@ def _surcoinche_ends(c: Ctx) -> str:
     return f"After a surcoinche, {NUMBER_WORDS.get(n, n)} passes in a row end the auction."
 
 
-def _surcoinche_ends_unused(c):
-    reason = _no_surcoinche(c)
-    if reason:
-        return reason
-    if c.after_auction or c.window_after_coinche:
-        return "a surcoinche comes after the bidding and closes the coinche window before the first card"
-    return None
 
 
 _FIRST_LEADER = {
@@ -968,8 +820,7 @@ def _ranks(order) -> str:
     return ", ".join(RANK_WORDS[k] for k in order)
 
 
-def _card_table(group: str, title: str, lead: str, order: tuple, section: str,
-                unused=lambda c: None) -> Template:
+def _card_table(group: str, title: str, lead: str, order: tuple, section: str) -> Template:
     def say(c: Ctx) -> str:
         values = c.r["card_values"][group]
         total = sum(values.values())
@@ -980,7 +831,7 @@ def _card_table(group: str, title: str, lead: str, order: tuple, section: str,
         else:
             sums = f"{total} in each suit, {4 * total} in all"
         return f"{lead}: {_points(values, order)} ({sums})."
-    return Template(f"values-{group}", section, title, _table(f"card_values.{group}"), say, unused)
+    return Template(f"values-{group}", section, title, _table(f"card_values.{group}"), say)
 
 
 _COMPARE_EQUAL = {
@@ -1142,7 +993,6 @@ _CAPOT_BY = {
 
 
 _BID_FACTOR_PATHS = tuple(f"scoring.bid_factor.{k}" for k in ("suit", "sans_atout", "tout_atout"))
-_PER_KIND_LEAVES = frozenset(_BID_FACTOR_PATHS[1:] + _UP_FROM_PATHS[1:])
 
 
 def _bid_factor(c: Ctx) -> str:
@@ -1178,21 +1028,8 @@ def _target(c: Ctx) -> str:
     return f"The match is played to {c.r['match']['target']} points."
 
 
-def _no_target(c: Ctx):
-    """Why reaching the target cannot matter: match.target null, so no total ever reaches one (single
-    deals, or a match of ``deals`` won by the higher total after the last)."""
-    m = c.r["match"]
-    if m["target"] is not None:
-        return None
-    if m.get("deals") is None:
-        return "there is no target and no set number of deals (single deals)"
-    return f"there is no target: the match ends after {_plural(m['deals'], 'deal')}, won by the higher total"
 
 
-def _single_deals(c: Ctx):
-    """Why a rule of the match's end cannot matter: no target and no set number of deals."""
-    m = c.r["match"]
-    return _no_target(c) if m.get("deals") is None else None
 
 
 def _exact_deals(c: Ctx) -> str:
@@ -1234,7 +1071,7 @@ TEMPLATES: tuple[Template, ...] = (
     one("dealer-after-throw-in", "table", "Dealer after a throw-in", "table.dealer_after_throw_in", {
         "next_seat": "When the cards are thrown in (four passes), the deal still passes to the next player.",
         "same_dealer": "When the cards are thrown in (four passes), the same dealer deals again.",
-    }, lambda c: _never_thrown_in(c)),
+    }),
     one("shuffle", "table", "Shuffle", "deal.shuffle", {
         "every_deal": "The dealer shuffles before every deal.",
         "never": lambda c: ("The cards are never shuffled: the tricks of the last deal are gathered up and the "
@@ -1244,21 +1081,20 @@ TEMPLATES: tuple[Template, ...] = (
         "never_except_listed": ("Shuffling is forbidden, except in the cases the table's written rules list; otherwise "
                                 "the tricks are gathered up and the pack is only cut."),
     }),
-    Template("deal-method", "table", "Dealing", ("deal.method",), _deal_method, lambda c: None,
+    Template("deal-method", "table", "Dealing", ("deal.method",), _deal_method,
              {"deal.method": _DEAL_METHOD}),
     one("cut-by", "table", "Who cuts", "deal.cut.by", {
         "dealer_left": lambda c: f"The pack is cut by {c.neighbour('left')}.",
         "dealer_right": lambda c: f"The pack is cut by {c.neighbour('right')}.",
-    }, _uncut),
+    }),
     one("cut-minimum", "table", "Size of the cut", "deal.cut.minimum_packet",
-        lambda c: f"Each part of the cut must hold at least {_plural(c.r['deal']['cut']['minimum_packet'], 'card')}.",
-        _uncut),
+        lambda c: f"Each part of the cut must hold at least {_plural(c.r['deal']['cut']['minimum_packet'], 'card')}."),
     one("cut-required", "table", "Cut required", "deal.cut.required", {
         "true": "The pack must be cut.",
         "false": "The player may decline to cut (no cut).",
-    }, _uncut),
-    Template("packets", "table", "Packets", ("deal.packets",), _packets, _uncut),
-    Template("alternative-packets", "table", "Other packets", ("deal.alternative_packets",), _alt_packets, _uncut),
+    }),
+    Template("packets", "table", "Packets", ("deal.packets",), _packets),
+    Template("alternative-packets", "table", "Other packets", ("deal.alternative_packets",), _alt_packets),
     Template("packets-after-auction", "table", "Cards dealt after the auction", ("deal.packets_after_auction",),
              _packets_after_auction),
 
@@ -1270,7 +1106,7 @@ TEMPLATES: tuple[Template, ...] = (
     one("bid-minimum", "auction", "Lowest bid", "auction.bids.minimum",
         lambda c: f"A bid names a value and {_what_is_named(c)}; the lowest value is "
                   f"{c.r['auction']['bids']['minimum']}."),
-    Template("bid-step", "auction", "Steps", ("auction.bids.step",), _steps, _on_the_ladder),
+    Template("bid-step", "auction", "Steps", ("auction.bids.step",), _steps),
     Template("bid-maximum", "auction", "Highest bid", ("auction.bids.maximum",), _maximum),
     Template("bid-ladder", "auction", "Ladder of bids", ("auction.bids.ladder",), _ladder),
     one("sans-atout-bid", "auction", "Sans atout", "auction.strains.sans_atout", {
@@ -1288,11 +1124,10 @@ TEMPLATES: tuple[Template, ...] = (
     }),
     one("strain-order", "auction", "Order of strains", "auction.strain_order",
         lambda c: f"From lowest to highest, the strains rank: {strain_list(c.r['auction']['strain_order'])}.",
-        _strain_order_unused, options={"auction.strain_order[]": STRAIN_WORDS}),
+        options={"auction.strain_order[]": STRAIN_WORDS}),
     one("capot-bid", "auction", "Capot bid", "auction.capot.allowed", _capot_bid),
     one("capot-value", "auction", "Value of a capot bid", "auction.capot.value",
-        lambda c: f"Wherever the scoring adds the bid, a capot bid counts {c.r['auction']['capot']['value']}.",
-        _no_capot),
+        lambda c: f"Wherever the scoring adds the bid, a capot bid counts {c.r['auction']['capot']['value']}."),
     one("capot-over-capot", "auction", "Capot over capot", "auction.capot.overcall_by_capot", {
         "never": "A capot bid cannot be overcalled by another capot, whatever its strain.",
         None: "A capot bid cannot be overcalled by another capot, whatever its strain.",
@@ -1300,22 +1135,21 @@ TEMPLATES: tuple[Template, ...] = (
                                     "strains: capot spades over capot hearts when spades rank higher), not in the "
                                     "same or a lower one" + ("; a générale still ranks above every capot."
                                                              if c.generale else ".")),
-    }, _capot_over_capot_unused),
+    }),
     one("capot-ends", "auction", "Capot and the end of the auction", "auction.capot.ends_auction", {
         "true": lambda c: "A capot bid ends the auction at once." + (" So does a générale." if c.generale else ""),
         "false": lambda c: ("A capot bid does not end the auction: the usual passes end it."
                             + (" The same goes for a générale." if c.generale else "")),
-    }, _no_capot_nor_generale),
+    }),
     one("capot-coinche", "auction", "Coinching a capot", "auction.capot.may_be_coinched", {
         "true": lambda c: ("A capot contract may be coinched like any other"
                            + (", and so may a générale." if c.generale else ".")),
         "false": lambda c: ("A capot contract cannot be coinched"
                             + (", nor can a générale." if c.generale else ".")),
-    }, _no_capot_nor_generale),
+    }),
     one("generale", "auction", "Générale", "auction.generale.allowed", _generale),
     one("generale-value", "auction", "Value of a générale", "auction.generale.value",
-        lambda c: f"Wherever the scoring adds the bid, a générale counts {c.r['auction']['generale']['value']}.",
-        lambda c: None if c.generale else "the générale is not played"),
+        lambda c: f"Wherever the scoring adds the bid, a générale counts {c.r['auction']['generale']['value']}."),
     Template("passes-to-end", "auction", "End of the auction", ("auction.passes_to_end",), _passes_to_end),
     one("all-pass", "auction", "Four passes", "auction.all_pass", {
         "throw_in": "If all four players pass without a bid, the cards are thrown in and dealt again.",
@@ -1338,7 +1172,7 @@ TEMPLATES: tuple[Template, ...] = (
         "never_in_a_named_strain": ("No player may bid again in a strain he has already bid in during this auction, "
                                     "even after other bids, and a capot or a générale names its strain too; he may "
                                     "still bid in another strain."),
-    }, _raise_unused),
+    }),
 
     # --- coinche and surcoinche
     one("coinche-allowed", "coinche", "Coinche", "auction.coinche.allowed", {
@@ -1356,11 +1190,11 @@ TEMPLATES: tuple[Template, ...] = (
                                      "auction, a bid or a pass, came from the other side: after North's bid and "
                                      "East's pass, North or South may coinche North's own bid, and East and West may "
                                      "not until North or South has called. A contract is coinched only once."),
-    }, _no_coinche),
+    }),
     Template("coinche-minimum", "coinche", "Lowest bid that may be coinched", ("auction.coinche.minimum_bid",),
-             _coinche_minimum, _no_coinche),
+             _coinche_minimum),
     one("coinche-when", "coinche", "When to coinche", "auction.coinche.when",
-        _COINCHE_WHEN, _no_coinche),
+        _COINCHE_WHEN),
     one("coinche-effect", "coinche", "After a coinche", "auction.coinche.effect", {
         "freeze_then_passes": "After a coinche nobody may bid any more: the contract is frozen.",
         "ends_auction": "A coinche ends the auction at once.",
@@ -1371,49 +1205,40 @@ TEMPLATES: tuple[Template, ...] = (
                                           + (f", and until the first card is led {_surcoincher(c)} may still "
                                              "surcoinche, out of turn; nobody passes or bids any more."
                                              if c.surcoinche else ".")),
-    }, lambda c: _no_coinche(c) or ("a coinche comes only after the auction has ended" if c.after_auction
-                                    else None)),
+    }),
     Template("coinche-passes", "coinche", "Passes after a coinche", ("auction.coinche.passes_after",),
-             _passes_after,
-             lambda c: _no_coinche(c) or ("a coinche comes only after the auction has ended" if c.after_auction else
-                                          "a coinche ends the auction at once" if c.coinche_ends
-                                          or c.window_after_coinche else None)),
+             _passes_after),
     one("coinche-partner", "coinche", "The coincher's partner", "auction.coinche.partner_may_speak", {
         "true": "The coincher's partner speaks in his turn like anyone else.",
         None: "The coincher's partner speaks in his turn like anyone else.",
         "false": ("After a coinche the coincher's partner must not speak: his turn is skipped, so he neither passes "
                   "nor surcoinches, and the passes that end the auction are the other players'."),
-    }, lambda c: _no_coinche(c) or ("a coinche comes only after the auction has ended" if c.after_auction else
-                                    "a coinche ends the auction at once" if c.coinche_ends
-                                    or c.window_after_coinche else None)),
+    }),
     one("coinche-multiplier", "coinche", "Coinche multiplier", "auction.coinche.multiplier",
-        lambda c: (f"A coinche multiplies by {c.m_coinche} (what is multiplied: see Scoring a deal)."),
-        _no_coinche),
+        lambda c: (f"A coinche multiplies by {c.m_coinche} (what is multiplied: see Scoring a deal).")),
     one("surcoinche", "coinche", "Surcoinche", "auction.surcoinche.allowed", {
         "true": lambda c: ("The takers may answer a coinche with a surcoinche (redouble)"
                            + (", either of them, before the first card." if c.after_auction or c.window_after_coinche
                               else ", in their turn.")),
         "false": "There is no surcoinche.",
-    }, lambda c: _no_coinche(c) or ("a coinche ends the auction at once, so the takers never get to surcoinche"
-                                    if c.coinche_ends else None)),
+    }),
     one("surcoinche-by", "coinche", "Who may surcoinche", "auction.surcoinche.by", {
         "coinched_side": "Only the takers, the side whose bid was coinched, may surcoinche.",
         None: "Only the takers, the side whose bid was coinched, may surcoinche.",
         "next_caller": lambda c: ("Whoever calls next after the coinche may surcoinche, whatever his side"
                                   + (" (before the first card, any player)." if c.after_auction
                                      or c.window_after_coinche else " (in his turn).")),
-    }, _no_surcoinche),
+    }),
     Template("surcoinche-ends", "coinche", "After a surcoinche", ("auction.surcoinche.ends_auction",),
-             _surcoinche_ends, _surcoinche_ends_unused),
+             _surcoinche_ends),
     one("surcoinche-multiplier", "coinche", "Surcoinche multiplier", "auction.surcoinche.multiplier",
-        lambda c: f"A surcoinche raises the multiplier from {c.m_coinche} to {c.m_surcoinche}.",
-        _no_surcoinche),
+        lambda c: f"A surcoinche raises the multiplier from {c.m_coinche} to {c.m_surcoinche}."),
 
     # --- play
     one("first-leader", "play", "First lead", "play.first_leader",
         _FIRST_LEADER),
     Template("first-leader-generale", "play", "First lead of a générale", ("play.first_leader_generale",),
-             _first_leader_generale, lambda c: None if c.generale else "a générale cannot be bid",
+             _first_leader_generale,
              {"play.first_leader_generale": _FIRST_LEADER_GENERALE}),
     one("trick-winner", "play", "Who wins a trick", "play.trick_winner", _TRICK_WINNER),
     one("trump-lead", "play", "Trump led", "play.trump_lead_must_overtrump", {
@@ -1427,7 +1252,7 @@ TEMPLATES: tuple[Template, ...] = (
         "true": "The duty to go up holds even when the player's partner has the highest trump of the trick.",
         "false": ("When the player's partner has the highest trump of the trick, he may follow with any trump; "
                   "he must go up only over an opponent's trump."),
-    }, lambda c: None if c.get("play.trump_lead_must_overtrump") else "nobody need go up on a trump lead"),
+    }),
     one("partner-winning", "play", "Void, partner winning", "play.void_partner_winning.may_discard", {
         "true": ("A player who cannot follow suit while his partner is winning the trick may play any card; "
                  "he need not trump."),
@@ -1438,7 +1263,7 @@ TEMPLATES: tuple[Template, ...] = (
         "play.void_partner_winning.trump_must_overtrump", {
             "true": "If he chooses to trump anyway, he must beat the highest trump in the trick when he can.",
             "false": "If he chooses to trump anyway, any trump will do, even a lower one.",
-        }, _partner_rules_unused),
+        }),
     one("opponent-winning", "play", "Void, opponent winning", "play.void_opponent_winning.must_trump", {
         "true": "A player who cannot follow suit while an opponent is winning must trump if he holds a trump.",
         "false": "A player who cannot follow suit may play any card, even when an opponent is winning.",
@@ -1452,35 +1277,33 @@ TEMPLATES: tuple[Template, ...] = (
         "may_discard": "If he cannot beat an opponent's trump, he may play a lower trump or any other card.",
         "must_discard": ("If he cannot beat an opponent's trump, he must keep his trumps and play a card of "
                          "another suit, if he holds one."),
-    }, _cannot_overtrump_unused),
+    }),
     one("partner-cut", "play", "Partner has trumped, only trumps in hand", "play.partner_cut_only_trumps", {
         "free": ("If his partner has trumped and is winning, and he holds nothing but trumps, he may play any "
                  "of them, even a lower one."),
         "must_overtrump": ("If his partner has trumped and is winning, and he holds nothing but trumps, he must "
                            "beat his partner's trump if he can."),
-    }, _partner_rules_unused),
+    }),
     one("ta-go-up", "play", "Going up in tout atout", "play.tout_atout_must_go_up", {
         "true": lambda c: _go_up(c, "tout atout"),
         "false": "In tout atout, a player following suit may play any card of that suit.",
-    }, _not_ta),
+    }),
     one("sa-go-up", "play", "Going up in sans atout", "play.sans_atout_must_go_up", {
         "true": lambda c: _go_up(c, "sans atout"),
         "false": "In sans atout, a player following suit may play any card of that suit.",
-    }, _not_sa),
+    }),
 
     # --- card values
     Template("card-order", "values", "Order of the cards", ("card_values.order.trump", "card_values.order.plain"),
              _rank_order, options={"card_values.order.trump[]": RANK_WORDS, "card_values.order.plain[]": RANK_WORDS}),
     _card_table("trump", "Trump values", "The trump suit counts", TRUMP_ORDER, "values"),
     _card_table("plain", "Values in the other suits", "The other suits count", PLAIN_ORDER, "values"),
-    _card_table("sans_atout", "Sans atout values", "In sans atout every suit counts", PLAIN_ORDER, "values",
-                _not_sa),
-    _card_table("tout_atout", "Tout atout values", "In tout atout every suit counts", TRUMP_ORDER, "values",
-                _not_ta),
+    _card_table("sans_atout", "Sans atout values", "In sans atout every suit counts", PLAIN_ORDER, "values"),
+    _card_table("tout_atout", "Tout atout values", "In tout atout every suit counts", TRUMP_ORDER, "values"),
     one("last-trick", "values", "Last trick", "card_values.last_trick",
         lambda c: f"The side that takes the last trick adds {c.r['card_values']['last_trick']} (dix de der)."),
     Template("card-scale", "values", "Sans atout and tout atout points rescaled", _SCALE_PATHS, _card_scale,
-             lambda c: None if c.sa or c.ta else "neither sans atout nor tout atout can be bid", _SCALE_WORDS),
+             _SCALE_WORDS),
     Template("sweep", "values", "All eight tricks", ("card_values.sweep.kind", "card_values.sweep.value"), _sweep,
              options={"card_values.sweep.kind": SWEEP_KIND}),
 
@@ -1491,31 +1314,31 @@ TEMPLATES: tuple[Template, ...] = (
                             + ("; only the belote is announced." if c.belote and c.get("belote.claim") != "automatic"
                                else ".")),
     }),
-    Template("runs", "melds", "Runs", tuple(f"melds.runs.{n}" for n in ("3", "4", "5")), _runs, _no_melds),
+    Template("runs", "melds", "Runs", tuple(f"melds.runs.{n}" for n in ("3", "4", "5")), _runs),
     one("long-runs", "melds", "Longer runs", "melds.long_runs", {
         "highest_five": lambda c: (f"A run of more than five cards counts as its highest five "
                                    f"({c.r['melds']['runs']['5']}); its lower cards stay free for another meld."),
         "count_as_five": lambda c: (f"A run of more than five cards counts as a run of five "
                                     f"({c.r['melds']['runs']['5']}), all its cards included."),
-    }, _no_melds),
+    }),
     one("run-order", "melds", "Order for runs", "melds.run_order", {
         "AKQJT987": "Runs follow the order A K Q J 10 9 8 7 in every suit, trumps included.",
-    }, _no_melds),
-    Template("squares", "melds", "Squares", _table("melds.squares"), _squares, _no_melds),
+    }),
+    Template("squares", "melds", "Squares", _table("melds.squares"), _squares),
     Template("squares-sans-atout", "melds", "Squares in sans atout", _table("melds.squares_sans_atout"),
-             _strain_squares("sans_atout", "sans atout"), lambda c: _no_melds(c) or _not_sa(c)),
+             _strain_squares("sans_atout", "sans atout")),
     Template("squares-tout-atout", "melds", "Squares in tout atout", _table("melds.squares_tout_atout"),
-             _strain_squares("tout_atout", "tout atout"), lambda c: _no_melds(c) or _not_ta(c)),
+             _strain_squares("tout_atout", "tout atout")),
     one("card-reuse", "melds", "One card, two melds", "melds.card_reuse", {
         "forbidden": "A card may serve in one meld only.",
         "allowed": "A card may serve in two melds (in a square and in a run).",
-    }, _no_melds),
+    }),
     one("trump-ties", "melds", "Equal runs", "melds.compare.trump_breaks_ties", {
         "true": "Between runs of the same length and the same highest card, a run in trumps beats one that is not.",
         "false": "Between runs of the same length and the same highest card, trumps give no preference.",
-    }, _no_melds),
+    }),
     one("meld-ties", "melds", "Equal best melds", "melds.compare.equal",
-        _COMPARE_EQUAL, _no_melds),
+        _COMPARE_EQUAL),
     one("winner-scores", "melds", "What the better side scores", "melds.winner_scores", {
         "all": lambda c: ("A side that scores its melds scores all its declared melds." if _both_sides(c) else
                           "Only the side with the best meld scores, and it scores all its declared melds; the other "
@@ -1523,25 +1346,25 @@ TEMPLATES: tuple[Template, ...] = (
         "best": lambda c: ("A side that scores its melds scores only its best meld." if _both_sides(c) else
                            "Only the side with the best meld scores, and only that best meld; the other side scores "
                            "none."),
-    }, _no_melds),
+    }),
     Template("sides-scoring", "melds", "Which sides score their melds", ("melds.sides_scoring",),
              lambda c: sentence_for("melds.sides_scoring", _SIDES_SCORING,
                                     c.get("melds.sides_scoring") or "best_side"),
-             _no_melds, {"melds.sides_scoring": _SIDES_SCORING}),
+             {"melds.sides_scoring": _SIDES_SCORING}),
     one("sevens-cancel", "melds", "Four sevens", "melds.sevens_cancel",
         lambda c: ("A player who declares the four sevens cancels every meld of the deal: nobody scores a meld "
                    "(the belote still counts)." if c.get("melds.sevens_cancel") else
-                   "Four sevens cancel nothing; they score as the squares say."), _no_melds),
+                   "Four sevens cancel nothing; they score as the squares say.")),
     one("meld-timing", "melds", "Declaring and comparing", "melds.timing", {
         "declared_with_first_card": ("Each player declares his melds as he plays his first card. After the first "
                                      "card of the second trick the sides compare their best melds: a square beats "
                                      "any run; squares go by value, then rank (A, 10, K, Q); runs by length (five "
                                      "or more counting as five), then highest card."),
-    }, _no_melds),
+    }),
     one("melds-count", "melds", "Melds and the contract", "melds.count_towards_contract", {
         "true": "Melds count towards each side's total when the contract is judged.",
         "false": "Melds do not count towards the contract; they are only added to the score.",
-    }, _no_melds),
+    }),
 
     # --- belote
     one("belote", "belote", "Belote", "belote.enabled", {
@@ -1549,7 +1372,7 @@ TEMPLATES: tuple[Template, ...] = (
         "false": "There is no belote in this game.",
     }),
     one("belote-points", "belote", "Value", "belote.points",
-        lambda c: f"A belote is worth {c.r['belote']['points']} to its holder's side.", _no_belote),
+        lambda c: f"A belote is worth {c.r['belote']['points']} to its holder's side."),
     one("belote-claim", "belote", "Saying it", "belote.claim", {
         "said": ("He must say \"belote\" as he plays the first of the two cards and \"rebelote\" with the second, "
                  "or the belote is lost."),
@@ -1558,36 +1381,35 @@ TEMPLATES: tuple[Template, ...] = (
                       "nothing more is needed with the second."),
         "king_first": ("He must play the king first, saying \"belote\", then the queen, saying \"rebelote\"; "
                        "played queen first, or not said, the belote is lost."),
-    }, _no_belote),
+    }),
     one("belote-in-run", "belote", "Belote and runs", "belote.in_run", {
         "allowed": "The king and queen may also sit in a declared run; the belote still counts.",
         "forbidden": "If the king and queen also sit in a run the same player declared, the belote does not count.",
-    }, lambda c: _no_belote(c) or _no_melds(c)),
+    }),
     one("belote-counts", "belote", "Belote and the contract", "belote.counts_towards_contract", {
         "true": lambda c: ("The takers' belote helps them make the contract, as said below."
                            if c.get("belote.counts_as") == "lowered_target" else
                            "The belote counts towards its side's total when the contract is judged."),
         "false": "The belote does not count towards the contract; it is only added to the score.",
-    }, _no_belote),
+    }),
     Template("belote-counts-as", "belote", "Belote: points or a lower target", ("belote.counts_as",),
              lambda c: sentence_for("belote.counts_as", _COUNTS_AS, c.get("belote.counts_as") or "points")(c),
-             _counts_as_unused, {"belote.counts_as": _COUNTS_AS}),
+             {"belote.counts_as": _COUNTS_AS}),
     one("belote-failure", "belote", "When the takers fail", "belote.on_failure", {
         "holder": "When the contract fails, the takers keep their belote.",
         "defenders": "When the contract fails, the takers' belote goes to the defenders.",
         "lost": "When the contract fails, the takers' belote is lost.",
-    }, _no_belote),
+    }),
     Template("belote-placement", "belote", "Whose belote, by outcome", _PLACEMENT_PATHS, _belote_placement,
-             _no_belote, {path: _placement_sentences(path) for path in _PLACEMENT_PATHS}),
+             {path: _placement_sentences(path) for path in _PLACEMENT_PATHS}),
     one("belote-multiplied", "belote", "Belote under a coinche", "belote.multiplied", {
         "never": "A coinche or surcoinche never multiplies the belote.",
         "with_award": ("Under a coinche or surcoinche, the belote is multiplied with the award it joins when "
                        "that whole award is multiplied."),
-    }, _no_belote),
+    }),
     one("belote-tout-atout", "belote", "Belote in tout atout", "belote.tout_atout",
         {k: (lambda c, text=text: text + (" In sans atout there is none." if c.sa else ""))
-         for k, text in _BELOTE_TOUT_ATOUT.items()},
-        lambda c: _no_belote(c) or _not_ta(c)),
+         for k, text in _BELOTE_TOUT_ATOUT.items()}),
 
     # --- contract
     one("versus-defenders", "contract", "Made or failed", "contract.versus_defenders", {
@@ -1609,7 +1431,6 @@ TEMPLATES: tuple[Template, ...] = (
              lambda c: sentence_for("contract.capot_by", _CAPOT_BY, c.get("contract.capot_by") or "tricks"),
              options={"contract.capot_by": _CAPOT_BY}),
     Template("judged-on", "contract", "Rounded before judging", ("contract.judged_on",), _judged_on,
-             lambda c: None if c.r["scoring"]["rounding"] != "none" else "scores are not rounded",
              {"contract.judged_on": _JUDGED_ON}),
 
     # --- scoring
@@ -1623,36 +1444,29 @@ TEMPLATES: tuple[Template, ...] = (
     Template("coinched-failed", "scoring", "Coinched, failed",
              ("scoring.coinched_failed.takers", "scoring.coinched_failed.defenders"),
              lambda c: _outcome_sentence(c, "coinched_failed")),
-    Template("capot-made", "scoring", "Capot bid made", ("scoring.capot_made",), _capot_made,
-             _no_capot_nor_generale),
-    Template("capot-failed", "scoring", "Capot bid failed", ("scoring.capot_failed",), _capot_failed,
-             _no_capot_nor_generale),
-    Template("bid-factor", "scoring", "The bid counted several times", _BID_FACTOR_PATHS, _bid_factor,
-             _bid_factor_unused),
+    Template("capot-made", "scoring", "Capot bid made", ("scoring.capot_made",), _capot_made),
+    Template("capot-failed", "scoring", "Capot bid failed", ("scoring.capot_failed",), _capot_failed),
+    Template("bid-factor", "scoring", "The bid counted several times", _BID_FACTOR_PATHS, _bid_factor),
     Template("bid-scored-as", "scoring", "A bid scored as another value", ("scoring.bid_scored_as",),
-             _bid_scored_as, _bid_scored_as_unused),
-    Template("sweep-bonus", "scoring", "Sweep bonus", ("scoring.sweep_bonus",), _sweep_bonus,
-             lambda c: None if any(_sweep_bonus_uses(c).values()) else "no award counts it"),
+             _bid_scored_as),
+    Template("sweep-bonus", "scoring", "Sweep bonus", ("scoring.sweep_bonus",), _sweep_bonus),
     one("sweep-melds", "scoring", "Melds on a sweep", "scoring.sweep_takes_melds", {
         "never": "A side that takes every trick does not receive the other side's melds.",
         "taker_sweep": "When the takers take every trick, the defenders' melds go to the takers.",
         "any_sweep": "When one side takes every trick, the other side's melds go to it.",
-    }, _sweep_melds_unused),
+    }),
     Template("litige", "contract", "Level totals: litige", ("scoring.litige",), _litige,
-             lambda c: None, {"scoring.litige": _LITIGE}),
+             {"scoring.litige": _LITIGE}),
     one("rounding", "scoring", "Rounding", "scoring.rounding",
         _ROUNDING),
-    Template("rounding-up-from", "scoring", "Rounding up from another digit", _UP_FROM_PATHS, _rounding_up_from,
-             lambda c: (None if c.r["scoring"]["rounding"] in ("nearest_10_half_up", "nearest_10_half_down")
-                        else "scores are not rounded to tens")),
+    Template("rounding-up-from", "scoring", "Rounding up from another digit", _UP_FROM_PATHS, _rounding_up_from),
     Template("rounding-stage", "scoring", "What is rounded", ("scoring.rounding_stage",), _rounding_stage,
-             lambda c: "scores are not rounded" if c.r["scoring"]["rounding"] == "none" else None,
              {"scoring.rounding_stage": _ROUNDING_STAGE}),
 
     # --- match
     Template("target", "match", "Target", ("match.target",), _target),
     one("reach", "match", "Reaching the target", "match.reach",
-        _REACH, _no_target),
+        _REACH),
     one("both-cross", "match", "Both sides cross in one deal", "match.both_cross", {
         "higher_total": "If both sides reach the target in the same deal, the higher total wins.",
         "deal_winner": ("If both sides reach the target in the same deal, the side that won that deal wins: "
@@ -1665,40 +1479,36 @@ TEMPLATES: tuple[Template, ...] = (
                            "the totals before it: first each side's belote (to the side that held it), then its "
                            "melds, then the rest; the first side to reach the target at a step wins (both at the "
                            "same step: the higher total at that step)."),
-    }, _no_target),
+    }),
     one("tie", "match", "Equal totals", "match.tie", {
         "play_on": "If both reach it with equal totals, nobody has won yet: play goes on.",
         "deal_winner": ("If both reach it with equal totals, the side that won that deal wins: the takers if "
                         "they made their contract, else the defenders."),
         "north_south": "If both reach it with equal totals, North-South win.",
         "draw": "If both reach it with equal totals, the match is over and drawn: nobody wins.",
-    }, _tie_unused),
+    }),
     Template("deals", "match", "Number of deals", ("match.deals",), _match_deals),
     Template("belote-validation-deals", "match", "Which deals the belote condition covers",
              ("match.belote_validation_deals",),
              lambda c: ("The condition on a belote covers " + _VALIDATION_DEALS[
                  c.get("match.belote_validation_deals") or "failed_or_no_trick"] + "."),
-             lambda c: _no_target(c) or (None if c.get("match.belote_validation") else "there is no condition on a belote"),
              {"match.belote_validation_deals": {k: f"The condition on a belote covers {v}."
                                                 for k, v in _VALIDATION_DEALS.items()}}),
     one("last-deal-trick", "match", "A trick in the last deal", "match.last_deal_needs_a_trick",
         lambda c: ("A side that reaches the target in a deal in which it won no trick cannot win on that deal; it "
                    "wins at the end of a later deal in which it wins a trick, if it still has the target."
                    if c.get("match.last_deal_needs_a_trick") else
-                   "A side may win on a deal in which it won no trick."), _no_target),
+                   "A side may win on a deal in which it won no trick.")),
     one("last-deal-not-failed", "match", "Not down in the last deal", "match.last_deal_not_failed",
         lambda c: ("A side that failed its contract in a deal cannot win on that deal; it wins at the end of a "
                    "later deal in which it did not fail, if it still has the target."
                    if c.get("match.last_deal_not_failed") else
-                   "A side may win on a deal in which it failed its contract."), _no_target),
+                   "A side may win on a deal in which it failed its contract.")),
     one("last-deal-exact", "match", "The last deal counted exactly", "match.last_deal_exact",
         lambda c: (_exact_deals(c) + " is counted with its exact score, unrounded: rounding cannot win the match."
                    if c.get("match.last_deal_exact") else
-                   "The deal that wins the match is counted rounded, like any other."),
-        lambda c: "scores are not rounded" if c.r["scoring"]["rounding"] == "none" else _single_deals(c)),
+                   "The deal that wins the match is counted rounded, like any other.")),
     Template("throw-ins-count", "match", "Thrown-in deals", ("match.throw_ins_count",), _throw_ins_count,
-             lambda c: _never_thrown_in(c) or (None if c.get("match.deals") is not None
-                                               else "the match has no set number of deals"),
              {"match.throw_ins_count": _THROW_INS_COUNT}),
     one("belote-validation", "match", "Reaching the target through belote", "match.belote_validation", {
         "true": lambda c: ("A side that reaches the target only thanks to its belote, in "
@@ -1706,7 +1516,7 @@ TEMPLATES: tuple[Template, ...] = (
                            + ", has not yet won: it must first win a trick in a later deal."),
         "false": lambda c: ("There is no further condition: points from a belote count like any others towards "
                             "the target." if c.belote else "There is no further condition on reaching the target."),
-    }, _no_target),
+    }),
 )
 
 BY_KEY = {t.key: t for t in TEMPLATES}

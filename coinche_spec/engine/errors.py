@@ -4,8 +4,10 @@ Each carries a one-line human message (``str(exc)``) that says what was wrong
 and where, so a conformance reply or a CLI can show it without a traceback.
 """
 
+from ..errors import CoincheSpecError
 
-class EngineError(Exception):
+
+class EngineError(CoincheSpecError):
     """Base class: something the rules of the variant do not allow."""
 
     def __init__(self, message: str = ""):

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 
 from ..notation import NotationError, parse_team
 from ..variants.compiled import compiled_rules
+from ..variants.rules import Rules
 from .errors import EngineError
 from .options import choose, option_table
 from .scoring import ROUNDING
@@ -409,3 +410,23 @@ def _carry_litige(i: int, deal: _Deal, held: int, totals: dict, lines: list) -> 
         if lines is not None:
             lines.append(f"{winner} won deal {i}: the {held} held back go to them, {totals[winner]}")
     return 0
+
+
+# --- a match that counts a deal exactly ------------------------------------------------------
+
+_EXACT_RULES: dict = {}     # id(rules) -> (rules, the same rules without scoring.rounding, or None)
+
+
+def exact_rules(rules):
+    """The rule set with scores left unrounded, when its match counts a deal exactly
+    (match.last_deal_exact with some scoring.rounding), else None."""
+    kept = _EXACT_RULES.get(id(rules))
+    if kept is None or kept[0] is not rules:
+        c = compiled_rules(rules)
+        exact = None
+        if c.match.get("last_deal_exact", False) and c.scoring.rounding != "none":
+            doc = rules.to_dict()
+            doc["scoring"] = dict(doc["scoring"], rounding="none")
+            exact = Rules(doc, f"{rules.variant_id}-unrounded")
+        kept = _EXACT_RULES[id(rules)] = (rules, exact)
+    return kept[1]

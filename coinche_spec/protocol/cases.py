@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+from ..errors import CoincheSpecError
 from ..variants.compiled import compiled_rules
 from ..yamlstrict import type_name
 from ..notation import (SEATS, NotationError, card_name, doubling_for, next_seat, parse_call, parse_card,
@@ -26,7 +27,7 @@ KINDS = ("legal_cards", "auction", "deal", "score", "melds", "match", "dealing",
 TEAMS = ("NS", "EW")
 
 
-class CaseError(ValueError):
+class CaseError(CoincheSpecError, ValueError):
     """A case that is not well formed; ``path`` locates the field, e.g. ('case', 'hands', 'N', 3)."""
 
     def __init__(self, path: tuple, message: str):

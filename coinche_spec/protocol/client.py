@@ -31,13 +31,14 @@ import time
 from typing import Any, Callable
 
 from . import jsonline
+from ..errors import CoincheSpecError
 
 PROTOCOL_VERSION = 1
 # Requests sent at once by run_many stay well inside a pipe's buffer, so writing them never blocks.
 PIPELINE_BYTES = 48_000
 
 
-class ImplementationError(Exception):
+class ImplementationError(CoincheSpecError):
     """The implementation did not answer properly: ``kind`` is timeout, crashed or malformed; or
     ``not run``: the case was never sent, because the run was stopped (``Implementation.halt``)."""
 

@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
+from ..errors import CoincheSpecError
 from .client import Implementation, InProcess, Subprocess
 
 # short name -> (module, factory, the package it needs, the extra that installs it)
@@ -43,7 +44,7 @@ IMPL_HELP = ("the implementation: a command line speaking the protocol over stdi
              "engine in-process")
 
 
-class SpecError(ValueError):
+class SpecError(CoincheSpecError, ValueError):
     """An ``--impl`` spec that names nothing usable; the message is one line."""
 
 

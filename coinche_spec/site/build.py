@@ -12,6 +12,7 @@ import re
 import shutil
 from pathlib import Path
 
+from ..errors import CoincheSpecError
 from ..resources import variants_dir
 
 _HERE = Path(__file__).resolve().parent
@@ -19,7 +20,7 @@ REPORTS_DIR = _HERE.parent.parent / "docs" / "implementations"     # from a clon
 _SAFE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
 
 
-class SiteError(Exception):
+class SiteError(CoincheSpecError):
     """Why the site cannot be written (one line)."""
 
 

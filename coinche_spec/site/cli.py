@@ -19,7 +19,7 @@ def register(subparsers) -> None:
 
 
 def run(args) -> int:
-    from ..cli import UserError
+    from ..errors import UserError
     from ..compare.simulate import progress_bar
     from .build import SiteError, write_site
 

@@ -77,7 +77,7 @@ def _no_action(parser: argparse.ArgumentParser) -> int:
 
 
 def _user_error(message: str):
-    from ..cli import UserError  # the top-level command prints it as one line
+    from ..errors import UserError  # the top-level command prints it as one line
     return UserError(message)
 
 
@@ -206,7 +206,7 @@ def cmd_diff(args) -> int:
         for line in exc.lines:
             print(line, file=sys.stderr)
         return 2
-    from ..docsgen.differences import that_can_matter
+    from .relevance import that_can_matter
     diffs = diff.differences(left.document, right.document)
     left_out: list = []
     if not args.all:

@@ -29,6 +29,7 @@ from .. import schemacheck, yamlstrict
 from ..resources import variant_schema_path
 from ..yamlstrict import Positions, Problem, format_path
 from . import registry, semantics
+from ..errors import CoincheSpecError
 from .compiled import with_unused_filled
 from .rules import Rules
 
@@ -37,12 +38,16 @@ DOCUMENT_NAME = "<variant>"  # how a document given as data (not a file) is name
 APPENDED = ("sources", "interpretations")  # top-level lists a child adds to its parent's
 
 
-class VariantError(Exception):
+class VariantError(CoincheSpecError):
     """A variant that cannot be used; ``lines`` holds one located line per problem."""
 
     def __init__(self, lines: Iterable[str]):
-        self.lines = [str(x) for x in lines]
+        items = list(lines)
+        self.lines = [str(x) for x in items]
         super().__init__("\n".join(self.lines))
+        first = next((x for x in items if isinstance(x, Problem)), None)
+        if first is not None:           # the first problem's place, for a caller that reads attributes
+            self.locate(first.filename, first.line, first.col, first.path)
 
 
 class VariantNotFound(VariantError):
@@ -606,7 +611,7 @@ def _moot_settings(layers: list[_Layer], document: dict) -> tuple[tuple[str, str
     """(path, why) for each rule a file that extends another sets itself but that cannot matter under
     the resolved rules (meld values where melds are off): setting it changes no deal, so it is most
     likely a slip: ``variants check`` warns of it and the house page names it apart. The test is the
-    rules pages' (docsgen.differences.cannot_matter).
+    rules pages' (variants.relevance.cannot_matter).
 
     Not a slip, so not warned of: a rule set written whole (no `extends`) spells out every rule; a
     value restated as the parent has it changes nothing; a value a quoted document or program of
@@ -615,7 +620,7 @@ def _moot_settings(layers: list[_Layer], document: dict) -> tuple[tuple[str, str
     written = layers[0].data.get("rules")
     if len(layers) < 2 or not isinstance(written, dict):
         return ()
-    from ..docsgen.differences import set_but_moot
+    from .relevance import set_but_moot
     from ..sources import source_kind
     found = set_but_moot(document["rules"], written)
     if not found:
