@@ -456,6 +456,44 @@ Locate = Callable[[tuple, bool], tuple]
 (filename, line, col, shown_path) when the path is written differently there."""
 
 
+MAX_SCHEMA_ERRORS = 100        # listed, of one file's schema errors (docs/limits.md)
+MAX_SCHEMA_ERRORS_COUNTED = 1_000
+
+
+class CappedErrors(list):
+    """The first :data:`MAX_SCHEMA_ERRORS` of a lazy error iterator (jsonschema's ``iter_errors``),
+    with how many more were counted (``more``, at most :data:`MAX_SCHEMA_ERRORS_COUNTED`) and whether
+    counting stopped before the end (``more_than``): a file of 200,000 bad entries is refused in a
+    second, without keeping 200,000 errors."""
+
+    more = 0
+    more_than = False
+
+    def note(self, filename: str) -> list:
+        """One Problem line naming what was left out, or nothing."""
+        if not self.more:
+            return []
+        count = f"more than {self.more:,}" if self.more_than else f"{self.more:,}"
+        return [Problem(filename, None, None, (), f"and {count} more schema "
+                                                  f"{'problem' if self.more == 1 else 'problems'}, not listed "
+                                                  f"(the first {MAX_SCHEMA_ERRORS} are)")]
+
+
+def capped(errors: Iterable) -> CappedErrors:
+    out = CappedErrors()
+    it = iter(errors)
+    for err in it:
+        out.append(err)
+        if len(out) == MAX_SCHEMA_ERRORS:
+            break
+    for err in it:
+        out.more += 1
+        if out.more >= MAX_SCHEMA_ERRORS_COUNTED:
+            out.more_than = any(True for _ in itertools.islice(it, 1))
+            break
+    return out
+
+
 def schema_problems(errors: Iterable, locate: Locate, noun: Callable[[tuple], str] | None = None) -> list[Problem]:
     """Turn jsonschema errors into :class:`Problem` lines, the best match first.
 

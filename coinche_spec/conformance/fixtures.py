@@ -416,8 +416,10 @@ def _load_file(path: Path, validator, retired: set, seen_ids: dict, rule_sets: R
         line, col = _loader.where(tuple(p), prefer_key)
         return display, line, col
 
-    errors = list(validator.iter_errors(data))
-    problems = yamlstrict.schema_problems(errors, locate)
+    errors = yamlstrict.capped(validator.iter_errors(data))
+    problems = yamlstrict.schema_problems(errors, locate) + errors.note(display)
+    if errors.more:
+        return problems
     if not isinstance(data, dict) or not isinstance(data.get("fixtures"), list):
         return problems
     # fixtures the schema already refused are not checked further

@@ -510,8 +510,10 @@ def _problems(document: Any, origins: _Origins, layers: list[_Layer]) -> list[Pr
     if len(layers) > 1 and "id" not in child.data:
         return [_problem(child, ("extends",), "a variant that extends another needs its own `id`", prefer_key=True)]
     # one pass reports every problem: the schema's, then the cross-rule ones, each group in file order
-    errors = list(_schema_errors(document))
+    errors = yamlstrict.capped(_schema_errors(document))
     problems = _in_file_order(yamlstrict.schema_problems(errors, origins.find, _noun))
+    if errors.more:   # too many to list: the cross-rule checks would only add to the pile
+        return problems + errors.note(child.display)
     refused = _refused_paths(errors)
     found = [_cross_rule_problem(f, origins, layers) for f in semantics.check(document, guarded=bool(problems))
              if not _under_any(tuple(f.path), refused) and not _under_any(f.about, refused)]
