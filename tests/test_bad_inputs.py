@@ -76,6 +76,24 @@ VARIANT_FILES = [
     ("target-tag", house(l10="    target: !!int 1500"), r"bad\.yaml:10:13: rules\.match\.target: tag '!!int' is not allowed"),
     ("target-anchor", house(l10="    target: &t 1500"), r"bad\.yaml:10:13: rules\.match\.target: anchor '&t' is not allowed"),
     ("target-alias", house(l10="    target: *t"), r"bad\.yaml:10:13: rules\.match\.target: alias '\*t' is not allowed"),
+    # YAML 1.1 spellings of numbers, read as text by YAML 1.2 readers (issue 19), like 0700 above
+    ("target-underscore", house(l10="    target: 1_500"),
+     r"bad\.yaml:10:13: rules\.match\.target: '1_500' is read as a number by YAML 1\.1 readers only"),
+    ("target-binary", house(l10="    target: 0b101"),
+     r"bad\.yaml:10:13: rules\.match\.target: '0b101' is read as a number by YAML 1\.1 readers only"),
+    # past Python's 4,300 digits, int() raises: a number has at most 100 characters, as in a protocol line
+    ("target-huge", house(l10="    target: " + "9" * 5000),
+     r"bad\.yaml:10:13: rules\.match\.target: the number 999999999999\.\.\. has 5,000 characters; a number has "
+     r"at most 100 here"),
+    # characters that make an editor and a YAML reader see different lines
+    ("line-separator", house(l4='description: "One line\u2028status: published"'),
+     r"bad\.yaml:4:23: \(top\): U\+2028 \(LINE SEPARATOR\) inside the text: an editor shows one line where YAML "
+     r"readers see two"),
+    ("two-boms", "\ufeff\ufeff" + house(), r"bad\.yaml:1:1: \(top\): U\+FEFF \(a byte-order mark\) inside the text"),
+    ("extends-trailing-space", house(l2='extends: "federation "'),
+     r"bad\.yaml:2:10: extends: 'federation ' has blank space before or after it: write 'federation'"),
+    ("extends-a-device", house(l2="extends: /dev/zero"),
+     r"bad\.yaml:2:10: extends: '/dev/zero' is not a regular file \(a device, a FIFO or a socket\)"),
     ("target-twice", house(tail=["    target: 1000"]),
      r"bad\.yaml:11:5: rules\.match: duplicate key 'target' \(first written on line 10\)"),
     ("unknown-rule", house(l10="    targte: 1500"), r"bad\.yaml:10:5: rules\.match\.targte: unknown rule 'match\.targte' \(did you mean 'target'\?\)"),
@@ -348,6 +366,11 @@ FIXTURE_FILES = [
     ("deep", "area: perft\nfixtures:\n  - " + "[" * 300 + "]" * 300 + "\n",
      r"corpus/bad\.yaml:3:\d+: fixtures\[0\](\[0\])+: nested more than 64 levels deep"),
     ("empty", "", r"corpus/bad\.yaml:"),
+    ("count-huge", fixture(l20="        count: " + "1" * 4400),
+     r"corpus/bad\.yaml:20:16: fixtures\[0\]\.expect\..*\.count: the number 111111111111\.\.\. has 4,400 characters"),
+    # what a phone types for a heart: U+2665 then the emoji variation selector U+FE0F, shown escaped
+    ("card-emoji-heart", fixture(l16="        W: [7\u2665\ufe0f]"),
+     r"corpus/bad\.yaml:16:13: fixtures\[0\]\.case\.hands\.W\[0\]: bad card '7\u2665<U\+FE0F>': suit '<U\+FE0F>'"),
 ]
 
 
@@ -437,6 +460,25 @@ OPTIONS = [
     ("report-a-folder", ["report", "empty"], 2, r"^coinche-spec: empty: is a directory, not a file"),
     ("report-a-device", ["report", "/dev/zero"], 2, r"/dev/zero: is not a regular file"),
     ("report-not-a-run", ["report", "mine.yaml"], 2, r"mine\.yaml:1: not JSON"),
+    ("report-deep-line", ["report", "deep.jsonl"], 2,
+     r"deep\.jsonl:1: the record nests arrays or objects more than 64 levels deep"),
+    ("report-key-twice", ["report", "twice.jsonl"], 2, r"twice\.jsonl:1: the record writes the key \"outcome\" twice"),
+    ("fingerprint-timeout-nan", ["fingerprint", "--timeout", "nan"], 2,
+     r"--timeout nan: give a number of seconds above 0 and at most 86400"),
+    ("fingerprint-timeout-inf", ["fingerprint", "--timeout", "inf"], 2, r"--timeout inf: give a number of seconds"),
+    ("fuzz-timeout-nan", ["fuzz", "--impl", "x", "--deals", "1", "--timeout", "nan"], 2,
+     r"--timeout nan: give a number of seconds above 0"),
+    ("fuzz-deals-huge", ["fuzz", "--impl", "x", "--deals", "9" * 5000], 2, r"--deals 999999999999\.\.\.: 5,000 digits"),
+    ("fuzz-seed-huge", ["fuzz", "--impl", "x", "--deals", "1", "--seed", "9" * 5000], 2,
+     r"--seed 999999999999\.\.\.: 5,000 digits; at most 18 here"),
+    ("impl-empty", ["conformance", "--impl", "", "-k", "perft-undertrump"], 2,
+     r"--impl '' is empty: give a command line, python:MODULE:FACTORY or an adapter"),
+    ("fingerprint-impl-empty", ["fingerprint", "--impl", " "], 2, r"--impl ' ' is empty"),
+    ("corpus-empty-folder", ["conformance", "--corpus", "empty"], 2,
+     r"empty: no fixture file \(\*\.yaml\) in this corpus folder"),
+    ("score-melds-unbounded", ["score", "--variant", "federation", "--contract", "80H", "--taker", "N",
+                               "--points", "100", "--last-trick", "takers", "--melds", "takers=" + "9" * 30], 2,
+     r"--melds: expected a whole number from 0 to 10000"),
 ]
 
 
@@ -444,6 +486,8 @@ OPTIONS = [
 def test_bad_option(workdir, capsys, argv, code, pattern):
     (workdir / "empty").mkdir()
     (workdir / "mine.yaml").write_text(house(), encoding="utf-8")
+    (workdir / "deep.jsonl").write_text('{"record": ' + "[" * 100 + "]" * 100 + "}\n", encoding="utf-8")
+    (workdir / "twice.jsonl").write_text('{"outcome": "pass", "outcome": "fail"}\n', encoding="utf-8")
     got, out = run_cli(capsys, *argv)
     assert got == code, out
     assert_clean(out)
@@ -630,6 +674,12 @@ PROTOCOL = [
     ("score-missing-contract", json.dumps({"cmd": "run", "seq": 1, "case": {"kind": "score"}}), "errored",
      r"case: missing field 'contract'"),
     ("lone-surrogate", '{"cmd": "fly\\ud800"}', "errored", r"unknown command"),
+    # JSON leaves a repeated key to the reader; last-wins would make this a stop
+    ("key-twice", '{"cmd": "run", "cmd": "stop"}', "errored", r'the line writes the key "cmd" twice in one object'),
+    ("stop-with-fields", '{"cmd": "stop", "seq": 3}', "errored", r"stop takes no field but \"cmd\": got 'seq'"),
+    ("configure-shipped-id-other-parent",
+     json.dumps({"cmd": "configure", "variant": {"id": "federation", "extends": "cafe-701", "rules": {}}}), "refused",
+     r"<configure>: id: 'federation' is a shipped rule set's id, and this document extends 'cafe-701'"),
 ]
 
 

@@ -312,8 +312,9 @@ def test_a_program_and_everything_it_started_are_gone_after_a_broken_case(tmp_pa
 
 
 def test_a_program_that_stops_reading_costs_its_time_out(tmp_path):
-    impl, pidfile = hostile(tmp_path, "deaf", timeout=0.5)
+    impl, pidfile = hostile(tmp_path, "deaf", timeout=20)
     impl.start()
+    impl.start_timeout = 0.5   # configure's limit; starting Python on a loaded machine takes longer
     with pytest.raises(ImplementationError) as info:   # 1 MB: far more than a pipe holds
         impl.configure({"id": "big", "description": "x" * 1_000_000})
     assert info.value.kind == "timeout"
@@ -397,3 +398,56 @@ def test_sigterm_to_the_runner_ends_every_process_it_started(tmp_path, command):
             proc.kill()
             proc.wait()
     assert started and not [pid for pid in pids(pidfile) if alive(pid)]
+
+
+def test_a_reply_with_a_key_twice_is_refused_not_read_last_wins(tmp_path):
+    """{"errored": true, "errored": false} would have been judged as a result."""
+    impl, pidfile = hostile(tmp_path, "duplicate-keys", timeout=20)
+    impl.start()
+    impl.configure("federation")
+    with pytest.raises(ImplementationError) as info:
+        impl.run(1, {"kind": "perft", "strain": "H", "leader": "W", "depth": 1,
+                     "hands": {"N": ["7S"], "E": ["8S"], "S": ["9S"], "W": ["TS"]}})
+    assert info.value.kind == "malformed"
+    assert info.value.message == 'the reply writes the key "errored" twice in one object'
+    impl.stop()
+    assert not [pid for pid in pids(pidfile) if alive(pid)]
+
+
+class _Hostile:
+    """An in-process implementation, misbehaving in ``run`` as ``how`` says."""
+
+    def __init__(self, how: str):
+        self.how = how
+
+    def start(self):
+        return {"protocol": 1, "implementation": {"name": "hostile"}, "kinds": ["perft"], "variants": None}
+
+    def configure(self, variant):
+        return {"ok": True}
+
+    def run(self, case):
+        if self.how == "deep":
+            result: list = []
+            for _ in range(100_000):   # json.dumps would raise RecursionError
+                result = [result]
+            return {"result": {"count": result}}
+        print("debug: counting the perft")   # on the runner's standard output, where the report goes
+        return {"result": {"count": 16}}
+
+
+@pytest.mark.parametrize("how,message", [
+    ("deep", "run: the reply nests lists or dicts too deeply to be written as JSON"),
+    ("prints", "run() wrote on standard output, where the runner writes its report (an in-process implementation "
+               "returns its replies; log on standard error): 'debug: counting the perft'"),
+])
+def test_an_in_process_object_misbehaving_is_an_error_of_its_case(capsys, how, message):
+    from coinche_spec.protocol.inprocess import PythonObject
+    impl = PythonObject(lambda: _Hostile(how), "hostile", timeout=10)
+    impl.start()
+    impl.configure("federation")
+    with pytest.raises(ImplementationError) as info:
+        impl.run(1, {"kind": "perft"})
+    assert info.value.kind == "malformed" and info.value.message == message
+    impl.stop()
+    assert "debug" not in capsys.readouterr().out   # nothing of it in the report

@@ -384,7 +384,8 @@ def load_corpus(directory: Path | str | None = None, extra: list | tuple = (),
     ``shipped`` is false); ``extra`` adds user corpus folders. Ids must be unique
     across all of them."""
     folders = [Path(directory) if directory is not None else corpus_dir()] if shipped else []
-    folders += [Path(d) for d in extra]
+    extra_folders = [Path(d) for d in extra]
+    folders += extra_folders
     missing = [f for f in folders if not f.is_dir()]
     if missing:
         raise CorpusError([f"{f}: the corpus directory does not exist" for f in missing])
@@ -395,7 +396,10 @@ def load_corpus(directory: Path | str | None = None, extra: list | tuple = (),
     fixtures: list[Fixture] = []
     for folder in folders:
         retired = read_retired(folder)
-        for path in corpus_files(folder):
+        files = corpus_files(folder)
+        if not files and folder in extra_folders:   # a folder named by mistake must not pass unnoticed
+            problems.append(f"{folder}: no fixture file (*.yaml) in this corpus folder")
+        for path in files:
             problems.extend(_load_file(path, validator, retired, seen_ids, rule_sets, fixtures))
     if problems:
         raise CorpusError(problems)

@@ -19,6 +19,7 @@ from __future__ import annotations
 import copy
 import json
 import os
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable
@@ -176,7 +177,9 @@ def _parent_path(layer: _Layer, base_dir: Path | None) -> Path:
     if not isinstance(ext, str) or not ext.strip():
         raise VariantError([_problem(layer, ("extends",), "expected a variant id or a relative file path, "
                                                           f"got {yamlstrict._show(ext)}")])
-    ext = ext.strip()
+    if ext != ext.strip():   # 'federation ' would be read as federation: say so rather than guess
+        raise VariantError([_problem(layer, ("extends",), f"{ext!r} has blank space before or after it: write "
+                                                          f"{ext.strip()!r}")])
     if _looks_like_path(ext):
         if base_dir is None:
             raise VariantError([_problem(layer, ("extends",), "a document sent as data may extend a rule set "
@@ -185,8 +188,14 @@ def _parent_path(layer: _Layer, base_dir: Path | None) -> Path:
         target = Path(ext) if Path(ext).is_absolute() else base_dir / ext
         _real(target, layer, ("extends",))
         if not registry._is_file(target):
-            raise VariantError([_problem(layer, ("extends",),
-                                         f"no such file '{ext}' (looked in {_display(base_dir) or '.'})")])
+            try:
+                mode = os.stat(target).st_mode
+            except (OSError, ValueError):
+                mode = None
+            why = (f"no such file '{ext}' (looked in {_display(base_dir) or '.'})" if mode is None else
+                   f"'{ext}' is a folder, not a rule-set file" if stat.S_ISDIR(mode) else
+                   f"'{ext}' is not a regular file (a device, a FIFO or a socket): name a rule-set file")
+            raise VariantError([_problem(layer, ("extends",), why)])
         return target
     found, why = registry.file_for_id(ext)
     if found is None:
