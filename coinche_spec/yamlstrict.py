@@ -320,15 +320,9 @@ class _Reader:
                              f"'{text}' is read as an octal number by YAML 1.1 readers: "
                              f"write it without the leading 0, or quote it ('{text}')")
                 return _BAD_KEY if as_key else text
-            if not _DECIMAL.match(text):   # 1_500, 0b101 (numbers to YAML 1.1 readers alone), 0x1F
-                how = ("is a number in base 16" if "x" in text.lower() else
-                       "is read as a number by YAML 1.1 readers only (as text by YAML 1.2 readers)")
-                self.problem(mark, path, f"'{text}' {how}: write it in plain decimal digits, or quote it "
-                                         f"('{text}')")
-                return _BAD_KEY if as_key else text
-            if len(text) > MAX_NUMBER_CHARS:
-                self.problem(mark, path, f"the number {text[:12]}... has {len(text):,} characters; a number has "
-                                         f"at most {MAX_NUMBER_CHARS} here")
+            why = _number_problem(text, plain=bool(_DECIMAL.match(text)))
+            if why:
+                self.problem(mark, path, why)
                 return _BAD_KEY if as_key else text
             return int(text)
         if tag == _FLOAT:
@@ -336,13 +330,9 @@ class _Reader:
             if ":" in text or "inf" in low or "nan" in low:
                 self.problem(mark, path, f"'{text}' is not a plain number: write a number, or quote it ('{text}')")
                 return _BAD_KEY if as_key else text
-            if "_" in text:
-                self.problem(mark, path, f"'{text}' is read as a number by YAML 1.1 readers only (as text by "
-                                         f"YAML 1.2 readers): write it without '_', or quote it ('{text}')")
-                return _BAD_KEY if as_key else text
-            if len(text) > MAX_NUMBER_CHARS:
-                self.problem(mark, path, f"the number {text[:12]}... has {len(text):,} characters; a number has "
-                                         f"at most {MAX_NUMBER_CHARS} here")
+            why = _number_problem(text, plain="_" not in text)
+            if why:
+                self.problem(mark, path, why)
                 return _BAD_KEY if as_key else text
             value = self.construct(ScalarNode(tag, text, mark, event.end_mark))
             if isinstance(value, float) and not math.isfinite(value):
@@ -361,6 +351,18 @@ class _Reader:
 
     def construct(self, node: ScalarNode) -> Any:
         return self.loader.construct_object(node, deep=True)
+
+
+def _number_problem(text: str, plain: bool) -> str | None:
+    """Why a number as written is refused (``plain``: written in decimal digits alone), or None."""
+    if not plain:   # 1_500, 0b101 (numbers to YAML 1.1 readers alone), 0x1F
+        how = ("is a number in base 16" if "x" in text.lower() else
+               "is read as a number by YAML 1.1 readers only (as text by YAML 1.2 readers)")
+        return f"'{text}' {how}: write it in plain decimal digits, or quote it ('{text}')"
+    if len(text) > MAX_NUMBER_CHARS:   # past 4,300 digits int() itself raises
+        return (f"the number {text[:12]}... has {len(text):,} characters; a number has at most "
+                f"{MAX_NUMBER_CHARS} here")
+    return None
 
 
 class _BadKey:
