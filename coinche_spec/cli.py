@@ -43,8 +43,10 @@ def main(argv: list[str] | None = None) -> int:
     if not getattr(args, "func", None):
         parser.print_help()
         return 2
+    from .protocol.children import ending_children_on_signals
     try:
-        return int(args.func(args) or 0)
+        with ending_children_on_signals():   # SIGTERM/SIGINT: the implementations started go first
+            return int(args.func(args) or 0)
     except CoincheSpecError as exc:     # UserError, HomeError, and any input a sub-command did not word itself
         for line in exc.render().splitlines() or [""]:  # a rule set's problems: one line each, all of them
             print(f"coinche-spec: {line}", file=sys.stderr)

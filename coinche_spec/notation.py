@@ -94,21 +94,34 @@ def card_rank(index: int) -> str:
     return RANKS[index % 8]
 
 
+def shown(text: str) -> str:
+    """``text`` quoted, with every character an editor shows as nothing (a variation selector, a
+    zero-width space, a control) written as ``<U+FE0F>``: a message must show what is wrong."""
+    import unicodedata
+    out = "".join(f"<U+{ord(c):04X}>" if unicodedata.category(c) in _UNSEEN and c != " " else c for c in text)
+    return repr(out) if out == text else f"'{out}'"
+
+
+_UNSEEN = ("Cc", "Cf", "Mn", "Me", "Zl", "Zp", "Zs", "Co", "Cn")
+
+
 def parse_card(text: object) -> int:
     """Return the card's index; accept ``JH``, ``jh``, ``10H``, ``J♥``."""
     if not isinstance(text, str):
         raise NotationError(f"bad card {text!r}: expected a string such as 'JH'")
     t = text.strip()
     if len(t) < 2:
-        raise NotationError(f"bad card {text!r}: expected rank then suit, such as 'JH' or 'TS'")
+        raise NotationError(f"bad card {shown(text)}: expected rank then suit, such as 'JH' or 'TS'")
     suit_part = t[-1].upper()
     rank_part = t[:-1].upper()
     if suit_part not in _SUIT_ALIASES:
+        hint = (" (an emoji variation selector after the suit: write the suit alone)"
+                if t[-1] in "\ufe0f\ufe0e" else "")
         raise NotationError(
-            f"bad card {text!r}: suit {t[-1]!r} is not one of S H D C (or ♠ ♥ ♦ ♣)")
+            f"bad card {shown(text)}: suit {shown(t[-1])} is not one of S H D C (or ♠ ♥ ♦ ♣){hint}")
     if rank_part not in _RANK_ALIASES:
         raise NotationError(
-            f"bad card {text!r}: rank {t[:-1]!r} is not one of 7 8 9 T J Q K A (10 is accepted for T)")
+            f"bad card {shown(text)}: rank {shown(t[:-1])} is not one of 7 8 9 T J Q K A (10 is accepted for T)")
     return card_index(_SUIT_ALIASES[suit_part], _RANK_ALIASES[rank_part])
 
 

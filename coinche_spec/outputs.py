@@ -8,9 +8,11 @@ Every output option (``docs --output``, ``docs --all``, ``--junit``,
   through a symlink or a hard link as well) is refused, two options naming
   the same file are refused, and so is a path whose folder is missing or
   that names something other than a regular file;
-- an existing file is replaced only when coinche-spec wrote it (every page
-  and report it writes names it, near its start or its end): a user's own
-  file named by mistake (``-o README.md``) is refused, never overwritten;
+- an existing file is replaced only when coinche-spec wrote it: every page
+  and report it writes carries a mark only it writes (:func:`marked`: a
+  last-line comment, or a first JSON field); a user's own file named by
+  mistake (``-o README.md``), even one that mentions coinche-spec, is
+  refused, never overwritten;
 - :func:`write_text` / :func:`write_bytes` write next to the target and
   rename over it, so a reader never sees half a file and a failed run
   leaves the old file as it was.
@@ -19,6 +21,7 @@ Every output option (``docs --output``, ``docs --all``, ``--junit``,
 from __future__ import annotations
 
 import os
+import re
 import stat
 import tempfile
 from dataclasses import dataclass
@@ -70,25 +73,46 @@ def check_target(option: str, given: str) -> Target:
     return Target(option, str(given), real)
 
 
-SIGNATURES = (b"coinche-spec", b"coinche_spec")   # every page and report names its writer
-_SIGNED_SPAN = 65536                                # looked for this near the start and near the end
+MARK = "coinche-spec/output/v1"
+# the last line of every Markdown, HTML and XML file coinche-spec writes (a comment in all three)
+MARK_COMMENT = f"<!-- {MARK}: written by coinche-spec, which replaces this file whole when it writes it again -->"
+# the first field of every JSON and JSON Lines file it writes (the first record's, in JSON Lines)
+_JSON_MARK = re.compile(r'\A\{\s*"written_by":\s*"' + re.escape(MARK) + '"')
+_MARK_SPAN = 4096   # the mark is looked for in this many bytes at the start and at the end
+
+
+def marked(text: str) -> str:
+    """``text`` carrying coinche-spec's mark, so that a later run knows the file is its own: a JSON
+    object (or JSON Lines) opens with ``"written_by": MARK``; anything else (Markdown, HTML, XML) ends
+    with :data:`MARK_COMMENT`. Text already marked is returned as it is."""
+    if _JSON_MARK.match(text[:_MARK_SPAN]) or text.rstrip().endswith(MARK_COMMENT):
+        return text
+    if text.startswith("{"):
+        rest = text[1:]
+        sep = "" if rest.lstrip().startswith("}") else "," if rest.startswith("\n") else ", "
+        return '{"written_by": "' + MARK + '"' + sep + rest
+    return text + ("\n" if text and not text.endswith("\n") else "") + MARK_COMMENT + "\n"
 
 
 def written_by_us(path: Path) -> bool:
-    """Whether an existing file carries the name of the program that writes our pages and reports
-    (an empty file holds nothing to lose, and counts as ours)."""
+    """Whether an existing file carries coinche-spec's mark (:func:`marked`): its first field, for
+    JSON, or its last line, for anything else. Naming coinche-spec is not enough: a README that
+    mentions it is the user's. An empty file holds nothing to lose, and counts as ours."""
     try:
         with open(path, "rb") as fh:
-            head = fh.read(_SIGNED_SPAN)
+            head = fh.read(_MARK_SPAN)
             size = os.fstat(fh.fileno()).st_size
             if size == 0:
                 return True
-            if size > 2 * _SIGNED_SPAN:
-                fh.seek(size - _SIGNED_SPAN)
-            tail = fh.read(_SIGNED_SPAN)
+            tail = head
+            if size > _MARK_SPAN:
+                fh.seek(size - _MARK_SPAN)
+                tail = fh.read(_MARK_SPAN)
     except OSError:
         return False
-    return any(sig in head or sig in tail for sig in SIGNATURES)
+    text_head = head.decode("utf-8", "replace")
+    last = tail.decode("utf-8", "replace").rstrip().rsplit("\n", 1)[-1].strip()
+    return bool(_JSON_MARK.match(text_head)) or last == MARK_COMMENT
 
 
 def plan(outputs: Iterable[tuple[str, str | None]], inputs: Iterable[str | os.PathLike] = ()) -> list[Target]:
@@ -126,7 +150,9 @@ def plan(outputs: Iterable[tuple[str, str | None]], inputs: Iterable[str | os.Pa
 
 
 def write_bytes(target: Target | str | os.PathLike, data: bytes, option: str = "output") -> Path:
-    """Write ``data`` to a temporary file beside the target, then rename it over the target."""
+    """Write ``data``, with coinche-spec's mark (:func:`marked`), to a temporary file beside the
+    target, then rename it over the target."""
+    data = marked(data.decode("utf-8")).encode("utf-8")
     if not isinstance(target, Target):
         target = check_target(option, str(target))
     real = target.real

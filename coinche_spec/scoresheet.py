@@ -63,6 +63,9 @@ def _fail(option: str, message: str):
     return UserError(f"{option}: {message}")
 
 
+MAX_MELDS = 10_000   # points of one --melds: far above what a side's melds score in one deal
+
+
 def _whole(option: str, text, low: int, high: int | None = None) -> int:
     try:
         value = int(str(text).strip())
@@ -209,7 +212,7 @@ def score_table(variant, args) -> dict:
             raise _fail("--melds", f"expected SIDE=N such as takers=50, got {item!r}")
         if not rules.melds.enabled:
             raise _fail("--melds", "this rule set plays no melds")
-        melds[_side("--melds", side, takers)] += _whole("--melds", amount, 0)
+        melds[_side("--melds", side, takers)] += _whole("--melds", amount, 0, MAX_MELDS)
     belote = {"NS": 0, "EW": 0}
     for item in args.belote:
         side = _side("--belote", item, takers)

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import difflib
 import itertools
+import math
 import re
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable
@@ -35,6 +36,7 @@ from yaml.nodes import ScalarNode
 from . import inputs
 from .errors import CoincheSpecError
 
+MAX_NUMBER_CHARS = 100  # characters of a number, as in a protocol line (docs/limits.md)
 MAX_DEPTH = 64  # levels of nesting; the deepest shipped rule set or fixture uses 7 (docs/limits.md)
 
 _BOOL = "tag:yaml.org,2002:bool"
@@ -318,15 +320,25 @@ class _Reader:
                              f"'{text}' is read as an octal number by YAML 1.1 readers: "
                              f"write it without the leading 0, or quote it ('{text}')")
                 return _BAD_KEY if as_key else text
-            if _DECIMAL.match(text):
-                return int(text)
-            return self.construct(ScalarNode(tag, text, mark, event.end_mark))
+            why = _number_problem(text, plain=bool(_DECIMAL.match(text)))
+            if why:
+                self.problem(mark, path, why)
+                return _BAD_KEY if as_key else text
+            return int(text)
         if tag == _FLOAT:
             low = text.lower()
             if ":" in text or "inf" in low or "nan" in low:
                 self.problem(mark, path, f"'{text}' is not a plain number: write a number, or quote it ('{text}')")
                 return _BAD_KEY if as_key else text
-            return self.construct(ScalarNode(tag, text, mark, event.end_mark))
+            why = _number_problem(text, plain="_" not in text)
+            if why:
+                self.problem(mark, path, why)
+                return _BAD_KEY if as_key else text
+            value = self.construct(ScalarNode(tag, text, mark, event.end_mark))
+            if isinstance(value, float) and not math.isfinite(value):
+                self.problem(mark, path, f"'{text}' is too large for a number (it reads as infinity)")
+                return _BAD_KEY if as_key else text
+            return value
         if tag == _TIMESTAMP:
             self.problem(mark, path, f"'{text}' is read as a date: quote it ('{text}')")
             return _BAD_KEY if as_key else text
@@ -339,6 +351,18 @@ class _Reader:
 
     def construct(self, node: ScalarNode) -> Any:
         return self.loader.construct_object(node, deep=True)
+
+
+def _number_problem(text: str, plain: bool) -> str | None:
+    """Why a number as written is refused (``plain``: written in decimal digits alone), or None."""
+    if not plain:   # 1_500, 0b101 (numbers to YAML 1.1 readers alone), 0x1F
+        how = ("is a number in base 16" if "x" in text.lower() else
+               "is read as a number by YAML 1.1 readers only (as text by YAML 1.2 readers)")
+        return f"'{text}' {how}: write it in plain decimal digits, or quote it ('{text}')"
+    if len(text) > MAX_NUMBER_CHARS:   # past 4,300 digits int() itself raises
+        return (f"the number {text[:12]}... has {len(text):,} characters; a number has at most "
+                f"{MAX_NUMBER_CHARS} here")
+    return None
 
 
 class _BadKey:
@@ -387,9 +411,33 @@ def _flow_guard(text: str, filename: str) -> None:
                                                            f"deep (the limit is {MAX_DEPTH} levels of nesting)")])
 
 
+# characters an editor shows as nothing, or inside one line, where YAML readers see a line break (or a
+# byte-order mark, which only the first character may be, and is dropped there by inputs.read_text)
+_INVISIBLE = {"\u2028": "U+2028 (LINE SEPARATOR)", "\u2029": "U+2029 (PARAGRAPH SEPARATOR)",
+              "\u0085": "U+0085 (NEXT LINE)", "\ufeff": "U+FEFF (a byte-order mark)"}
+_INVISIBLE_RE = re.compile("[" + "".join(_INVISIBLE) + "]")
+
+
+def _invisible_guard(text: str, filename: str) -> None:
+    """Refuse, located, the characters that make YAML readers and editors see different lines."""
+    problems = []
+    for m in _INVISIBLE_RE.finditer(text):
+        i = m.start()
+        line, col = text.count("\n", 0, i) + 1, i - text.rfind("\n", 0, i)
+        what = _INVISIBLE[m.group()]
+        why = ("a second byte-order mark: only the file's first character may be one" if m.group() == "\ufeff"
+               else "an editor shows one line where YAML readers see two")
+        problems.append(Problem(filename, line, col, (), f"{what} inside the text: {why}; remove it"))
+        if len(problems) >= MAX_SCHEMA_ERRORS:
+            break
+    if problems:
+        raise YamlStrictError(problems)
+
+
 def load(text: str, filename: str = "<string>") -> tuple[Any, Positions]:
     """Read strict YAML; return ``(data, positions)`` or raise :class:`YamlStrictError`."""
     _flow_guard(text, filename)
+    _invisible_guard(text, filename)
     if _FAST_LOADER is None:
         return _load(text, filename, yaml.SafeLoader)
     if len(text) > PURE_MAX_CHARS:  # the pure parser would take tens of seconds: libyaml says it all
@@ -456,6 +504,44 @@ def load_file(path, display: str | None = None) -> tuple[Any, Positions]:
 Locate = Callable[[tuple, bool], tuple]
 """locate(path, prefer_key) -> (filename, line, col) for a path in the data, or
 (filename, line, col, shown_path) when the path is written differently there."""
+
+
+MAX_SCHEMA_ERRORS = 100        # listed, of one file's schema errors (docs/limits.md)
+MAX_SCHEMA_ERRORS_COUNTED = 1_000
+
+
+class CappedErrors(list):
+    """The first :data:`MAX_SCHEMA_ERRORS` of a lazy error iterator (jsonschema's ``iter_errors``),
+    with how many more were counted (``more``, at most :data:`MAX_SCHEMA_ERRORS_COUNTED`) and whether
+    counting stopped before the end (``more_than``): a file of 200,000 bad entries is refused in a
+    second, without keeping 200,000 errors."""
+
+    more = 0
+    more_than = False
+
+    def note(self, filename: str) -> list:
+        """One Problem line naming what was left out, or nothing."""
+        if not self.more:
+            return []
+        count = f"more than {self.more:,}" if self.more_than else f"{self.more:,}"
+        return [Problem(filename, None, None, (), f"and {count} more schema "
+                                                  f"{'problem' if self.more == 1 else 'problems'}, not listed "
+                                                  f"(the first {MAX_SCHEMA_ERRORS} are)")]
+
+
+def capped(errors: Iterable) -> CappedErrors:
+    out = CappedErrors()
+    it = iter(errors)
+    for err in it:
+        out.append(err)
+        if len(out) == MAX_SCHEMA_ERRORS:
+            break
+    for err in it:
+        out.more += 1
+        if out.more >= MAX_SCHEMA_ERRORS_COUNTED:
+            out.more_than = any(True for _ in itertools.islice(it, 1))
+            break
+    return out
 
 
 def schema_problems(errors: Iterable, locate: Locate, noun: Callable[[tuple], str] | None = None) -> list[Problem]:

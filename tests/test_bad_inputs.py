@@ -21,6 +21,7 @@ from pathlib import Path
 import pytest
 
 from coinche_spec.cli import main
+from coinche_spec.outputs import MARK_COMMENT
 from coinche_spec.protocol.server import Session
 
 # --- rule-set files: `coinche-spec variants check bad.yaml` --------------------------------
@@ -76,6 +77,24 @@ VARIANT_FILES = [
     ("target-tag", house(l10="    target: !!int 1500"), r"bad\.yaml:10:13: rules\.match\.target: tag '!!int' is not allowed"),
     ("target-anchor", house(l10="    target: &t 1500"), r"bad\.yaml:10:13: rules\.match\.target: anchor '&t' is not allowed"),
     ("target-alias", house(l10="    target: *t"), r"bad\.yaml:10:13: rules\.match\.target: alias '\*t' is not allowed"),
+    # YAML 1.1 spellings of numbers, read as text by YAML 1.2 readers (issue 19), like 0700 above
+    ("target-underscore", house(l10="    target: 1_500"),
+     r"bad\.yaml:10:13: rules\.match\.target: '1_500' is read as a number by YAML 1\.1 readers only"),
+    ("target-binary", house(l10="    target: 0b101"),
+     r"bad\.yaml:10:13: rules\.match\.target: '0b101' is read as a number by YAML 1\.1 readers only"),
+    # past Python's 4,300 digits, int() raises: a number has at most 100 characters, as in a protocol line
+    ("target-huge", house(l10="    target: " + "9" * 5000),
+     r"bad\.yaml:10:13: rules\.match\.target: the number 999999999999\.\.\. has 5,000 characters; a number has "
+     r"at most 100 here"),
+    # characters that make an editor and a YAML reader see different lines
+    ("line-separator", house(l4='description: "One line\u2028status: published"'),
+     r"bad\.yaml:4:23: \(top\): U\+2028 \(LINE SEPARATOR\) inside the text: an editor shows one line where YAML "
+     r"readers see two"),
+    ("two-boms", "\ufeff\ufeff" + house(), r"bad\.yaml:1:1: \(top\): U\+FEFF \(a byte-order mark\) inside the text"),
+    ("extends-trailing-space", house(l2='extends: "federation "'),
+     r"bad\.yaml:2:10: extends: 'federation ' has blank space before or after it: write 'federation'"),
+    ("extends-a-device", house(l2="extends: /dev/zero"),
+     r"bad\.yaml:2:10: extends: '/dev/zero' is not a regular file \(a device, a FIFO or a socket\)"),
     ("target-twice", house(tail=["    target: 1000"]),
      r"bad\.yaml:11:5: rules\.match: duplicate key 'target' \(first written on line 10\)"),
     ("unknown-rule", house(l10="    targte: 1500"), r"bad\.yaml:10:5: rules\.match\.targte: unknown rule 'match\.targte' \(did you mean 'target'\?\)"),
@@ -352,6 +371,11 @@ FIXTURE_FILES = [
     ("deep", "area: perft\nfixtures:\n  - " + "[" * 300 + "]" * 300 + "\n",
      r"corpus/bad\.yaml:3:\d+: fixtures\[0\](\[0\])+: nested more than 64 levels deep"),
     ("empty", "", r"corpus/bad\.yaml:"),
+    ("count-huge", fixture(l20="        count: " + "1" * 4400),
+     r"corpus/bad\.yaml:20:16: fixtures\[0\]\.expect\..*\.count: the number 111111111111\.\.\. has 4,400 characters"),
+    # what a phone types for a heart: U+2665 then the emoji variation selector U+FE0F, shown escaped
+    ("card-emoji-heart", fixture(l16="        W: [7\u2665\ufe0f]"),
+     r"corpus/bad\.yaml:16:13: fixtures\[0\]\.case\.hands\.W\[0\]: bad card '7\u2665<U\+FE0F>': suit '<U\+FE0F>'"),
 ]
 
 
@@ -441,6 +465,25 @@ OPTIONS = [
     ("report-a-folder", ["report", "empty"], 2, r"^coinche-spec: empty: is a directory, not a file"),
     ("report-a-device", ["report", "/dev/zero"], 2, r"/dev/zero: is not a regular file"),
     ("report-not-a-run", ["report", "mine.yaml"], 2, r"mine\.yaml:1: not JSON"),
+    ("report-deep-line", ["report", "deep.jsonl"], 2,
+     r"deep\.jsonl:1: the record nests arrays or objects more than 64 levels deep"),
+    ("report-key-twice", ["report", "twice.jsonl"], 2, r"twice\.jsonl:1: the record writes the key \"outcome\" twice"),
+    ("fingerprint-timeout-nan", ["fingerprint", "--timeout", "nan"], 2,
+     r"--timeout nan: give a number of seconds above 0 and at most 86400"),
+    ("fingerprint-timeout-inf", ["fingerprint", "--timeout", "inf"], 2, r"--timeout inf: give a number of seconds"),
+    ("fuzz-timeout-nan", ["fuzz", "--impl", "x", "--deals", "1", "--timeout", "nan"], 2,
+     r"--timeout nan: give a number of seconds above 0"),
+    ("fuzz-deals-huge", ["fuzz", "--impl", "x", "--deals", "9" * 5000], 2, r"--deals 999999999999\.\.\.: 5,000 digits"),
+    ("fuzz-seed-huge", ["fuzz", "--impl", "x", "--deals", "1", "--seed", "9" * 5000], 2,
+     r"--seed 999999999999\.\.\.: 5,000 digits; at most 18 here"),
+    ("impl-empty", ["conformance", "--impl", "", "-k", "perft-undertrump"], 2,
+     r"--impl '' is empty: give a command line, python:MODULE:FACTORY or an adapter"),
+    ("fingerprint-impl-empty", ["fingerprint", "--impl", " "], 2, r"--impl ' ' is empty"),
+    ("corpus-empty-folder", ["conformance", "--corpus", "empty"], 2,
+     r"empty: no fixture file \(\*\.yaml\) in this corpus folder"),
+    ("score-melds-unbounded", ["score", "--variant", "federation", "--contract", "80H", "--taker", "N",
+                               "--points", "100", "--last-trick", "takers", "--melds", "takers=" + "9" * 30], 2,
+     r"--melds: expected a whole number from 0 to 10000"),
 ]
 
 
@@ -448,6 +491,8 @@ OPTIONS = [
 def test_bad_option(workdir, capsys, argv, code, pattern):
     (workdir / "empty").mkdir()
     (workdir / "mine.yaml").write_text(house(), encoding="utf-8")
+    (workdir / "deep.jsonl").write_text('{"record": ' + "[" * 100 + "]" * 100 + "}\n", encoding="utf-8")
+    (workdir / "twice.jsonl").write_text('{"outcome": "pass", "outcome": "fail"}\n', encoding="utf-8")
     got, out = run_cli(capsys, *argv)
     assert got == code, out
     assert_clean(out)
@@ -515,7 +560,8 @@ def test_an_output_that_would_lose_something_is_refused(workdir, capsys, argv, p
 def test_an_existing_report_is_replaced_whole_and_keeps_its_mode(workdir, capsys):
     write_corpus(workdir, fixture())
     report = workdir / "report.md"
-    report.write_text("old report, written by coinche-spec\n", encoding="utf-8")
+    from coinche_spec.outputs import MARK_COMMENT
+    report.write_text(f"# Conformance report\n\nold\n{MARK_COMMENT}\n", encoding="utf-8")   # one of ours
     report.chmod(0o640)
     code, out = run_cli(capsys, "conformance", "--corpus-only", "--corpus", "corpus", "--markdown", "report.md")
     assert code == 0, out
@@ -548,7 +594,7 @@ def test_an_output_through_a_symlink_replaces_the_file_not_the_link(workdir):
     (workdir / "real.md").write_text("old\n", encoding="utf-8")
     (workdir / "alias.md").symlink_to("real.md")
     outputs.write_text("alias.md", "new\n")
-    assert (workdir / "alias.md").is_symlink() and (workdir / "real.md").read_text() == "new\n"
+    assert (workdir / "alias.md").is_symlink() and (workdir / "real.md").read_text() == outputs.marked("new\n")
 
 
 # --- protocol lines: `coinche-spec serve` --------------------------------------------------
@@ -634,6 +680,12 @@ PROTOCOL = [
     ("score-missing-contract", json.dumps({"cmd": "run", "seq": 1, "case": {"kind": "score"}}), "errored",
      r"case: missing field 'contract'"),
     ("lone-surrogate", '{"cmd": "fly\\ud800"}', "errored", r"unknown command"),
+    # JSON leaves a repeated key to the reader; last-wins would make this a stop
+    ("key-twice", '{"cmd": "run", "cmd": "stop"}', "errored", r'the line writes the key "cmd" twice in one object'),
+    ("stop-with-fields", '{"cmd": "stop", "seq": 3}', "errored", r"stop takes no field but \"cmd\": got 'seq'"),
+    ("configure-shipped-id-other-parent",
+     json.dumps({"cmd": "configure", "variant": {"id": "federation", "extends": "cafe-701", "rules": {}}}), "refused",
+     r"<configure>: id: 'federation' is a shipped rule set's id, and this document extends 'cafe-701'"),
 ]
 
 
@@ -721,13 +773,39 @@ def test_a_users_own_file_named_as_output_is_refused_not_replaced(workdir, capsy
     is refused, the notes untouched; an empty file holds nothing to lose and is written."""
     write_corpus(workdir, fixture())
     notes = workdir / "notes.md"
-    notes.write_text("my notes from last club night\n", encoding="utf-8")
-    code, out = run_cli(capsys, *argv)
-    assert code == 2, out
-    assert out.strip().endswith("it exists and coinche-spec did not write it; "
-                                f"{argv[-2]} would replace it: name a new file, or remove this one first")
-    assert notes.read_text(encoding="utf-8") == "my notes from last club night\n"
+    # issue 19: naming coinche-spec, even at the start and the end, does not make a file ours
+    mine = ("# Our club's tools\n\nWe check our house rules with coinche-spec.\n"
+            "<!-- generated by coinche-spec? no: by hand -->\n")
+    for text in ("my notes from last club night\n", mine):
+        notes.write_text(text, encoding="utf-8")
+        code, out = run_cli(capsys, *argv)
+        assert code == 2, out
+        assert out.strip().endswith("it exists and coinche-spec did not write it; "
+                                    f"{argv[-2]} would replace it: name a new file, or remove this one first")
+        assert notes.read_text(encoding="utf-8") == text
     notes.write_text("", encoding="utf-8")
     code, out = run_cli(capsys, *argv)
     assert code in (0, 1), out
-    assert "coinche-spec" in notes.read_text(encoding="utf-8")
+    written = notes.read_text(encoding="utf-8")
+    assert written.endswith(MARK_COMMENT + "\n")
+    code, out = run_cli(capsys, *argv)   # and once marked, the next run replaces it
+    assert code in (0, 1), out
+
+
+def test_every_report_carries_the_mark_and_still_parses(workdir, capsys):
+    """JSON Lines: a first field of the header record; JUnit XML and HTML: a last-line comment."""
+    import html.parser
+    import xml.etree.ElementTree as ET
+    from coinche_spec.outputs import MARK, written_by_us
+    write_corpus(workdir, fixture())
+    code, out = run_cli(capsys, "conformance", "--corpus-only", "--corpus", "corpus", "--report-jsonl", "r.jsonl",
+                        "--junit", "r.xml", "--markdown", "r.md")
+    assert code == 0, out
+    first = json.loads((workdir / "r.jsonl").read_text(encoding="utf-8").splitlines()[0])
+    assert first["written_by"] == MARK and first["record"] == "header"
+    assert ET.parse(workdir / "r.xml").getroot().tag == "testsuites"
+    code, out = run_cli(capsys, "report", "r.jsonl", "--html", "r.html")
+    assert code in (0, 1), out
+    html.parser.HTMLParser().feed((workdir / "r.html").read_text(encoding="utf-8"))
+    for name in ("r.jsonl", "r.xml", "r.md", "r.html"):
+        assert written_by_us(workdir / name), name

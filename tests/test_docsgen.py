@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from coinche_spec.outputs import marked
 from coinche_spec import cli
 from coinche_spec.docsgen import templates
 from coinche_spec.docsgen.page import render_page, rule_line
@@ -273,7 +274,7 @@ def test_all_writes_one_page_per_shipped_and_house_variant(capsys, tmp_path, pag
     assert len(written) == 7 + len(registry.ids("published")) + len(registry.ids("implementation"))
     assert {"ffb-contree.md", "ffb-contree-sa-ta.md", "colver.md", "peer-kffr.md"} <= set(written)
     assert written == sorted(f"{i}.md" for i in ALL_IDS)
-    assert (tmp_path / "rules" / "federation.md").read_text(encoding="utf-8") == pages["federation"]
+    assert (tmp_path / "rules" / "federation.md").read_text(encoding="utf-8") == marked(pages["federation"])
 
 
 def test_one_page_to_stdout_and_to_a_file(capsys, tmp_path, pages):
@@ -281,7 +282,7 @@ def test_one_page_to_stdout_and_to_a_file(capsys, tmp_path, pages):
     assert code == 0 and out == pages["cafe-701"]
     code, out, err = run(capsys, "docs", "cafe-701", "--output", str(tmp_path / "p.md"))
     assert code == 0 and out == ""
-    assert (tmp_path / "p.md").read_text(encoding="utf-8") == pages["cafe-701"]
+    assert (tmp_path / "p.md").read_text(encoding="utf-8") == marked(pages["cafe-701"])
 
 
 def test_a_house_file_of_ones_own(capsys, tmp_path):
@@ -333,7 +334,7 @@ def test_committed_pages_are_up_to_date(pages):
     assert on_disk == sorted(f"{i}.md" for i in ALL_IDS), "run: coinche-spec docs --all docs/rules"
     for ident in ALL_IDS:
         text = (RULES_DIR / f"{ident}.md").read_text(encoding="utf-8")
-        assert text == pages[ident], f"docs/rules/{ident}.md is stale: run coinche-spec docs --all docs/rules"
+        assert text == marked(pages[ident]), f"docs/rules/{ident}.md is stale: run coinche-spec docs --all docs/rules"
 
 
 def test_pages_have_no_machine_paths(pages):

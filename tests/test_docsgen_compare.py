@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from coinche_spec.outputs import marked
 from coinche_spec.sources import source_title
 from coinche_spec import cli
 from coinche_spec.docsgen import compare, templates
@@ -238,7 +239,7 @@ def test_every_enum_value_has_short_words():
 
 def test_the_committed_comparison_page_is_up_to_date(page):
     on_disk = (DOCS / "variants.md").read_text(encoding="utf-8")
-    assert on_disk == page, "docs/variants.md is stale: run coinche-spec docs --compare --output docs/variants.md"
+    assert on_disk == marked(page), "docs/variants.md is stale: run coinche-spec docs --compare --output docs/variants.md"
 
 
 # --- the rules reference -----------------------------------------------------------------------------
@@ -290,7 +291,7 @@ def test_the_house_example_of_the_reference_loads(reference, tmp_path):
 
 def test_the_committed_reference_is_up_to_date(reference):
     on_disk = (DOCS / "rules-reference.md").read_text(encoding="utf-8")
-    assert on_disk == reference, ("docs/rules-reference.md is stale: run "
+    assert on_disk == marked(reference), ("docs/rules-reference.md is stale: run "
                                   "coinche-spec docs --reference --output docs/rules-reference.md")
 
 
@@ -306,7 +307,7 @@ def test_compare_and_reference_to_stdout_and_to_a_file(capsys, tmp_path, page, r
     assert code == 0 and out == page and err == ""
     code, out, err = run(capsys, "docs", "--reference", "--output", str(tmp_path / "ref.md"))
     assert code == 0 and out == ""
-    assert (tmp_path / "ref.md").read_text(encoding="utf-8") == reference
+    assert (tmp_path / "ref.md").read_text(encoding="utf-8") == marked(reference)
 
 
 @pytest.mark.parametrize("argv, words", [

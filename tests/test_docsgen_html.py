@@ -9,6 +9,7 @@ from collections import Counter
 
 import pytest
 
+from coinche_spec.outputs import marked
 from coinche_spec import cli
 from coinche_spec.docsgen.differences import rule_changes
 from coinche_spec.docsgen.html import render_html
@@ -126,7 +127,7 @@ def test_docs_format_html_on_the_command_line(capsys, tmp_path, monkeypatch):
     monkeypatch.setattr(cli, "COMMANDS", {"docs": "coinche_spec.docsgen.cli"})
     out = tmp_path / "sheet.html"
     assert cli.main(["docs", HOUSE, "--format", "html", "--output", str(out)]) == 0
-    assert out.read_text(encoding="utf-8") == render_html(load_variant(HOUSE))
+    assert out.read_text(encoding="utf-8") == marked(render_html(load_variant(HOUSE)))
     assert cli.main(["docs", HOUSE]) == 0
     assert capsys.readouterr().out == render_page(load_variant(HOUSE))        # md stays the default
     assert cli.main(["docs", "--compare", "--format", "html"]) == 2

@@ -11,6 +11,7 @@ given up with nothing answered between gives the implementation up.
 
 import sys
 import textwrap
+from pathlib import Path
 
 import pytest
 
@@ -262,3 +263,191 @@ def test_a_program_broken_on_every_kind_is_given_up_after_two_kinds(capsys, tmp_
     assert code == 1
     assert any(line.startswith("stopped: the implementation broke 4 cases in a row, 2 kinds given up")
                for line in out.splitlines())
+
+
+# --- issue 19: programs that fork, stop reading, flood, answer out of order, die mid-line -------------
+
+HOSTILE = Path(__file__).resolve().parent / "impls" / "hostile.py"
+
+
+def alive(pid: int) -> bool:
+    """Whether the process runs (a zombie waiting for its parent counts as gone)."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as fh:
+            state = fh.read().rsplit(b")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return False
+    return state not in (b"Z", b"X")
+
+
+def hostile(tmp_path, mode: str, timeout: float = 1.0) -> tuple:
+    pidfile = tmp_path / f"{mode}.pids"
+    return Subprocess([sys.executable, str(HOSTILE), mode, str(pidfile)], timeout=timeout, start_timeout=timeout), \
+        pidfile
+
+
+def pids(pidfile) -> list:
+    return [int(line) for line in pidfile.read_text().split()] if pidfile.exists() else []
+
+
+@pytest.mark.parametrize("mode,kind,message", [
+    # the helper keeps stdout open in a session of its own, the program hangs: a time-out, then all killed
+    ("session-helper", "timeout", "no reply within 1 s"),
+    # the program exits and leaves a helper (its own group) holding stdout: a crash, told at once
+    ("group-helper", "crashed", "the implementation exited with status 0"),
+    ("mid-line", "crashed", "the implementation exited with status 7 in the middle of a reply line"),
+])
+def test_a_program_and_everything_it_started_are_gone_after_a_broken_case(tmp_path, mode, kind, message):
+    impl, pidfile = hostile(tmp_path, mode, timeout=1.0 if mode == "session-helper" else 10.0)
+    impl.start()
+    assert impl.configure("federation")["ok"]
+    with pytest.raises(ImplementationError) as info:
+        impl.run(1, {"kind": "perft", "strain": "H", "leader": "W", "depth": 1,
+                     "hands": {"N": ["7S"], "E": ["8S"], "S": ["9S"], "W": ["TS"]}})
+    assert info.value.kind == kind and info.value.message.startswith(message), info.value.message
+    impl.stop()
+    started = pids(pidfile)
+    assert len(started) == (1 if mode == "mid-line" else 2)
+    assert not [pid for pid in started if alive(pid)]
+
+
+def test_a_program_that_stops_reading_costs_its_time_out(tmp_path):
+    impl, pidfile = hostile(tmp_path, "deaf", timeout=20)
+    impl.start()
+    impl.start_timeout = 0.5   # configure's limit; starting Python on a loaded machine takes longer
+    with pytest.raises(ImplementationError) as info:   # 1 MB: far more than a pipe holds
+        impl.configure({"id": "big", "description": "x" * 1_000_000})
+    assert info.value.kind == "timeout"
+    assert info.value.message.startswith("the implementation did not read the request within 0.5 s")
+    impl.stop()
+    assert not [pid for pid in pids(pidfile) if alive(pid)]
+
+
+def test_a_flood_on_stderr_is_kept_bounded(tmp_path):
+    from coinche_spec.protocol.client import STDERR_LINE_BYTES
+    impl, pidfile = hostile(tmp_path, "stderr-flood", timeout=30)
+    impl.start()
+    impl.configure("federation")
+    reply = impl.run(1, {"kind": "perft", "strain": "H", "leader": "W", "depth": 1,
+                         "hands": {"N": ["7S"], "E": ["8S"], "S": ["9S"], "W": ["TS"]}})
+    assert reply["result"] == {"count": 1}
+    # 20 MB on one line: the first STDERR_LINE_BYTES kept, the rest dropped as it came
+    assert impl.case_stderr.endswith("... (line cut)") and len(impl.case_stderr) < 600
+    assert max(len(line) for line in impl._stderr) <= STDERR_LINE_BYTES + len(" ... (line cut)")
+    impl.stop()
+
+
+def test_replies_out_of_order_are_caught_at_once(capsys, tmp_path, corpus):
+    """The program holds each reply back until the next case comes: the runner sends the next case
+    ahead, so the reply to it, arriving first, shows the disorder at once (--timeout 60: a time-out
+    would not be an error)."""
+    _, _, outcomes, records = conformance(capsys, tmp_path, corpus, f"{sys.executable} {HOSTILE} late",
+                                          "--timeout", "60", "--max-restarts", "1")
+    assert outcomes == ["error"] * 2 + ["not run"] * 8
+    assert records[0]["message"] == ("run: replies out of order: got the reply for the next case "
+                                     "(seq 'perft-1@federation') while waiting for seq 'perft-0@federation'")
+
+
+@pytest.mark.parametrize("mode,message", [
+    ("protocol-true", "start: protocol True, expected 1"),
+    ("implementation-text", "start: \"implementation\" must be an object"),
+])
+def test_a_start_reply_of_the_wrong_type_is_refused(tmp_path, mode, message):
+    impl, pidfile = hostile(tmp_path, mode, timeout=20)
+    with pytest.raises(ImplementationError) as info:
+        impl.start()
+    assert info.value.message.startswith(message), info.value.message
+    assert not [pid for pid in pids(pidfile) if alive(pid)]
+
+
+def wait_for_pids(pidfile, count: int, proc) -> list:
+    """The pids the hostile program wrote, once there are ``count`` of them (the runner still running)."""
+    import time
+    for _ in range(1200):   # at most two minutes, on a loaded machine
+        found = pids(pidfile)
+        if len(found) >= count or proc.poll() is not None:
+            return found
+        time.sleep(0.1)
+    return pids(pidfile)
+
+
+@pytest.mark.parametrize("command", [
+    ["conformance", "--variant", "federation"],
+    ["fuzz", "--variant", "federation", "--deals", "40", "--jobs", "2", "--generator", "deal"],
+    ["fingerprint"],
+])
+def test_sigterm_to_the_runner_ends_every_process_it_started(tmp_path, command):
+    """The implementation hangs on its first case after starting a helper in a session of its own;
+    the runner gets SIGTERM mid-case: it ends with 143, and nothing it started is left."""
+    import signal
+    import subprocess
+    pidfile = tmp_path / "pids"
+    impl = f"{sys.executable} {HOSTILE} session-helper {pidfile}"
+    root = Path(__file__).resolve().parent.parent
+    proc = subprocess.Popen([sys.executable, "-m", "coinche_spec", *command, "--impl", impl, "--timeout", "60"],
+                            cwd=tmp_path, env={**__import__("os").environ, "PYTHONPATH": str(root)},
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        # each implementation process, and the helper it forked on its first case
+        started = wait_for_pids(pidfile, 4 if "--jobs" in command else 2, proc)
+        assert proc.poll() is None, proc.stderr.read().decode()[-2000:]
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(timeout=60) == 128 + signal.SIGTERM
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert started and not [pid for pid in pids(pidfile) if alive(pid)]
+
+
+def test_a_reply_with_a_key_twice_is_refused_not_read_last_wins(tmp_path):
+    """{"errored": true, "errored": false} would have been judged as a result."""
+    impl, pidfile = hostile(tmp_path, "duplicate-keys", timeout=20)
+    impl.start()
+    impl.configure("federation")
+    with pytest.raises(ImplementationError) as info:
+        impl.run(1, {"kind": "perft", "strain": "H", "leader": "W", "depth": 1,
+                     "hands": {"N": ["7S"], "E": ["8S"], "S": ["9S"], "W": ["TS"]}})
+    assert info.value.kind == "malformed"
+    assert info.value.message == 'the reply writes the key "errored" twice in one object'
+    impl.stop()
+    assert not [pid for pid in pids(pidfile) if alive(pid)]
+
+
+class _Hostile:
+    """An in-process implementation, misbehaving in ``run`` as ``how`` says."""
+
+    def __init__(self, how: str):
+        self.how = how
+
+    def start(self):
+        return {"protocol": 1, "implementation": {"name": "hostile"}, "kinds": ["perft"], "variants": None}
+
+    def configure(self, variant):
+        return {"ok": True}
+
+    def run(self, case):
+        if self.how == "deep":
+            result: list = []
+            for _ in range(100_000):   # json.dumps would raise RecursionError
+                result = [result]
+            return {"result": {"count": result}}
+        print("debug: counting the perft")   # on the runner's standard output, where the report goes
+        return {"result": {"count": 16}}
+
+
+@pytest.mark.parametrize("how,message", [
+    ("deep", "run: the reply nests lists or dicts too deeply to be written as JSON"),
+    ("prints", "run() wrote on standard output, where the runner writes its report (an in-process implementation "
+               "returns its replies; log on standard error): 'debug: counting the perft'"),
+])
+def test_an_in_process_object_misbehaving_is_an_error_of_its_case(capsys, how, message):
+    from coinche_spec.protocol.inprocess import PythonObject
+    impl = PythonObject(lambda: _Hostile(how), "hostile", timeout=10)
+    impl.start()
+    impl.configure("federation")
+    with pytest.raises(ImplementationError) as info:
+        impl.run(1, {"kind": "perft"})
+    assert info.value.kind == "malformed" and info.value.message == message
+    impl.stop()
+    assert "debug" not in capsys.readouterr().out   # nothing of it in the report

@@ -131,3 +131,31 @@ def test_serve_survives_the_lines_that_used_to_kill_it():
         "the number 999999999999... has 4,301 characters; a number has at most 100 here",
         "the line is longer than 8,388,608 bytes, the limit"]
     assert json.loads(replies[-1])["protocol"] == 1
+
+
+def test_a_file_of_countless_schema_errors_is_refused_with_the_first_ones(workdir, capsys):
+    """Issue 19: 200,000 bad entries kept 200,000 errors whole (3.3 GB). The first 100 are listed, the
+    rest counted up to a bound, lazily."""
+    from coinche_spec.yamlstrict import MAX_SCHEMA_ERRORS, MAX_SCHEMA_ERRORS_COUNTED
+    entries = MAX_SCHEMA_ERRORS + MAX_SCHEMA_ERRORS_COUNTED + 50
+    (workdir / "big.yaml").write_text(house(l7="interpretations:", tail=[]).replace(
+        "rules:\n", "  - []\n" * entries + "rules:\n", 1))
+    code, out = run_cli(capsys, "variants", "check", "big.yaml")
+    lines = out.strip().splitlines()
+    assert code == 1 and len(lines) == MAX_SCHEMA_ERRORS + 1, lines[-3:]
+    assert lines[0].startswith("big.yaml:8:5: interpretations[0]: expected a mapping")
+    assert lines[-1] == (f"big.yaml: (top): and more than {MAX_SCHEMA_ERRORS_COUNTED:,} more schema problems, "
+                         f"not listed (the first {MAX_SCHEMA_ERRORS} are)")
+
+
+@pytest.mark.parametrize("argv,message", [
+    (["compare", "federation", "cafe-701", "--deals", "1000000000000"],
+     "coinche-spec: compare: --deals 1,000,000,000,000: at most 1,000,000 deals (docs/limits.md)"),
+    (["site", "out", "--deals", "1000000000000"],
+     "coinche-spec: site: --deals 1,000,000,000,000: at most 1,000,000 deals (docs/limits.md)"),
+    (["deal", "--variant", "federation", "--batch", "1000000000000"],
+     "coinche-spec: --batch 1,000,000,000,000: at most 100,000,000 deals (docs/limits.md)"),
+])
+def test_an_absurd_count_of_deals_is_refused_before_anything_is_built(workdir, capsys, argv, message):
+    code, out = run_cli(capsys, *argv)
+    assert code == 2 and out.strip() == message

@@ -9,6 +9,7 @@ import json
 from dataclasses import replace
 from pathlib import Path
 
+from coinche_spec.outputs import marked
 from coinche_spec.published.build import dump
 from coinche_spec.published.inputs import inputs, stale
 from coinche_spec.published.page import REGENERATE, render_html, render_markdown
@@ -50,10 +51,10 @@ def test_the_implementation_is_the_version_the_page_names():
 def test_the_pages_are_rendered_from_the_results_file():
     for name in PUBLISHED:
         results = saved(name)
-        assert (FOLDER / f"{name}.json").read_text(encoding="utf-8") == dump(results), STALE
-        assert (FOLDER / f"{name}.md").read_text(encoding="utf-8") == render_markdown(results), \
+        assert (FOLDER / f"{name}.json").read_text(encoding="utf-8") == marked(dump(results)), STALE
+        assert (FOLDER / f"{name}.md").read_text(encoding="utf-8") == marked(render_markdown(results)), \
             f"{name}.md is stale: run {REGENERATE} --rerender"
-        assert (FOLDER / f"{name}.html").read_text(encoding="utf-8") == render_html(results), \
+        assert (FOLDER / f"{name}.html").read_text(encoding="utf-8") == marked(render_html(results)), \
             f"{name}.html is stale: run {REGENERATE} --rerender"
 
 

@@ -10,6 +10,9 @@ import json
 import random
 
 
+MAX_BATCH_DEALS = 100_000_000   # deals one `deal --batch` plays: minutes at the batch engine's pace
+
+
 def run_batch(args, variant) -> int:
     from ..errors import UserError
 
@@ -17,6 +20,8 @@ def run_batch(args, variant) -> int:
         raise UserError("--json goes with --batch N (the statistics of N deals); one deal prints as text")
     if args.batch < 1:
         raise UserError(f"--batch: expected a number of deals of 1 or more, got {args.batch}")
+    if args.batch > MAX_BATCH_DEALS:
+        raise UserError(f"--batch {args.batch:,}: at most {MAX_BATCH_DEALS:,} deals (docs/limits.md)")
     try:
         import numpy
         major = int(numpy.__version__.split(".")[0])

@@ -70,6 +70,9 @@ def run(args) -> int:
         raise _error("compare: name at least two rule sets")
     if args.deals < 0:
         raise _error(f"compare: --deals must be 0 or more, got {args.deals}")
+    from .simulate import MAX_DEALS
+    if args.deals > MAX_DEALS:
+        raise _error(f"compare: --deals {args.deals:,}: at most {MAX_DEALS:,} deals (docs/limits.md)")
     if args.jobs < 1:
         raise _error(f"compare: --jobs must be 1 or more, got {args.jobs}")
     if args.output and Path(args.output).exists():

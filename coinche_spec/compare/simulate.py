@@ -32,6 +32,10 @@ from ..variants.compiled import compiled_rules
 from .deals import deal_hands
 from .stats import Estimate, largest, mean, mean_of, rate
 
+# deals one comparison may simulate, far past what a comparison needs (2,000 by default): the task
+# list is built whole, so a count past this is refused before anything is built (docs/limits.md)
+MAX_DEALS = 1_000_000
+
 CHUNK = 200          # deals per task: small enough for a live progress bar, large enough to be cheap
 BATCH_CHUNK = 25_000  # deals per batch-engine task: past the per-call overhead, a few MB of arrays
 _THROWN = (None, None, 1, False, 0, 0, 0, 0, None, None)

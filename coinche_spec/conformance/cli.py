@@ -13,7 +13,6 @@ nothing never looks like one that passed.
 
 from __future__ import annotations
 
-import math
 import sys
 import time
 
@@ -133,8 +132,10 @@ def main(args) -> int:
     from ..protocol.impls import open_implementation
     from ..variants import shipped_ids
 
-    if not (math.isfinite(args.timeout) and 0 < args.timeout <= 86400):  # nan compares false to everything
-        return _usage(f"--timeout {args.timeout:g}: give a number of seconds above 0 and at most 86400")
+    from ..protocol.impls import timeout_problem
+    problem = timeout_problem("--timeout", f"{args.timeout:g}")
+    if problem:
+        return _usage(problem)
     if args.corpus_only and not args.corpus:
         return _usage("--corpus-only needs at least one --corpus DIR")
     if args.uncovered and not args.variant:

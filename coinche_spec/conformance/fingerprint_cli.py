@@ -53,8 +53,10 @@ def main(args) -> int:
     from ..variants.cli import variant_for
     from . import fingerprint as fp_mod
 
-    if args.timeout <= 0:
-        return _usage(f"--timeout {args.timeout:g}: give a number of seconds above 0")
+    from ..protocol.impls import timeout_problem
+    problem = timeout_problem("--timeout", f"{args.timeout:g}")
+    if problem:
+        return _usage(problem)
     if args.deals is not None and args.deals < 0:
         return _usage(f"--deals {args.deals}: give a whole number of at least 0")
     from ..errors import UserError

@@ -397,7 +397,8 @@ def load_corpus(directory: Path | str | None = None, extra: list | tuple = (),
     ``shipped`` is false); ``extra`` adds user corpus folders. Ids must be unique
     across all of them."""
     folders = [Path(directory) if directory is not None else corpus_dir()] if shipped else []
-    folders += [Path(d) for d in extra]
+    extra_folders = [Path(d) for d in extra]
+    folders += extra_folders
     missing = [f for f in folders if not f.is_dir()]
     if missing:
         raise CorpusError([f"{f}: the corpus directory does not exist" for f in missing])
@@ -408,7 +409,10 @@ def load_corpus(directory: Path | str | None = None, extra: list | tuple = (),
     fixtures: list[Fixture] = []
     for folder in folders:
         retired = read_retired(folder)
-        for path in corpus_files(folder):
+        files = corpus_files(folder)
+        if not files and folder in extra_folders:   # a folder named by mistake must not pass unnoticed
+            problems.append(f"{folder}: no fixture file (*.yaml) in this corpus folder")
+        for path in files:
             problems.extend(_load_file(path, validator, retired, seen_ids, rule_sets, fixtures))
     if problems:
         raise CorpusError(problems)
@@ -429,8 +433,10 @@ def _load_file(path: Path, validator, retired: set, seen_ids: dict, rule_sets: R
         line, col = _loader.where(tuple(p), prefer_key)
         return display, line, col
 
-    errors = list(validator.iter_errors(data))
-    problems = yamlstrict.schema_problems(errors, locate)
+    errors = yamlstrict.capped(validator.iter_errors(data))
+    problems = yamlstrict.schema_problems(errors, locate) + errors.note(display)
+    if errors.more:
+        return problems
     if not isinstance(data, dict) or not isinstance(data.get("fixtures"), list):
         return problems
     # fixtures the schema already refused are not checked further

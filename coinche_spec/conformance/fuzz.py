@@ -309,8 +309,15 @@ def _job(setup: Setup, tasks, out) -> None:
     implementation on the way out."""
     import signal
     import sys
+    from ..protocol import children
     if multiprocessing.parent_process() is not None:   # a job process, not a caller of _job itself
-        signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
+        children.die_with_parent()   # a runner killed outright still takes its jobs with it
+
+        def ended(*_) -> None:
+            children.end_all()       # its implementation, and whatever that started, first
+            sys.exit(0)
+        signal.signal(signal.SIGTERM, ended)
+        signal.signal(signal.SIGINT, ended)
     from ..variants import load_variant
     try:
         rules = load_variant(setup.variant).rules

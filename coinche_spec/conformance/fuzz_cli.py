@@ -22,6 +22,7 @@ from pathlib import Path
 from ..errors import CoincheSpecError
 
 MAX_JOBS = 64
+MAX_DIGITS = 18   # of --deals and --seed: a billion billion deals is past any run
 
 
 def register(subparsers) -> None:
@@ -65,6 +66,9 @@ def _whole(name: str, text, minimum: int) -> int:
         raise OptionError(f"{name} is required")
     if not re.fullmatch(r"\s*\d+\s*", str(text)):
         raise OptionError(f"{name} {text}: expected a whole number of at least {minimum}")
+    if len(str(text).strip()) > MAX_DIGITS:   # int() itself refuses past 4,300 digits, with a traceback
+        raise OptionError(f"{name} {str(text).strip()[:12]}...: {len(str(text).strip()):,} digits; at most "
+                          f"{MAX_DIGITS} here")
     value = int(text)
     if value < minimum:
         raise OptionError(f"{name} {text}: expected a whole number of at least {minimum}")
@@ -79,13 +83,11 @@ def _shard(text: str) -> tuple[int, int]:
 
 
 def _timeout(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        value = -1.0
-    if not value > 0 or value != value or value == float("inf"):
-        raise OptionError(f"--timeout {text}: give a number of seconds above 0")
-    return value
+    from ..protocol.impls import timeout_problem
+    problem = timeout_problem("--timeout", text)
+    if problem:
+        raise OptionError(problem)
+    return float(text)
 
 
 def _out_dir(text: str | None) -> Path | None:

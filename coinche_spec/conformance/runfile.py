@@ -95,10 +95,14 @@ class Tally:
 
 
 def _decode(file: str, number: int, line: str) -> dict:
+    from ..protocol import jsonline
     try:
-        value = json.loads(line)
-    except json.JSONDecodeError as exc:
-        raise RunFileError(file, number, f"not JSON ({exc.msg} at column {exc.colno})") from None
+        value = jsonline.decode(line)   # strict: no nesting past 64 levels, no key twice, no NaN
+    except jsonline.LineError as exc:
+        if exc.message.startswith("the line is not JSON: "):
+            raise RunFileError(file, number, f"not JSON ({exc.message.removeprefix('the line is not JSON: ')})") \
+                from None
+        raise RunFileError(file, number, exc.message.replace("the line ", "the record ", 1)) from None
     if not isinstance(value, dict):
         raise RunFileError(file, number, "expected a JSON object (a header, case or footer record)")
     return value

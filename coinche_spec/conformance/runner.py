@@ -188,32 +188,42 @@ def run(impl: Implementation, fixtures: list[Fixture], variants: list,
             refusal = _refusal(impl, variant, playable)
             if refusal is not None:
                 report.refused[variant.id] = refusal[1]
+        steps = []   # (fixture, source, the outcome it gets without being run, or None: it is run)
         for fixture, source in todo:
-            def outcome(kind, diffs=(), message=None, seconds=0.0, result=None):
-                return Outcome(fixture, variant.id, kind, list(diffs), message, seconds, result,
-                               source.expected_by, source.carried_from)
             expectation = source.expectation
             if not expectation.applicable:
-                add(outcome("n/a", message=expectation.not_applicable))
+                steps.append((fixture, source, ("n/a", expectation.not_applicable)))
                 continue
             defect = carry.defect(fixture, variant, source)
             if defect is not None:
-                add(outcome("defect", message=defect))
+                steps.append((fixture, source, ("defect", defect)))
+            elif refusal is not None:
+                steps.append((fixture, source, refusal))
+            elif fixture.kind not in kinds:
+                steps.append((fixture, source, ("skip", f"the implementation does not answer {fixture.kind}")))
+            else:
+                steps.append((fixture, source, None))
+        to_run = [(f"{f.id}@{variant.id}", f) for f, _, ready in steps if ready is None]
+        following = dict(zip((seq for seq, _ in to_run), to_run[1:]))
+        for fixture, source, ready in steps:
+            def outcome(kind, diffs=(), message=None, seconds=0.0, result=None):
+                return Outcome(fixture, variant.id, kind, list(diffs), message, seconds, result,
+                               source.expected_by, source.carried_from)
+            if ready is not None:
+                add(outcome(ready[0], message=ready[1]))
                 continue
-            if refusal is not None:
-                add(outcome(refusal[0], message=refusal[1]))
-                continue
-            if fixture.kind not in kinds:
-                add(outcome("skip", message=f"the implementation does not answer {fixture.kind}"))
-                continue
+            seq = f"{fixture.id}@{variant.id}"
+            after = following.get(seq)
+            if after is not None:   # sent ahead: an implementation answering out of order is caught at once
+                impl.queue_next(after[0], outgoing(after[1].case, variant.rules))
             t0 = time.perf_counter()
             try:
-                reply = impl.run(f"{fixture.id}@{variant.id}", outgoing(fixture.case, variant.rules))
+                reply = impl.run(seq, outgoing(fixture.case, variant.rules))
             except ImplementationError as exc:
                 add(outcome(outcome_of(exc), message=exc.message, seconds=time.perf_counter() - t0))
                 continue
             seconds = time.perf_counter() - t0
-            verdict, diffs, message = judge(expectation.fields, reply)
+            verdict, diffs, message = judge(source.expectation.fields, reply)
             add(outcome(verdict, diffs, message, seconds, reply.get("result")))
     report.seconds = time.monotonic() - started
     report.notes.extend(given_up_notes(impl, report))

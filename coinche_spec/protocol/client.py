@@ -23,6 +23,7 @@ import collections
 import json
 import os
 import queue
+import selectors
 import shlex
 import signal
 import subprocess
@@ -30,7 +31,7 @@ import threading
 import time
 from typing import Any, Callable
 
-from . import jsonline
+from . import children, jsonline
 from ..errors import CoincheSpecError
 
 PROTOCOL_VERSION = 1
@@ -48,13 +49,19 @@ class ImplementationError(CoincheSpecError):
         self.message = message
 
 
+_NOTHING = object()
+
+
 def check_start_reply(reply: Any) -> dict:
     if not isinstance(reply, dict):
         raise ImplementationError("malformed", f"start: expected a JSON object, got {reply!r:.200}")
     if reply.get("errored"):
         raise ImplementationError("malformed", f"start refused: {reply.get('message')}")
-    if reply.get("protocol") != PROTOCOL_VERSION:
+    if type(reply.get("protocol")) is not int or reply.get("protocol") != PROTOCOL_VERSION:  # true == 1
         raise ImplementationError("malformed", f"start: protocol {reply.get('protocol')!r}, expected 1")
+    if "implementation" in reply and not isinstance(reply["implementation"], dict):
+        raise ImplementationError("malformed", "start: \"implementation\" must be an object (name, version, "
+                                               f"language, homepage), got {reply['implementation']!r:.100}")
     kinds = reply.get("kinds")
     if not isinstance(kinds, list) or not all(isinstance(k, str) for k in kinds):
         raise ImplementationError("malformed", "start: \"kinds\" must be a list of case kinds")
@@ -73,11 +80,15 @@ def check_configure_reply(reply: Any) -> dict:
     return reply
 
 
-def check_run_reply(reply: Any, seq: Any, earlier: Any = ()) -> dict:
-    """``earlier``: the seqs already answered or given up, to name a reply out of order as such."""
+def check_run_reply(reply: Any, seq: Any, earlier: Any = (), ahead: Any = _NOTHING) -> dict:
+    """``earlier``: the seqs already answered or given up, to name a reply out of order as such;
+    ``ahead``: the seq of a request sent after this one."""
     if not isinstance(reply, dict):
         raise ImplementationError("malformed", f"run: expected a JSON object, got {reply!r:.200}")
     if reply.get("seq") != seq:
+        if ahead is not _NOTHING and "seq" in reply and reply["seq"] == ahead:
+            raise ImplementationError("malformed", f"run: replies out of order: got the reply for the next "
+                                                   f"case (seq {reply['seq']!r}) while waiting for seq {seq!r}")
         if "seq" in reply and reply["seq"] in earlier:
             raise ImplementationError("malformed", f"run: replies out of order: got the reply for an earlier "
                                                    f"case (seq {reply['seq']!r}) while waiting for seq {seq!r}")
@@ -175,6 +186,11 @@ class Implementation:
 
     def run(self, seq: Any, case: dict) -> dict:
         raise NotImplementedError
+
+    def queue_next(self, seq: Any, case: dict) -> None:
+        """Say which case ``run`` will be asked next: a program may be sent it before the current
+        case's reply is read, so that one answering out of order is caught at once (its reply to
+        this one arrives first) rather than by a time-out. Ignored where nothing is sent ahead."""
 
     def stop(self) -> None:
         raise NotImplementedError
@@ -307,115 +323,250 @@ class InProcess(Implementation):
         self._session, self._jobs = None, None
 
 
-_EOF = object()
 _TOO_LONG = object()
 CASE_STDERR_LINES = 50        # kept per case: enough to see a traceback, bounded for a chatty program
 CASE_STDERR_LINE_CHARS = 500
+STDERR_LINE_BYTES = 4096      # of one stderr line, the rest is dropped: a program may write 400 MB without "\n"
+READ_CHUNK = 65536
+EXIT_GRACE = 0.5              # once the program has exited, how long a pipe left open by its helpers is read
+
+
+class _Pipes:
+    """The program's three pipes, never blocking: replies are read line by line (each at most
+    ``jsonline.MAX_LINE_BYTES``), standard error is kept as a bounded tail, and requests are written
+    while both are read, all with a deadline. No thread reads a pipe, so none is ever left blocked on
+    one that a forked helper keeps open."""
+
+    def __init__(self, proc: subprocess.Popen, stderr_lines: int):
+        self.proc = proc
+        self.stdin, self.stdout, self.stderr = proc.stdin.fileno(), proc.stdout.fileno(), proc.stderr.fileno()
+        for fd in (self.stdin, self.stdout, self.stderr):
+            os.set_blocking(fd, False)
+        self.inodes = [os.fstat(fd).st_ino for fd in (self.stdin, self.stdout, self.stderr)]
+        self.lines: collections.deque = collections.deque()   # complete reply lines (or _TOO_LONG)
+        self.partial = bytearray()       # the reply line being written
+        self.skipping = False            # inside a reply line longer than the limit: dropped as it comes
+        self.out_closed = False          # stdout ended (or the program exited and nothing more came)
+        self.err_closed = False
+        self.err_partial = bytearray()
+        self.err_dropped = False
+        self.said: collections.deque = collections.deque(maxlen=stderr_lines)
+        self.case_lines: list = []
+        self.exited_at: float | None = None
+
+    # -- reading ------------------------------------------------------------------
+    def _take_stdout(self, data: bytes) -> None:
+        start = 0
+        while True:
+            nl = data.find(b"\n", start)
+            piece = data[start:] if nl < 0 else data[start:nl + 1]
+            if not self.skipping:
+                if len(self.partial) + len(piece) > jsonline.MAX_LINE_BYTES + (1 if nl >= 0 else 0):
+                    self.partial.clear()
+                    self.skipping = True
+                else:
+                    self.partial += piece
+            if nl < 0:
+                return
+            if self.skipping:
+                self.lines.append(_TOO_LONG)
+                self.skipping = False
+            else:
+                self.lines.append(bytes(self.partial))
+                self.partial.clear()
+            start = nl + 1
+
+    def _stderr_line(self, raw: bytes) -> None:
+        line = raw.decode("utf-8", "replace").rstrip("\r")
+        cut = " ... (line cut)"
+        self.said.append(line + cut if self.err_dropped else line)
+        case_lines = self.case_lines
+        if len(case_lines) < CASE_STDERR_LINES:
+            short = len(line) <= CASE_STDERR_LINE_CHARS and not self.err_dropped
+            case_lines.append(line if short else line[:CASE_STDERR_LINE_CHARS] + cut)
+        elif len(case_lines) == CASE_STDERR_LINES:
+            case_lines.append("... (more lines left out)")
+
+    def _take_stderr(self, data: bytes) -> None:
+        start = 0
+        while True:
+            nl = data.find(b"\n", start)
+            piece = data[start:] if nl < 0 else data[start:nl]
+            room = STDERR_LINE_BYTES - len(self.err_partial)
+            if len(piece) > room:
+                piece, self.err_dropped = piece[:max(room, 0)], True
+            self.err_partial += piece
+            if nl < 0:
+                return
+            self._stderr_line(bytes(self.err_partial))
+            self.err_partial.clear()
+            self.err_dropped = False
+            start = nl + 1
+
+    def _read(self, fd: int) -> None:
+        try:
+            data = os.read(fd, READ_CHUNK)
+        except (BlockingIOError, InterruptedError):
+            return
+        except OSError:
+            data = b""
+        if fd == self.stdout:
+            if data:
+                self._take_stdout(data)
+            else:
+                self.out_closed = True
+        elif data:
+            self._take_stderr(data)
+        else:
+            self.err_closed = True
+            if self.err_partial:
+                self._stderr_line(bytes(self.err_partial))
+                self.err_partial.clear()
+
+    def pump(self, deadline: float, data: memoryview | None = None, for_reply: bool = True,
+             stderr_only: bool = False) -> memoryview | None:
+        """Read both outputs (and write ``data``, if any) until a reply line is there (``for_reply``),
+        ``data`` is written, the output ends, or the deadline. Returns what is left of ``data``."""
+        with selectors.DefaultSelector() as sel:
+            if not self.out_closed and not stderr_only:
+                sel.register(self.stdout, selectors.EVENT_READ)
+            if not self.err_closed:
+                sel.register(self.stderr, selectors.EVENT_READ)
+            writing = data is not None and len(data) > 0
+            if writing:
+                sel.register(self.stdin, selectors.EVENT_WRITE)
+            while True:
+                if writing and not len(data):
+                    return data
+                if not writing and for_reply and (self.lines or self.out_closed):
+                    return data
+                if stderr_only and self.err_closed:
+                    return data
+                now = time.monotonic()
+                if now >= deadline or not sel.get_map():
+                    return data
+                if self.exited_at is None and self.proc.poll() is not None:
+                    self.exited_at = now
+                if self.exited_at is not None and now - self.exited_at > EXIT_GRACE and not stderr_only:
+                    # gone, and a helper it forked keeps the pipe open: nothing more will come from it
+                    self.out_closed = True
+                    return data
+                for key, _ in sel.select(min(deadline - now, 0.1)):
+                    fd = key.fd
+                    if fd == self.stdin:
+                        try:
+                            written = os.write(fd, data[:READ_CHUNK])
+                        except (BlockingIOError, InterruptedError):
+                            continue
+                        data = data[written:]
+                        if not len(data):
+                            sel.unregister(fd)
+                            writing = False
+                            return data
+                        continue
+                    self._read(fd)
+                    if (fd == self.stdout and self.out_closed) or (fd == self.stderr and self.err_closed):
+                        sel.unregister(fd)
+
+    def close(self) -> None:
+        for stream in (self.proc.stdin, self.proc.stdout, self.proc.stderr):
+            try:
+                stream.close()
+            except OSError:
+                pass
+
+
+def _status(code: int) -> str:
+    if code < 0:
+        try:
+            name = signal.Signals(-code).name
+        except ValueError:
+            name = f"signal {-code}"
+        return f"was killed by {name}"
+    return f"exited with status {code}"
 
 
 class Subprocess(Implementation):
-    """Another program over stdio JSON Lines, with a time limit on every reply."""
+    """Another program over stdio JSON Lines, with a time limit on every reply (and on every request:
+    a program that stops reading its input costs a time-out, not a hang)."""
 
     def __init__(self, command: str | list[str], timeout: float = 10.0, start_timeout: float = 30.0,
                  cwd: str | None = None, env: dict | None = None, stderr_lines: int = 40):
         self.argv = shlex.split(command) if isinstance(command, str) else list(command)
-        if not self.argv:
+        if not self.argv or not self.argv[0]:
             raise ValueError("empty implementation command")
         self.label = " ".join(shlex.quote(a) for a in self.argv)
         self.timeout = timeout
         self.start_timeout = max(start_timeout, timeout)
         self.cwd, self.env = cwd, env
-        self._stderr: collections.deque = collections.deque(maxlen=stderr_lines)
-        self._case_lines: list = []       # what the program writes on stderr during the current case
+        self._stderr_lines = stderr_lines
         self._sent: collections.deque = collections.deque(maxlen=64)  # recent seqs, to spot a late reply
         self._proc: subprocess.Popen | None = None
-        self._lines: queue.Queue | None = None
+        self._pipes: _Pipes | None = None
+        self._last_pipes: _Pipes | None = None
         self._variant: str | dict | None = None
         self._broken = False
-        self._stderr_reader: threading.Thread | None = None
+        self._next: tuple | None = None         # (seq, case) run will be asked next (queue_next)
+        self._in_flight: Any = _NOTHING         # the seq of a run request sent ahead, its reply not read
         self.restarts = 0
+
+    @property
+    def _stderr(self) -> collections.deque:
+        pipes = self._pipes or self._last_pipes
+        return pipes.said if pipes is not None else collections.deque()
 
     # -- the process ---------------------------------------------------------
     def _spawn(self) -> None:
         try:
             self._proc = subprocess.Popen(
                 self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                cwd=self.cwd, env=self.env, start_new_session=(os.name == "posix"))
+                cwd=self.cwd, env=self.env, start_new_session=(os.name == "posix"), bufsize=0)
         except FileNotFoundError:
             raise ImplementationError("crashed", f"cannot start: command not found: {self.argv[0]}") from None
         except PermissionError:
             raise ImplementationError("crashed", f"cannot start: {self.argv[0]} is not executable") from None
         except OSError as exc:
             raise ImplementationError("crashed", f"cannot start {self.argv[0]}: {exc.strerror or exc}") from None
-        lines: queue.Queue = queue.Queue()
-        self._lines = lines
-        proc = self._proc
+        children.track(self)
         # this process's own standard error: a restarted program's tail never repeats its predecessors'
-        said = self._stderr = collections.deque(maxlen=self._stderr.maxlen)
+        self._pipes = self._last_pipes = _Pipes(self._proc, self._stderr_lines)
 
-        def read_stdout() -> None:
-            while True:  # line by line, never holding more than the line limit
-                raw, too_long = jsonline.read_line(proc.stdout)
-                if raw is None:
-                    break
-                lines.put(_TOO_LONG if too_long else raw)
-            lines.put(_EOF)
+    def end(self) -> None:
+        """Kill the program and everything it started (children.end_all calls this on the way out)."""
+        self._kill(last_words=False)
 
-        def read_stderr() -> None:
-            for raw in proc.stderr:
-                line = raw.decode("utf-8", "replace").rstrip("\n")
-                said.append(line)
-                case_lines = self._case_lines
-                if len(case_lines) < CASE_STDERR_LINES:
-                    case_lines.append(line[:CASE_STDERR_LINE_CHARS])
-                elif len(case_lines) == CASE_STDERR_LINES:
-                    case_lines.append("... (more lines left out)")
-
-        threading.Thread(target=read_stdout, daemon=True).start()
-        self._stderr_reader = threading.Thread(target=read_stderr, daemon=True)
-        self._stderr_reader.start()
-
-    def _last_words(self, wait: float = 1.0) -> None:
-        """Once the program is gone, let the stderr reader take in everything it wrote."""
-        reader = self._stderr_reader
-        if reader is not None:
-            reader.join(timeout=wait)
-
-    def _kill(self) -> None:
-        proc, self._proc = self._proc, None
+    def _kill(self, last_words: bool = True) -> None:
+        proc, pipes = self._proc, self._pipes
+        self._proc = self._pipes = None
+        self._in_flight = _NOTHING
         if proc is None:
             return
-        if proc.poll() is None:
-            try:
-                if os.name == "posix":
-                    os.killpg(proc.pid, signal.SIGKILL)
-                else:  # pragma: no cover
-                    proc.kill()
-            except (ProcessLookupError, PermissionError):
-                pass
+        children.kill_tree(proc.pid, pipes.inodes if pipes is not None else ())
         try:
             proc.wait(timeout=5)
         except subprocess.TimeoutExpired:  # pragma: no cover
             pass
-        self._last_words(0.5)
-        for stream in (proc.stdin, proc.stdout, proc.stderr):
-            try:
-                stream.close()
-            except OSError:
-                pass
+        if pipes is not None:
+            if last_words:   # what it wrote on stderr before it died: read to its end, briefly
+                pipes.pump(time.monotonic() + 0.5, for_reply=False, stderr_only=True)
+            pipes.close()
+        children.untrack(self)
 
     def _died(self) -> ImplementationError:
-        proc = self._proc
+        proc, pipes = self._proc, self._pipes
         code = None
         if proc is not None:
             try:
                 code = proc.wait(timeout=2)
             except subprocess.TimeoutExpired:
                 code = None
-        if code is not None:
-            self._last_words()
+        if pipes is not None:
+            pipes.pump(time.monotonic() + (1.0 if code is not None else 0.1), for_reply=False, stderr_only=True)
         tail = self.stderr_tail()
-        status = f"exited with status {code}" if code is not None else "closed its output"
+        status = _status(code) if code is not None else "closed its output"
+        if pipes is not None and (pipes.partial or pipes.skipping):
+            status += (f" in the middle of a reply line ({len(pipes.partial):,} bytes written: "
+                       f"{bytes(pipes.partial[:80])!r}...)")
         return ImplementationError("crashed", f"the implementation {status}" + (f"; stderr: {tail}" if tail else ""))
 
     def stderr_tail(self, lines: int = 5) -> str:
@@ -423,32 +574,48 @@ class Subprocess(Implementation):
         return " | ".join(line.strip() for line in list(self._stderr)[-lines:] if line.strip())
 
     def _request(self, request: dict, timeout: float, expect_reply: bool = True) -> Any:
-        self._send([request])
-        return self._receive(timeout) if expect_reply else None
-
-    def _send(self, requests: list) -> None:
-        proc = self._proc
-        if proc is None or self._lines is None:
-            raise ImplementationError("crashed", "the implementation is not running")
-        data = b"".join((json.dumps(r, ensure_ascii=True) + "\n").encode("utf-8") for r in requests)
-        try:
-            proc.stdin.write(data)
-            proc.stdin.flush()
-        except (BrokenPipeError, OSError, ValueError):
-            raise self._died() from None
-
-    def _receive(self, timeout: float) -> Any:
         deadline = time.monotonic() + timeout
-        while True:
-            remaining = deadline - time.monotonic()
-            if remaining <= 0:
-                raise ImplementationError("timeout", f"no reply within {timeout:g} s")
-            try:
-                raw = self._lines.get(timeout=remaining)
-            except queue.Empty:
-                raise ImplementationError("timeout", f"no reply within {timeout:g} s") from None
-            if raw is _EOF:
+        self._send([request], deadline, timeout)
+        return self._receive(timeout, deadline) if expect_reply else None
+
+    def _send(self, requests: list, deadline: float | None = None, timeout: float | None = None) -> None:
+        """Write the requests, reading the program's outputs meanwhile; a program that does not read
+        them all before the deadline is a time-out."""
+        pipes = self._pipes
+        if self._proc is None or pipes is None:
+            raise ImplementationError("crashed", "the implementation is not running")
+        if timeout is None:
+            timeout = self.timeout
+        if deadline is None:
+            deadline = time.monotonic() + timeout
+        data = memoryview(b"".join((json.dumps(r, ensure_ascii=True) + "\n").encode("utf-8") for r in requests))
+        try:
+            left = pipes.pump(deadline, data, for_reply=False)
+        except (BrokenPipeError, ConnectionResetError):
+            raise self._died() from None
+        except OSError:
+            raise self._died() from None
+        if left is not None and len(left):
+            if pipes.exited_at is not None or pipes.out_closed:
                 raise self._died()
+            raise ImplementationError("timeout", f"the implementation did not read the request within "
+                                                 f"{timeout:g} s ({len(left):,} of {len(data):,} bytes unread)")
+
+    def _receive(self, timeout: float, deadline: float | None = None) -> Any:
+        pipes = self._pipes
+        if pipes is None:
+            raise ImplementationError("crashed", "the implementation is not running")
+        if deadline is None:
+            deadline = time.monotonic() + timeout
+        while True:
+            if not pipes.lines:
+                if not pipes.out_closed:
+                    pipes.pump(deadline)
+                if not pipes.lines:
+                    if pipes.out_closed:
+                        raise self._died()
+                    raise ImplementationError("timeout", f"no reply within {timeout:g} s")
+            raw = pipes.lines.popleft()
             if raw is _TOO_LONG:
                 raise ImplementationError("malformed", f"the reply is longer than {jsonline.MAX_LINE_BYTES:,} "
                                                        "bytes, the limit")
@@ -486,7 +653,7 @@ class Subprocess(Implementation):
             self.info = check_start_reply(self._request({"cmd": "start", "protocol": PROTOCOL_VERSION},
                                                         self.start_timeout))
         except ImplementationError as exc:
-            if exc.kind == "timeout":
+            if exc.kind == "timeout" and exc.message.startswith("no reply"):
                 exc = ImplementationError("timeout", f"no reply to start within {self.start_timeout:g} s")
             self._kill()  # and read what it said on stderr to the end
             tail = self.stderr_tail()
@@ -511,10 +678,15 @@ class Subprocess(Implementation):
             self._variant = None
         return reply
 
+    def queue_next(self, seq: Any, case: dict) -> None:
+        self._next = (seq, case)
+
     def run(self, seq: Any, case: dict) -> dict:
         self._refuse_if_given_up(case)
-        self._case_lines = lines = []
+        lines: list = []
         self.case_stderr = None
+        if self._in_flight is not _NOTHING and self._in_flight != seq:
+            self._broken = True   # a reply to a request sent ahead is still to come: start afresh
         try:
             if self._broken:
                 try:
@@ -522,9 +694,18 @@ class Subprocess(Implementation):
                 except ImplementationError as exc:
                     raise ImplementationError("crashed", f"could not restart the implementation: "
                                                          f"{exc.message}") from None
+            if self._pipes is not None:
+                self._pipes.case_lines = lines
+            deadline = time.monotonic() + self.timeout
+            requests = [] if self._in_flight == seq else [{"cmd": "run", "seq": seq, "case": case}]
+            following, self._next, self._in_flight = self._next, None, _NOTHING
+            if following is not None and following[0] != seq:
+                requests.append({"cmd": "run", "seq": following[0], "case": following[1]})
             try:
-                reply = check_run_reply(self._request({"cmd": "run", "seq": seq, "case": case}, self.timeout),
-                                        seq, self._sent)
+                self._send(requests, deadline, self.timeout)
+                if following is not None and following[0] != seq:
+                    self._in_flight = following[0]
+                reply = check_run_reply(self._receive(self.timeout, deadline), seq, self._sent, self._in_flight)
             finally:
                 self._sent.append(seq)
         except ImplementationError:
@@ -559,9 +740,11 @@ class Subprocess(Implementation):
             replies = [exc] * len(items)
         if meanwhile is not None:
             meanwhile()
+        answered: list = []
         for seq, _ in items[len(replies):]:
             try:
-                replies.append(check_run_reply(self._receive(self.timeout), seq))
+                replies.append(check_run_reply(self._receive(self.timeout), seq, answered))
+                answered.append(seq)
             except ImplementationError as exc:
                 self._broken = True  # what follows in the pipe can no longer be trusted: start afresh
                 replies.extend([exc] * (len(items) - len(replies)))
@@ -576,10 +759,12 @@ class Subprocess(Implementation):
             self._kill()
             return
         try:
-            self._request({"cmd": "stop"}, 0, expect_reply=False)
+            deadline = time.monotonic() + 2.0
+            self._send([{"cmd": "stop"}], deadline, 2.0)
             proc.stdin.close()
-            proc.wait(timeout=5)
-        except (ImplementationError, OSError, subprocess.TimeoutExpired, ValueError):
+            while proc.poll() is None and time.monotonic() < deadline:   # reading what it still says
+                self._pipes.pump(min(deadline, time.monotonic() + 0.1), for_reply=False)
+        except (ImplementationError, OSError, ValueError):
             pass
         self._kill()
 

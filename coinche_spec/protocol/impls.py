@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+import math
 import os
 import sys
 from dataclasses import dataclass
@@ -58,10 +59,28 @@ class Spec:
     factory: str | None = None
 
 
+MAX_TIMEOUT = 86400.0   # seconds: a day for one case is already no limit at all
+
+
+def timeout_problem(option: str, value) -> str | None:
+    """Why a ``--timeout`` is refused (nan, inf, 0, negative, past a day), or None: one check for every
+    command that drives an implementation."""
+    try:
+        seconds = float(value)
+    except (TypeError, ValueError, OverflowError):
+        seconds = float("nan")
+    if math.isfinite(seconds) and 0 < seconds <= MAX_TIMEOUT:   # nan compares false to everything
+        return None
+    return f"{option} {value}: give a number of seconds above 0 and at most {MAX_TIMEOUT:g}"
+
+
 def parse_spec(text: str | None) -> Spec:
     """Read a spec without opening anything; raises ``SpecError`` for one that cannot be read."""
-    if text is None or not text.strip():
+    if text is None:
         return Spec("engine", None)
+    if not text.strip():   # --impl "": an empty variable in a script, not a wish for the reference engine
+        raise SpecError(f"--impl {text!r} is empty: give a command line, python:MODULE:FACTORY or an adapter "
+                        f"({', '.join(ADAPTERS)}); leave --impl out for the reference engine")
     text = text.strip()
     if text in ADAPTERS:
         module, factory, _, _ = ADAPTERS[text]

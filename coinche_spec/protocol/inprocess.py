@@ -24,6 +24,7 @@ import threading
 import traceback
 from typing import Any, Callable
 
+from . import jsonline
 from .client import Implementation, ImplementationError, check_configure_reply, check_run_reply, check_start_reply
 
 CASE_STDERR_CHARS = 20_000
@@ -101,12 +102,24 @@ class _StderrTap:
         return getattr(self._stream, name)
 
 
+class _StdoutTap(_StderrTap):
+    """Standard output while a call runs: the report is written there, so what the worker thread
+    prints is kept apart (and held against the implementation), never mixed into the report."""
+
+
 def _through_json(value: Any, what: str) -> Any:
     """The value as the other side of a pipe would read it; refused if it cannot be written as JSON."""
     try:
-        return json.loads(json.dumps(value, ensure_ascii=True, allow_nan=False))
+        text = json.dumps(value, ensure_ascii=True, allow_nan=False)
     except (TypeError, ValueError) as exc:
         raise ImplementationError("malformed", f"{what}: the reply cannot be written as JSON: {exc}") from None
+    except RecursionError:
+        raise ImplementationError("malformed", f"{what}: the reply nests lists or dicts too deeply to be written "
+                                               "as JSON") from None
+    try:   # the limits a program's reply line is held to (64 levels, numbers of 100 characters)
+        return jsonline.decode(text)
+    except jsonline.LineError as exc:
+        raise ImplementationError("malformed", f"{what}: the reply {exc.message.removeprefix('the line ')}") from None
 
 
 class PythonObject(Implementation):
@@ -135,7 +148,9 @@ class PythonObject(Implementation):
         if not callable(fn):
             raise ImplementationError("malformed", f"the implementation object has no {method}() method")
         tap = _StderrTap(sys.stderr, worker.ident)
+        out_tap = _StdoutTap(sys.stdout, worker.ident)
         saved, sys.stderr = sys.stderr, tap
+        saved_out, sys.stdout = sys.stdout, out_tap
         try:
             value = worker.call(fn, *args, timeout=timeout)
         except ImplementationError:
@@ -144,8 +159,16 @@ class PythonObject(Implementation):
         finally:
             if sys.stderr is tap:
                 sys.stderr = saved
+            if sys.stdout is out_tap:
+                sys.stdout = saved_out
             if method == "run":
                 self.case_stderr = "".join(tap.kept).rstrip("\n") or None
+        printed = "".join(out_tap.kept)
+        if printed.strip():
+            name = "the factory" if method == "factory" else f"{method}()"
+            raise ImplementationError("malformed", f"{name} wrote on standard output, where the runner writes its "
+                                                   f"report (an in-process implementation returns its replies; "
+                                                   f"log on standard error): {printed.strip()[:200]!r}")
         if method == "factory" and not isinstance(value, _Raised):
             self._obj = value
         return value

@@ -7,8 +7,10 @@ RecursionError, never an out-of-range number. Limits (docs/limits.md): a
 line of at most :data:`MAX_LINE_BYTES`, at most :data:`MAX_DEPTH` levels of
 arrays and objects, numbers of at most :data:`MAX_NUMBER_CHARS` characters;
 ``NaN``, ``Infinity`` and numbers too large for a float are refused, since
-they are not JSON and could not be echoed as JSON. :func:`encode` never
-writes them either.
+they are not JSON and could not be echoed as JSON; so is an object that
+writes one key twice (JSON leaves it to the reader, and "last wins" would
+judge ``{"errored": true, "errored": false}`` as a result). :func:`encode`
+never writes them either.
 """
 
 from __future__ import annotations
@@ -52,6 +54,17 @@ def _float(text: str) -> float:
     return value
 
 
+def _object(pairs: list) -> dict:
+    out = dict(pairs)
+    if len(out) != len(pairs):   # JSON leaves a repeated key to the reader: last wins, silently
+        seen: set = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise LineError(f"the line writes the key {json.dumps(key)[:80]} twice in one object")
+            seen.add(key)
+    return out
+
+
 def _constant(name: str):
     raise LineError(f"{name} is not JSON: write a number, or null")
 
@@ -72,7 +85,8 @@ def _too_deep(value: Any) -> bool:
 def decode(line: str) -> Any:
     """The JSON value on one line, or LineError."""
     try:
-        value = json.loads(line, parse_int=_int, parse_float=_float, parse_constant=_constant)
+        value = json.loads(line, parse_int=_int, parse_float=_float, parse_constant=_constant,
+                           object_pairs_hook=_object)
     except LineError:
         raise
     except RecursionError:

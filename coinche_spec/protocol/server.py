@@ -54,6 +54,10 @@ class Session:
         if cmd == "run":
             return self._run(request), False
         if cmd == "stop":
+            extra = sorted(k for k in request if k != "cmd")
+            if extra:   # a garbled request that happens to say stop is answered, not obeyed
+                return _error(f"stop takes no field but \"cmd\": got {', '.join(map(repr, extra[:5]))}; "
+                              "the session goes on"), False
             return None, True
         if cmd is None:
             return _error("the request has no \"cmd\" (expected start, configure, run or stop)"), False
@@ -92,6 +96,12 @@ class Session:
         # files=False: a client names rule sets by id only, never a file on the server's side; the
         # problems of a document it sends are located in it, as <configure>: path: message
         from ..resources import HomeError
+        from ..variants import shipped_ids
+        if isinstance(ref, dict) and isinstance(ref.get("extends"), str) and ref.get("id") in shipped_ids() \
+                and ref["extends"] != ref["id"]:
+            return {"ok": False, "message": f"{CONFIGURE_DOCUMENT}: id: '{ref['id']}' is a shipped rule set's id, "
+                                            f"and this document extends '{ref['extends']}': give it an id of its "
+                                            "own"}
         try:
             variant = load_variant(ref, name=CONFIGURE_DOCUMENT, files=False)
         except HomeError:  # the server's own set-up, not the client's document: no path of it in the reply

@@ -41,8 +41,6 @@ def write(folder: Path, fuzz_deals: int | None = None, rerender: bool = False, s
         else:
             results = collect(entry, fuzz_deals, say)
         for file, text in pages(results).items():
-            if rerender and file.endswith(".json"):
-                continue
             outputs.write_text(folder / file, text, "--implementations")
             written.append(folder / file)
     return written

@@ -25,6 +25,9 @@ def run(args) -> int:
 
     if args.deals < 0 or args.jobs < 1:
         raise UserError("site: --deals must be 0 or more and --jobs 1 or more")
+    from ..compare.simulate import MAX_DEALS
+    if args.deals > MAX_DEALS:
+        raise UserError(f"site: --deals {args.deals:,}: at most {MAX_DEALS:,} deals (docs/limits.md)")
     try:
         written = write_site(args.dir, args.force, args.deals, args.seed, args.jobs, progress_bar())
     except SiteError as exc:

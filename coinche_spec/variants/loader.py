@@ -19,6 +19,7 @@ from __future__ import annotations
 import copy
 import json
 import os
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable
@@ -181,7 +182,9 @@ def _parent_path(layer: _Layer, base_dir: Path | None) -> Path:
     if not isinstance(ext, str) or not ext.strip():
         raise VariantError([_problem(layer, ("extends",), "expected a variant id or a relative file path, "
                                                           f"got {yamlstrict._show(ext)}")])
-    ext = ext.strip()
+    if ext != ext.strip():   # 'federation ' would be read as federation: say so rather than guess
+        raise VariantError([_problem(layer, ("extends",), f"{ext!r} has blank space before or after it: write "
+                                                          f"{ext.strip()!r}")])
     if _looks_like_path(ext):
         if base_dir is None:
             raise VariantError([_problem(layer, ("extends",), "a document sent as data may extend a rule set "
@@ -190,8 +193,14 @@ def _parent_path(layer: _Layer, base_dir: Path | None) -> Path:
         target = Path(ext) if Path(ext).is_absolute() else base_dir / ext
         _real(target, layer, ("extends",))
         if not registry._is_file(target):
-            raise VariantError([_problem(layer, ("extends",),
-                                         f"no such file '{ext}' (looked in {_display(base_dir) or '.'})")])
+            try:
+                mode = os.stat(target).st_mode
+            except (OSError, ValueError):
+                mode = None
+            why = (f"no such file '{ext}' (looked in {_display(base_dir) or '.'})" if mode is None else
+                   f"'{ext}' is a folder, not a rule-set file" if stat.S_ISDIR(mode) else
+                   f"'{ext}' is not a regular file (a device, a FIFO or a socket): name a rule-set file")
+            raise VariantError([_problem(layer, ("extends",), why)])
         return target
     found, why = registry.file_for_id(ext)
     if found is None:
@@ -515,8 +524,10 @@ def _problems(document: Any, origins: _Origins, layers: list[_Layer]) -> list[Pr
     if len(layers) > 1 and "id" not in child.data:
         return [_problem(child, ("extends",), "a variant that extends another needs its own `id`", prefer_key=True)]
     # one pass reports every problem: the schema's, then the cross-rule ones, each group in file order
-    errors = list(_schema_errors(document))
+    errors = yamlstrict.capped(_schema_errors(document))
     problems = _in_file_order(yamlstrict.schema_problems(errors, origins.find, _noun))
+    if errors.more:   # too many to list: the cross-rule checks would only add to the pile
+        return problems + errors.note(child.display)
     refused = _refused_paths(errors)
     found = [_cross_rule_problem(f, origins, layers) for f in semantics.check(document, guarded=bool(problems))
              if not _under_any(tuple(f.path), refused) and not _under_any(f.about, refused)]
