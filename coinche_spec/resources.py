@@ -157,6 +157,23 @@ def test_rulesets_dir() -> Path:
     return corpus_dir() / "rulesets"
 
 
+def reports_dir() -> Path:
+    """The published implementation reports (docs/implementations/: NAME.html and NAME.json).
+
+    From the copy the rule sets come from when it has them (a checkout, a clone,
+    ``$COINCHE_SPEC_HOME``), else the copy installed with the package: a plain
+    install finds them too, not only an editable one."""
+    home = data_home()
+    if home.origin != "installed":
+        here = home.variants.parent / "docs" / "implementations"
+        if here.is_dir():
+            return here
+    installed = _HERE / "shipped_reports"          # where a wheel puts them (pyproject's package-dir)
+    if installed.is_dir():
+        return installed
+    return _installed_dir("coinche_spec.shipped_reports", _HERE.parent / "docs" / "implementations")
+
+
 def variant_schema_path() -> Path:
     return _HERE / "variants" / "schema.json"
 
