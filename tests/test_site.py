@@ -50,7 +50,7 @@ def test_the_site_has_every_rule_set_the_comparison_and_an_index(site):
         assert f"rules/{ident}.html" in written
     assert "index.html" in written and "compare/seeds.html" in written
     seeds = (root / "compare" / "seeds.html").read_text(encoding="utf-8")
-    assert "3. Simulation: 20 deals" in seeds and "<svg" in seeds
+    assert "2. Simulation: 20 deals" in seeds and "<svg" in seeds
     assert seeds.index(">federation<") < seeds.index(">contree-701<")     # in the order of the seed documents
     assert sorted(str(p.relative_to(root)) for p in root.rglob("*") if p.is_file()) == sorted(written)
 
