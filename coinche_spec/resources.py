@@ -157,6 +157,27 @@ def test_rulesets_dir() -> Path:
     return corpus_dir() / "rulesets"
 
 
+def shown_path(path) -> str:
+    """A file as messages and reports name it: relative to the working folder when it lies inside
+    it; else, for a shipped rule set or fixture file, as a checkout names it (``conformance/x.yaml``,
+    ``variants/federation.yaml``), never an absolute path into the installed package; else as given."""
+    try:
+        rel = os.path.relpath(path)
+    except ValueError:  # pragma: no cover - another drive
+        rel = ".."
+    if not rel.startswith(".."):
+        return rel
+    real = Path(path).resolve()
+    home = data_home()
+    for top, name in ((home.corpus, "conformance"), (home.variants, "variants")):
+        try:
+            inner = real.relative_to(Path(top).resolve()).as_posix()
+            return name if inner == "." else f"{name}/{inner}"
+        except (ValueError, OSError):
+            continue
+    return str(path)
+
+
 def reports_dir() -> Path:
     """The published implementation reports (docs/implementations/: NAME.html and NAME.json).
 

@@ -266,3 +266,17 @@ def test_runs_of_different_implementations_are_not_read_as_changes(corpus, capsy
     assert len(run_changes.pairs(runs)) == 1          # both runs are of the reference engine
     runs[1].header["implementation"] = {"name": "someone-else", "spec": "python3 theirs.py"}
     assert run_changes.pairs(runs) == [] and run_changes.lines(runs) == []
+
+
+def test_shipped_fixture_files_are_named_as_the_corpus_names_them(tmp_path, monkeypatch):
+    """Run from a folder outside the data (as from a plain install), a report names
+    `conformance/scoring.yaml`, never an absolute path into the package."""
+    from coinche_spec.conformance.records import header
+    from coinche_spec.resources import corpus_dir, variants_dir
+    monkeypatch.chdir(tmp_path)
+    files = {f.file for f in load_corpus()}
+    assert files and all(x.startswith("conformance/") for x in files), sorted(files)[:3]
+    head = header(None, None, [load_variant("federation")], [corpus_dir()])
+    assert head["rule_sets"][0]["file"] == "variants/federation.yaml"
+    assert head["corpus"]["folders"] == ["conformance"]
+    assert str(variants_dir()) not in json.dumps(head)
