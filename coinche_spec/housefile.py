@@ -504,4 +504,5 @@ def run(args) -> int:
           f"coinche-spec variants check {args.file}")
     print(f"next: coinche-spec docs {args.file} --summary --format pdf -o {target.with_suffix('.pdf').name}"
           f"   (the two-page sheet to print)")
+    print(f"      coinche-spec site {ident}-site --variant {args.file}   (a site with your rules page)")
     return 0

@@ -15,23 +15,8 @@ from coinche_spec.docsgen.summary import render_summary
 from coinche_spec.variants import load_variant
 
 import browser
+from support import CLUB
 
-CLUB = """\
-extends: federation
-id: our-club
-name: "Le Club des As: house rules"
-status: house
-sources:
-  - decided_by: "Le Club des As"
-    decided_on: "2026-12-06"
-    quote: "We play to 1500, without melds, and the belote counts without a word."
-    rules: [match.target, melds.enabled, belote.claim]
-interpretations: []
-rules:
-  match: {target: 1500}
-  melds: {enabled: false}
-  belote: {claim: automatic}
-"""
 
 
 def run_cli(*argv):

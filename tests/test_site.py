@@ -18,6 +18,8 @@ import pytest
 
 from coinche_spec.site import build
 
+from support import CLUB
+
 
 class _Links(HTMLParser):
     def __init__(self):
@@ -159,20 +161,6 @@ def test_the_comparison_page_renders_a_screenshot(site, tmp_path):
 
 # --- a club's own rule set, the front page, the reports from any install ---------------------------
 
-CLUB = """\
-extends: federation
-id: our-club
-name: "Le Club des As: house rules"
-status: house
-sources:
-  - decided_by: "Le Club des As"
-    decided_on: "2026-12-06"
-    quote: "We play to 1500."
-    rules: [match.target]
-interpretations: []
-rules:
-  match: {target: 1500}
-"""
 
 
 @pytest.fixture(scope="module")

@@ -52,6 +52,15 @@ SUMMARY_CSS = """
 """
 
 
+# Titles that lean on their section's heading in the full sheet, said whole on the short one.
+TITLES = {"belote-points": "Belote value", "belote-claim": "Saying the belote", "melds": "Melds",
+          "coinche-when": "When to coinche"}
+
+
+def _title(template) -> str:
+    return TITLES.get(template.key, template.title)
+
+
 LISTED_CHANGES = 10      # more than this, and the short sheet counts them (the glance stars each one)
 
 
@@ -68,7 +77,7 @@ def _changes(sheet: Sheet) -> list[str]:
         return out
     out.append("<ul>")
     for c in sheet.changes:
-        out.append(f"<li><strong>{esc(c.title)}</strong>: {esc(c.after)}"
+        out.append(f"<li><strong>{esc(_title(c.template))}</strong>: {esc(c.after)}"
                    f'<span class="was">In {esc(parent.id)}: {esc(c.before)}</span></li>')
     out += ["</ul>", "</section>"]
     return out
@@ -91,7 +100,7 @@ def _glance_html(sheet: Sheet) -> list[str]:
     out = ['<section class="glance" id="glance">', "<h2>The game at a glance</h2>", "<ul>"]
     for rule in _glance(sheet):
         cls, mark = (' class="changed"', ' <span class="mark">*</span>') if rule.changed else ("", "")
-        out.append(f"<li{cls}><strong>{esc(rule.template.title)}.</strong>{mark} {esc(rule.sentence)}</li>")
+        out.append(f"<li{cls}><strong>{esc(_title(rule.template))}.</strong>{mark} {esc(rule.sentence)}</li>")
     out.append("</ul>")
     if any(r.changed for r in _glance(sheet)):
         out.append('<p class="meta"><span class="mark">*</span> a house rule.</p>')
