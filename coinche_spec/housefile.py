@@ -407,8 +407,9 @@ def render(parent, extends: str, ident: str, name: str, changed: dict, decisions
     """The house file's text: a header saying what it is, the table's decisions, the changed rules."""
     pname = parent.document.get("name", parent.id)
     if changed:
-        what = " ".join(f"{q} {a}" for q, a, _ in decisions)
-        description = f"{pname}, with this table's decisions. {what}"
+        n = len(decisions)
+        description = (f"{pname}, as {club or name} plays it: {n} decision{'s' if n != 1 else ''} "
+                       f"of the table change {len(changed)} rule{'s' if len(changed) != 1 else ''}.")
     else:
         description = f"{pname}, every rule as {parent.id} has it."
     lines = [
