@@ -2,12 +2,16 @@
 
 A table that sits down to play must settle a few things: the rules most
 often house-ruled (the match target, what a coinche and a surcoinche
-multiply by, melds, belote, rounding, when one may coinche, ...) and the
-questions its chosen rule set leaves open (the parent's interpretations).
-This module asks them one by one, the parent's answer as the default, and
-writes a commented house file that ``extends`` the parent, with every answer
-recorded as an interpretation and only the changed rules under ``rules:``.
-``--defaults`` takes every default without asking (for scripts and tests).
+multiply by, melds, belote and whether it must be announced, rounding, when
+one may coinche) and the questions its chosen rule set leaves open (the
+parent's interpretations). This module asks them one by one in plain words
+(housequestions.py), the parent's answer as the default, and skips a
+question earlier answers made moot (no meld question once melds are not
+played). It writes only what the table decided: each changed rule under
+``rules:``, with the decision as a house source (who decided, when, the
+question and the answer). A kept default is the parent's rule, not a
+decision: it is written nowhere. ``--defaults`` takes every default without
+asking (for scripts and tests).
 
 Each changed answer is checked at once by loading the rule set it makes, so
 a value the rules cannot take together (a surcoinche below the coinche) is
@@ -24,22 +28,7 @@ import re
 import sys
 from pathlib import Path
 
-# The rules tables most often change, asked first: (rule path, question, asked only when).
-HOUSE_QUESTIONS = (
-    ("match.target", "How many points win the match?", None),
-    ("auction.coinche.when", "When may a defender coinche?", None),
-    ("auction.coinche.multiplier", "What does a coinche multiply the award by?", None),
-    ("auction.surcoinche.allowed", "May the takers surcoinche a coinche?", None),
-    ("auction.surcoinche.multiplier", "What does a surcoinche multiply the award by?",
-     "auction.surcoinche.allowed"),
-    ("auction.strains.tout_atout", "May tout atout (every suit trump) be bid?", None),
-    ("auction.strains.sans_atout", "May sans atout (no trump) be bid?", None),
-    ("melds.enabled", "Are melds (squares and runs) played?", None),
-    ("belote.enabled", "Is the belote (king and queen of trump) played?", None),
-    ("belote.points", "What is a belote worth?", "belote.enabled"),
-    ("contract.versus_defenders", "Besides reaching the bid, must the takers beat the defenders?", None),
-    ("scoring.rounding", "How is each side's award rounded?", None),
-)
+from .housequestions import HOUSE_QUESTIONS, label, plain
 
 
 class _Stop(Exception):
@@ -53,12 +42,14 @@ def register(subparsers) -> None:
         "new", help="start a house rule set by answering the questions a table must settle",
         description="Ask, one by one, the questions a table must settle (the rules most often house-ruled "
                     "and the parent rule set's open questions), the parent's answer as the default, and "
-                    "write a commented house file that extends the parent.")
+                    "write a commented house file that extends the parent with only what the table "
+                    "changed.")
     p.add_argument("file", metavar="FILE", help="the house file to write (must not exist yet)")
     p.add_argument("--extends", required=True, metavar="ID|FILE", help="the rule set it starts from")
     p.add_argument("--defaults", action="store_true", help="take every default without asking")
     p.add_argument("--id", dest="ident", metavar="ID", help="the new rule set's id (default: from FILE's name)")
-    p.add_argument("--name", metavar="TEXT", help="the new rule set's name")
+    p.add_argument("--name", metavar="TEXT", help="the new rule set's name (the title of its sheet)")
+    p.add_argument("--club", metavar="NAME", help="who decides these rules, a club or a table (asked if not given)")
     p.set_defaults(func=run)
 
 
@@ -126,21 +117,11 @@ def _leaves(rules: dict, path: str, schema: dict) -> list[str]:
     return [path] if _kind(_node(schema, path)) is not None else []
 
 
-def _show(value) -> str:
-    if value is None:
-        return "none"
-    if isinstance(value, list):
-        return ", ".join(str(v) for v in value)
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    return str(value)
-
-
-def _parse(kind, text: str):
+def _parse(kind, text: str, path: str = ""):
     """The answer as a rule value; ValueError says what was expected."""
     t = text.strip()
     if kind[0] == "bool":
-        if t.lower() in ("y", "yes", "true", "1", "oui"):
+        if t.lower() in ("y", "yes", "true", "1", "oui", "o"):
             return True
         if t.lower() in ("n", "no", "false", "0", "non"):
             return False
@@ -151,7 +132,10 @@ def _parse(kind, text: str):
             return t
         if t.isdigit() and 1 <= int(t) <= len(choices):
             return choices[int(t) - 1]
-        raise ValueError("expected one of " + ", ".join(f"{i} {c}" for i, c in enumerate(choices, 1)))
+        for c in choices:
+            if t.lower() == label(path, c).lower():
+                return c
+        raise ValueError(f"expected a number from 1 to {len(choices)}")
     _, low, high, nullable = kind
     if nullable and t.lower() in ("none", "null", "no"):
         return None
@@ -164,6 +148,22 @@ def _parse(kind, text: str):
     if high is not None and n > high:
         raise ValueError(f"expected a whole number of at most {high}")
     return n
+
+
+def _moot(rules: dict, path: str) -> str | None:
+    """Why earlier answers make ``path`` moot (melds not played...), by the rules pages' own test."""
+    from .docsgen.differences import cannot_matter
+    from .docsgen.templates import Ctx
+    return cannot_matter(Ctx(rules), path)
+
+
+def _rule_name(path: str) -> str:
+    """A rule without a plain question of its own, named as its rules page names it."""
+    from .docsgen.templates import template_for
+    t = template_for(path)
+    title = t.title if t is not None else path.rsplit(".", 1)[-1].replace("_", " ")
+    leaf = path.rsplit(".", 1)[-1]
+    return f"{title} ({leaf})" if t is not None and len(leaf) <= 2 else title
 
 
 # --- asking ----------------------------------------------------------------------
@@ -190,22 +190,30 @@ class _Asker:
         got = self.stdin.readline()
         if not got:
             raise _Stop()
+        _echo(self.stdin, self.stdout, got)
         return got.strip()
 
-    def value(self, path: str, prompt: str):
+    def value(self, path: str, prompt: str = "    your answer"):
         """Ask one rule's value, the current one as default, until the answer is a valid rule set."""
         kind = _kind(_node(self.schema, path))
         current = _get(self.rules, path)
         if not self.ask:
             return current
+        pid = self.parent.id
+        old = _get(self.parent.document["rules"], path)
         if kind[0] == "enum":
-            self.say("    choices: " + ", ".join(f"{i} {c}" for i, c in enumerate(kind[1], 1)))
+            for i, c in enumerate(kind[1], 1):
+                self.say(f"      {i}  {label(path, c)}" + (f"   ({pid})" if c == old else ""))
+            shown = str(kind[1].index(current) + 1)
+        else:
+            self.say(f"      {pid}: {label(path, old)}")
+            shown = label(path, current)
         while True:
-            text = self.line(f"{prompt} [{_show(current)}]: ")
+            text = self.line(f"{prompt} [{shown}]: ")
             if not text:
                 return current
             try:
-                new = _parse(kind, text)
+                new = _parse(kind, text, path)
             except ValueError as exc:
                 self.say(f"    {exc}")
                 continue
@@ -232,7 +240,7 @@ class _Asker:
         return None
 
     def set(self, path: str, value) -> list:
-        """Record the answer (and what it brings with it); returns the companion changes as (path, value)."""
+        """Record the answer (and what it brings with it); returns the rules it changed from the parent's."""
         if value == _get(self.rules, path):
             return []
         changes = _with_companions(self.rules, path, value)
@@ -242,7 +250,14 @@ class _Asker:
                 self.changed.pop(p, None)
             else:
                 self.changed[p] = v
-        return [(p, v) for p, v in changes.items() if p != path]
+        return [p for p, v in changes.items() if v != _get(self.parent.document["rules"], p)]
+
+
+def _echo(stdin, stdout, got: str) -> None:
+    """Answers read from a script are echoed, so that the transcript reads as a terminal shows it."""
+    isatty = getattr(stdin, "isatty", None)
+    if not (isatty and isatty()):
+        stdout.write(got.rstrip("\n") + "\n")
 
 
 def _put(rules: dict, path: str, value) -> None:
@@ -264,100 +279,83 @@ def _with_companions(rules: dict, path: str, value) -> dict:
     return out
 
 
-def _source_quote(document: dict, path: str) -> str:
-    for entry in document.get("sources", []) or []:
-        if path in (entry.get("rules") or []):
-            return entry.get("quote", "")
-    return ""
-
-
 def questions(parent) -> list:
-    """("house", path, question) and ("reading", interpretation, leaves), in the order they are asked."""
+    """("house", Question) and ("reading", interpretation, leaves), in the order they may be asked:
+    the plain questions first, then each of the parent's open questions on the rules no plain
+    question asks (one whose rules are all asked already is not asked again)."""
     schema = _schema()
     rules = parent.document["rules"]
+    house = [("house", q) for q in HOUSE_QUESTIONS if _kind(_node(schema, q.path)) is not None]
+    asked = {q.path for _, q in house}
     readings = []
-    covered = set()
     for entry in parent.document.get("interpretations", []) or []:
         leaves = []
         for path in entry.get("rules", []):
-            leaves.extend(p for p in _leaves(rules, path, schema) if p not in leaves)
+            leaves.extend(p for p in _leaves(rules, path, schema) if p not in leaves and p not in asked)
         if leaves:
             readings.append(("reading", entry, leaves))
-            covered.update(leaves)
-    house = [("house", path, q, when) for path, q, when in HOUSE_QUESTIONS
-             if path not in covered and _kind(_node(schema, path)) is not None]
     return house + readings
 
 
+def _sentence(words: str) -> str:
+    return words[:1].upper() + words[1:] + ("" if words.endswith(".") else ".")
+
+
+def _yes(a: _Asker, prompt: str) -> bool:
+    while True:
+        text = a.line(prompt).lower()
+        if text in ("", "y", "yes", "o", "oui"):
+            return True
+        if text in ("n", "no", "non"):
+            return False
+        a.say("    expected yes or no")
+
+
 def gather(parent, ask: bool, stdin=None, stdout=None) -> tuple[dict, list]:
-    """Ask every question (or take every default); returns (changed rule values, interpretations)."""
+    """Ask every question earlier answers leave open (or take every default).
+
+    Returns (changed rule values, decisions): a decision is (question, answer in words, the rules
+    it changed), one per question the table answered differently from the parent."""
     a = _Asker(parent, ask, stdin or sys.stdin, stdout or sys.stdout)
     pid = parent.id
-    asked = questions(parent)
-    entries = []
-    for n, q in enumerate(asked, 1):
+    decisions = []
+    n = 0
+    for q in questions(parent):
         if q[0] == "house":
-            _, path, question, when = q
-            if when and not _get(a.rules, when):
+            question = q[1]
+            if _moot(a.rules, question.path):
                 continue
-            node = _node(a.schema, path)
-            old = _get(parent.document["rules"], path)
-            a.say(f"[{n}/{len(asked)}] {question}")
-            a.say(f"    {path}: {node.get('description', '')}".rstrip())
-            new = a.value(path, f"    {pid} has {_show(old)}; this table")
-            extra = a.set(path, new)
-            kind = _kind(node)
-            others = (", ".join(kind[1]) if kind[0] == "enum" else "yes or no" if kind[0] == "bool"
-                      else "a number")
-            entries.append({
-                "id": "house-" + path.replace(".", "-").replace("_", "-"),
-                "question": question,
-                "reading": (f"{_show(new)}, as {pid} has it." if new == old
-                            else f"{_show(new)} instead of {pid}'s {_show(old)}."
-                            + "".join(f" With it, {p} is {_show(v)}." for p, v in extra)),
-                "alternative": (f"{_show(old)}, as {pid} has it." if new != old
-                                else f"Another value agreed at the table ({others})."),
-                "quote": _source_quote(parent.document, path),
-                "rules": [path] + [p for p, _ in extra],
-            })
+            n += 1
+            a.say(f"({n}) {question.ask}")
+            if question.hint:
+                a.say(f"    {question.hint}")
+            new = a.value(question.path)
+            changed = a.set(question.path, new)
+            if changed:
+                decisions.append((question.ask, _sentence(label(question.path, new)), changed))
             continue
         _, entry, leaves = q
-        a.say(f"[{n}/{len(asked)}] {entry['question']}")
-        a.say(f"    {pid} reads: {' '.join(entry['reading'].split())}")
+        leaves = [p for p in leaves if not _moot(a.rules, p)]
+        if not leaves:
+            continue
+        n += 1
+        a.say(f"({n}) {plain(entry['question'])}")
+        a.say(f"    {pid} plays: {plain(entry['reading'])}")
         if entry.get("alternative"):
-            a.say(f"    or: {' '.join(entry['alternative'].split())}")
-        keep = True
-        if ask:
-            while True:
-                text = a.line(f"    keep {pid}'s reading? [Y/n]: ").lower()
-                if text in ("", "y", "yes", "o", "oui"):
-                    break
-                if text in ("n", "no", "non"):
-                    keep = False
-                    break
-                a.say("    expected yes or no")
-        changes, more = [], []
-        if not keep:
-            for path in leaves:
-                new = a.value(path, f"    {path}")
-                old = _get(parent.document["rules"], path)
-                extra = a.set(path, new)
-                if new != old:
-                    changes.append(f"{path} is {_show(new)} (not {_show(old)})")
-                changes.extend(f"{p} is {_show(v)}" for p, v in extra)
-                more.extend(p for p, _ in extra if p not in entry["rules"] and p not in more)
-        if changes:
-            reading = "At this table: " + "; ".join(changes) + "."
-            alternative = f"{pid}'s reading: {' '.join(entry['reading'].split())}"
-        else:
-            reading = f"As {pid} reads it: {' '.join(entry['reading'].split())}"
-            alternative = " ".join(entry.get("alternative", "").split())
-        kept = {"id": entry["id"], "question": entry["question"], "reading": reading,
-                "alternative": alternative, "quote": entry.get("quote", ""), "rules": list(entry["rules"]) + more}
-        if not alternative:  # the parent's reading named none: an interpretation may leave it out
-            del kept["alternative"]
-        entries.append(kept)
-    return a.changed, entries
+            a.say(f"    another reading: {plain(entry['alternative'])}")
+        if not ask or _yes(a, f"    play it as {pid} does? [Y/n]: "):
+            continue
+        words, changed = [], []
+        for path in leaves:
+            a.say(f"    {_rule_name(path)}")
+            new = a.value(path)
+            more = a.set(path, new)
+            if path in more:
+                words.append(f"{_rule_name(path)}: {label(path, new)}")
+            changed.extend(p for p in more if p not in changed)
+        if changed:
+            decisions.append((plain(entry["question"]), _sentence("; ".join(words)), changed))
+    return a.changed, decisions
 
 
 # --- writing ---------------------------------------------------------------------
@@ -406,35 +404,36 @@ def _rules_block(changed: dict, parent) -> list[str]:
     return out
 
 
-def render(parent, extends: str, ident: str, name: str, changed: dict, entries: list) -> str:
-    """The house file's text: a header saying what it is, the interpretations, the changed rules."""
+def render(parent, extends: str, ident: str, name: str, changed: dict, decisions: list,
+           club: str = "", day: str = "") -> str:
+    """The house file's text: a header saying what it is, the table's decisions, the changed rules."""
     pname = parent.document.get("name", parent.id)
     if changed:
-        what = "; ".join(f"{p} {_show(v)}" for p, v in changed.items())
-        description = f"{pname}, with this table's answers: {what}."
+        n = len(decisions)
+        description = (f"{pname}, as {club or name} plays it: {n} decision{'s' if n != 1 else ''} "
+                       f"of the table change {len(changed)} rule{'s' if len(changed) != 1 else ''}.")
     else:
-        description = f"{pname}, with this table's answers: every rule as {parent.id} has it."
+        description = f"{pname}, every rule as {parent.id} has it."
     lines = [
         f"# House rules written by `coinche-spec new --extends {extends}` from the table's answers.",
-        f"# Every rule not written under `rules:` is {parent.id}'s ({pname}).",
-        "# Each question asked is recorded under `interpretations:` with the answer given: the",
-        f"# parent's reading kept, or the value this table chose. Edit freely, then check it with",
+        f"# Every rule not written under `rules:` is {parent.id}'s: {pname}.",
+        "# Each rule written is a decision of the table, recorded under `sources:`.",
+        "# Edit freely, then check it with",
         "#   coinche-spec variants check THIS-FILE",
         f"extends: {extends if re.match(r'^[a-z0-9][a-z0-9-]*$', extends) else _yaml_value(extends)}",
         f"id: {ident}",
         f"name: {_yaml_value(name)}",
         f"description: {_yaml_value(description)}",
         "status: house",
-        "interpretations:",
     ]
-    for e in entries:
-        lines.append(f"  - id: {e['id']}")
-        for key in ("question", "reading", "alternative", "quote"):
-            if key in e:    # an interpretation may leave its alternative out
-                lines.append(f"    {key}: {_yaml_value(e[key])}")
-        lines.append(f"    rules: [{', '.join(e['rules'])}]")
-    if not entries:
-        lines[-1] = "interpretations: []"
+    if decisions:
+        lines.append("sources:")
+        for question, answer, rules in decisions:
+            lines += [f"  - decided_by: {_yaml_value(club or name)}",
+                      f"    decided_on: {_yaml_value(day)}",
+                      f"    quote: {_yaml_value(question + ' ' + answer)}",
+                      f"    rules: [{', '.join(rules)}]"]
+    lines.append("interpretations: []")
     lines.extend(_rules_block(changed, parent))
     return "\n".join(lines) + "\n"
 
@@ -451,7 +450,22 @@ def _ident(file: Path, given: str | None) -> str:
     return stem
 
 
+def _club(args, ident: str) -> str:
+    """Who decides: --club, else asked (the file's name, readably, as default)."""
+    default = " ".join(ident.replace("-", " ").split()).capitalize()
+    if args.club is not None or args.defaults:
+        return (args.club or default).strip() or default
+    sys.stdout.write(f"Who decides these rules (your club or table)? [{default}]: ")
+    sys.stdout.flush()
+    got = sys.stdin.readline()
+    if not got:
+        raise _Stop()
+    _echo(sys.stdin, sys.stdout, got)
+    return " ".join(got.split()) or default
+
+
 def run(args) -> int:
+    import datetime
     from .errors import UserError
     from .variants import VariantError
     from .variants.cli import variant_for
@@ -473,18 +487,25 @@ def run(args) -> int:
     extends = args.extends
     if parent.path is not None and (extends.endswith((".yaml", ".yml")) or "/" in extends):
         extends = os.path.relpath(Path(extends).resolve(), target.resolve().parent)
-    name = args.name or f"{parent.document.get('name', parent.id)} (house rules: {ident})"
     try:
-        changed, entries = gather(parent, ask=not args.defaults)
+        club = _club(args, ident)
+        name = args.name or (f"{club}: house rules" if not args.defaults or args.club
+                             else f"{parent.document.get('name', parent.id)} (house rules: {ident})")
+        changed, decisions = gather(parent, ask=not args.defaults)
     except _Stop:
         raise UserError("stdin: the answers ended before the last question; nothing written "
                         "(--defaults takes every default)") from None
-    text = render(parent, extends, ident, name, changed, entries)
+    text = render(parent, extends, ident, name, changed, decisions, club, datetime.date.today().isoformat())
     try:
         with open(target, "x", encoding="utf-8") as fh:
             fh.write(text)
     except FileExistsError:
         raise UserError(f"FILE: '{args.file}' already exists; not overwritten (choose another name)") from None
-    print(f"wrote {args.file}: {len(entries)} answers, {len(changed)} rule{'s' if len(changed) != 1 else ''} "
-          f"changed from {parent.id}; check it with: coinche-spec variants check {args.file}")
+    n = len(changed)
+    print(f"wrote {args.file}: {n} rule{'s' if n != 1 else ''} changed from {parent.id}"
+          f"{', every other rule as ' + parent.id + ' has it' if n else ''}; check it with: "
+          f"coinche-spec variants check {args.file}")
+    print(f"next: coinche-spec docs {args.file} --summary --format pdf -o {target.with_suffix('.pdf').name}"
+          f"   (the two-page sheet to print)")
+    print(f"      coinche-spec site {ident}-site --variant {args.file}   (a site with your rules page)")
     return 0

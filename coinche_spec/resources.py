@@ -159,6 +159,44 @@ def test_rulesets_dir() -> Path:
     return corpus_dir() / "rulesets"
 
 
+def shown_path(path) -> str:
+    """A file as messages and reports name it: relative to the working folder when it lies inside
+    it; else, for a shipped rule set or fixture file, as a checkout names it (``conformance/x.yaml``,
+    ``variants/federation.yaml``), never an absolute path into the installed package; else as given."""
+    try:
+        rel = os.path.relpath(path)
+    except ValueError:  # pragma: no cover - another drive
+        rel = ".."
+    if not rel.startswith(".."):
+        return rel
+    real = Path(path).resolve()
+    home = data_home()
+    for top, name in ((home.corpus, "conformance"), (home.variants, "variants")):
+        try:
+            inner = real.relative_to(Path(top).resolve()).as_posix()
+            return name if inner == "." else f"{name}/{inner}"
+        except (ValueError, OSError):
+            continue
+    return str(path)
+
+
+def reports_dir() -> Path:
+    """The published implementation reports (docs/implementations/: NAME.html and NAME.json).
+
+    From the copy the rule sets come from when it has them (a checkout, a clone,
+    ``$COINCHE_SPEC_HOME``), else the copy installed with the package: a plain
+    install finds them too, not only an editable one."""
+    home = data_home()
+    if home.origin != "installed":
+        here = home.variants.parent / "docs" / "implementations"
+        if here.is_dir():
+            return here
+    installed = _HERE / "shipped_reports"          # where a wheel puts them (pyproject's package-dir)
+    if installed.is_dir():
+        return installed
+    return _installed_dir("coinche_spec.shipped_reports", _HERE.parent / "docs" / "implementations")
+
+
 def variant_schema_path() -> Path:
     return _HERE / "variants" / "schema.json"
 

@@ -74,3 +74,23 @@ def stage_batch_refusal(monkeypatch) -> str:
         return plays(rules)
     monkeypatch.setattr(batch, "batch_rules", refusing)
     return "test-level-makes"
+
+
+# A club's house file, as `coinche-spec new` writes one: to 1500, no melds, the belote counted
+# without a word (the sheet, the PDF and the site read it).
+CLUB = """\
+extends: federation
+id: our-club
+name: "Le Club des As: house rules"
+status: house
+sources:
+  - decided_by: "Le Club des As"
+    decided_on: "2026-12-06"
+    quote: "We play to 1500, without melds, and the belote counts without a word."
+    rules: [match.target, melds.enabled, belote.claim]
+interpretations: []
+rules:
+  match: {target: 1500}
+  melds: {enabled: false}
+  belote: {claim: automatic}
+"""

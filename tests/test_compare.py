@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 from contextlib import redirect_stderr, redirect_stdout
 
 import pytest
@@ -151,18 +152,61 @@ def test_swing_histogram_bins():
 
 # --- the command -----------------------------------------------------------------------------------
 
-def test_compare_prints_all_three_parts():
-    code, out, err = run_cli("compare", "contree-701", "cafe-701", "--deals", "40")
+def test_compare_prints_all_three_parts_with_scenarios():
+    code, out, err = run_cli("compare", "contree-701", "cafe-701", "--deals", "40", "--scenarios")
     assert code == 0, err
     for part in ("1. The rules that differ", "2. Corpus scenarios whose outcomes differ",
                  "3. Simulation: 40 deals", "Wilson", "deals per match", "largest swing"):
         assert part in out
 
 
+def test_compare_defaults_to_the_rules_and_the_headline_figures():
+    """Corpus scenarios (hundreds of lines of protocol notation) only with --scenarios."""
+    code, out, err = run_cli("compare", "contree-701", "cafe-701", "--deals", "40")
+    assert code == 0, err
+    assert "1. The rules that differ" in out and "2. Simulation: 40 deals" in out and "largest swing" in out
+    assert "Corpus scenarios whose outcomes differ:" not in out and "--scenarios lists them" in out
+    assert "deal-level-81-cw" not in out
+    code, long_out, _ = run_cli("compare", "contree-701", "cafe-701", "--deals", "40", "--scenarios")
+    assert "deal-level-81-cw" in long_out and len(out.splitlines()) < len(long_out.splitlines()) / 3
+    data = json.loads(run_cli("compare", "contree-701", "cafe-701", "--deals", "0", "--json")[1])
+    assert "scenarios" not in data and data["rules"]["differences"]
+
+
 @pytest.fixture(scope="module")
 def built():
     from coinche_spec.compare.cli import build
-    return build(["contree-701", "cafe-701"], 20, 1)
+    return build(["contree-701", "cafe-701"], 20, 1, scenarios=True)
+
+
+def test_compare_html_marks_what_differs_from_the_first_rule_set():
+    from coinche_spec.compare.cli import build
+    c = build(["contree-701", "cafe-701", "contree-701-rounded"], 200, 1, scenarios=True)
+    page = render.render_html(c)
+    rules = page.split("<h2>1. The rules that differ</h2>", 1)[1].split("<h2>", 1)[0]
+    rows = re.findall(r"<tr><td>([^<]+)</td>(.*?)</tr>", rules)
+    assert rows
+    for title, cells in rows:
+        tds = re.findall(r"<td( class=\"differs\")?><details><summary><b>(.*?)</b>", cells)
+        assert not tds[0][0], title                             # the first rule set is the measure
+        for marked, value in tds[1:]:
+            assert bool(marked) == (value != tds[0][1]), (title, value)
+    # the rounding row: contree-701-rounded rounds, the two others do not
+    rounding = next(cells for title, cells in rows if "ound" in title)
+    assert rounding.count('class="differs"') == 1
+    scenarios = page.split("2. Corpus scenarios", 1)[1].split("<h2>", 1)[0]
+    assert 'class="differs"' in scenarios
+    figures = page.split("3. Simulation", 1)[1]
+    assert "does not overlap" in figures
+
+
+def test_differs_from_first_reads_the_intervals():
+    e = stats.Estimate
+    first = e(0.5, 0.45, 0.55, 100, "wilson")
+    assert render.differs_from_first([first, e(0.53, 0.48, 0.58, 100, "wilson"),
+                                      e(0.6, 0.56, 0.64, 100, "wilson")]) == [False, False, True]
+    assert render.differs_from_first([e(250, None, None, 100, "none"), e(250, None, None, 100, "none"),
+                                      e(260, None, None, 100, "none")]) == [False, False, True]
 
 
 def test_compare_json(built):
@@ -217,7 +261,7 @@ def test_a_left_out_rule_reads_as_its_default_never_none(tmp_path):
                  "  match: {last_deal_exact: true}\n", encoding="utf-8")
     code, out, err = run_cli("compare", "federation", str(f), "--deals", "0")
     assert code == 0, err
-    rules_part = out[:out.index("2. Corpus")]
+    rules_part = out[:out.index("--scenarios lists them")]
     assert "None" not in rules_part
     assert "Who wins a trick" in rules_part and "(left out)" in rules_part
     # the same file writing the defaults instead: nothing differs

@@ -105,7 +105,7 @@ def test_compare_command_notes_the_fallback_on_stderr():
     with redirect_stdout(out), redirect_stderr(err):
         code = main(["compare", "contree-701", "conformance/rulesets/test-level-makes.yaml", "--deals", "20",
                      "--jobs", "1"])
-    assert code == 0 and "3. Simulation: 20 deals" in out.getvalue()
+    assert code == 0 and "2. Simulation: 20 deals" in out.getvalue()
     assert "playing the deals one by one" in err.getvalue()
     out, err = io.StringIO(), io.StringIO()
     with redirect_stdout(out), redirect_stderr(err):

@@ -227,3 +227,56 @@ def test_conformance_html_is_checked_before_the_run(corpus, capsys):
     code, out, err = conformance(capsys, "--html", "corpus/scoring.yaml")
     assert code == 2 and out == ""
     assert "cannot write 'corpus/scoring.yaml': it is one of this run's inputs" in err and "--html" in err
+
+
+def test_two_runs_of_one_implementation_say_what_got_fixed_and_what_newly_fails(corpus, capsys, tmp_path):
+    """Run A: federation's expectation is wrong on purpose (252), contree-701's right. Between the runs
+    the fixture is edited: federation's sum corrected (160 + 90 = 250), contree-701's broken (162 + 90
+    written as 262, on purpose). Run B reads as one fixed case and one newly failing."""
+    a, b = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
+    conformance(capsys, "--variant", "federation", "--variant", "contree-701", "--report-jsonl", str(a))
+    text = SCORING.replace("# the defenders take everything: 160 + 92 (a wrong sum, on purpose)\n"
+                           "        score: {NS: 0, EW: 252}",
+                           "# the defenders take everything: 160 + 90 = 250\n"
+                           "        score: {NS: 0, EW: 250}")
+    text = text.replace('score: {NS: 0, EW: 252}         # 162 + 90 = 252 "#1"',
+                        'score: {NS: 0, EW: 262}         # 162 + 90 written as 262, wrong on purpose')
+    assert text.count("EW: 250") == 1 and text.count("EW: 262") == 1
+    (corpus / "scoring.yaml").write_text(text, encoding="utf-8")
+    conformance(capsys, "--variant", "federation", "--variant", "contree-701", "--report-jsonl", str(b))
+    page = tmp_path / "changes.html"
+    assert main(["report", str(a), str(b), "--html", str(page)]) == 0
+    out, err = capsys.readouterr()
+    assert err == ""
+    section = out.split("From run 1 to run 2 (coinche-spec reference engine 0.1.0): ", 1)[1]
+    assert section.startswith("1 fixed, 1 newly failing, 0 still failing")
+    fixed = section.split("  fixed:\n", 1)[1].split("\n  newly failing:", 1)[0]
+    assert fixed.strip() == "mine-089-on-090 [federation]: pass, was fail (Bid 90 hearts, take 89)"
+    newly = section.split("  newly failing:\n", 1)[1]
+    assert newly.strip() == "mine-089-on-090 [contree-701]: fail, was pass (Bid 90 hearts, take 89)"
+    html = page.read_text(encoding="utf-8")
+    assert "From run 1 to run 2" in html and '<ul class="fixed">' in html and '<ul class="new-fail">' in html
+
+
+def test_runs_of_different_implementations_are_not_read_as_changes(corpus, capsys, tmp_path):
+    from coinche_spec.conformance import run_changes
+    from coinche_spec.conformance.runfile import read_run
+    a, b = two_runs(capsys, tmp_path)
+    runs = [read_run(a), read_run(b)]
+    assert len(run_changes.pairs(runs)) == 1          # both runs are of the reference engine
+    runs[1].header["implementation"] = {"name": "someone-else", "spec": "python3 theirs.py"}
+    assert run_changes.pairs(runs) == [] and run_changes.lines(runs) == []
+
+
+def test_shipped_fixture_files_are_named_as_the_corpus_names_them(tmp_path, monkeypatch):
+    """Run from a folder outside the data (as from a plain install), a report names
+    `conformance/scoring.yaml`, never an absolute path into the package."""
+    from coinche_spec.conformance.records import header
+    from coinche_spec.resources import corpus_dir, variants_dir
+    monkeypatch.chdir(tmp_path)
+    files = {f.file for f in load_corpus()}
+    assert files and all(x.startswith("conformance/") for x in files), sorted(files)[:3]
+    head = header(None, None, [load_variant("federation")], [corpus_dir()])
+    assert head["rule_sets"][0]["file"] == "variants/federation.yaml"
+    assert head["corpus"]["folders"] == ["conformance"]
+    assert str(variants_dir()) not in json.dumps(head)

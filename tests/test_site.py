@@ -6,6 +6,7 @@ fails (CI installs it); elsewhere it is skipped with the reason.
 
 from __future__ import annotations
 
+import html
 import os
 import shutil
 import subprocess
@@ -16,6 +17,8 @@ from urllib.parse import unquote, urlparse
 import pytest
 
 from coinche_spec.site import build
+
+from support import CLUB
 
 
 class _Links(HTMLParser):
@@ -49,7 +52,7 @@ def test_the_site_has_every_rule_set_the_comparison_and_an_index(site):
         assert f"rules/{ident}.html" in written
     assert "index.html" in written and "compare/seeds.html" in written
     seeds = (root / "compare" / "seeds.html").read_text(encoding="utf-8")
-    assert "3. Simulation: 20 deals" in seeds and "<svg" in seeds
+    assert "2. Simulation: 20 deals" in seeds and "<svg" in seeds
     assert seeds.index(">federation<") < seeds.index(">contree-701<")     # in the order of the seed documents
     assert sorted(str(p.relative_to(root)) for p in root.rglob("*") if p.is_file()) == sorted(written)
 
@@ -151,6 +154,100 @@ def test_the_comparison_page_renders_a_screenshot(site, tmp_path):
     shot = tmp_path / "seeds.png"
     done = _run_chromium(f"--screenshot={shot}", "--window-size=1200,1600",
                          (root / "compare" / "seeds.html").resolve().as_uri())
+    assert done.returncode == 0, done.stderr[-500:]
+    data = shot.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 20_000
+
+
+# --- a club's own rule set, the front page, the reports from any install ---------------------------
+
+
+
+@pytest.fixture(scope="module")
+def club_site(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("club")
+    club = folder / "our-club.yaml"
+    club.write_text(CLUB, encoding="utf-8")
+    root = folder / "out"
+    written = build.write_site(root, deals=10, seed=3, variants=[str(club), "cafe-701", str(club)])
+    return root, written
+
+
+def test_a_club_rule_set_is_added_first_with_its_comparison(club_site):
+    root, written = club_site
+    assert "rules/our-club.html" in written and "compare/our-club.html" in written
+    page = (root / "rules" / "our-club.html").read_text(encoding="utf-8")
+    assert "Le Club des As: house rules" in page and "What we play differently" in page
+    index = (root / "index.html").read_text(encoding="utf-8")
+    yours = index.split("<h3>Your rule sets (2)</h3>", 1)[1].split("<h3>", 1)[0]
+    assert 'href="rules/our-club.html"' in yours and 'href="rules/cafe-701.html"' in yours
+    listing = index.split('id="rule-sets"', 1)[1]
+    assert listing.count('href="rules/cafe-701.html"') == 1      # listed once, among the club's
+    assert 'href="compare/our-club.html"' in index
+    compare = (root / "compare" / "our-club.html").read_text(encoding="utf-8")
+    assert "federation" in compare and "our-club" in compare
+
+
+def test_the_front_page_lists_every_rule_set_by_kind_and_the_results_board(site):
+    root, _ = site
+    from coinche_spec.variants import registry
+    index = (root / "index.html").read_text(encoding="utf-8")
+    assert "<style>" in index and "<script" not in index
+    for heading in ("Seed rule sets", "Published rule books", "Programs' rule sets", "House examples"):
+        assert f"<h3>{html.escape(heading)} (" in index, heading
+    for kind in ("seed", "published", "implementation", "house"):
+        for ident in registry.ids(kind):
+            assert f'href="rules/{ident}.html"' in index, ident
+            assert (root / "rules" / f"{ident}.html").is_file()
+    board = index.split('<table class="board">', 1)[1].split("</table>", 1)[0]
+    assert 'href="implementations/colver.html"' in board and "colver 0.11.1" in board
+    # colver's report: 170 passed of 171 answered under its own rule set, the seeds refused
+    assert '<td class="fail" title="170 pass, 1 error, 224 skip, 148 n/a">170/171</td>' in board
+    assert board.count('class="refused"') == 5
+
+
+def test_a_variant_whose_id_is_a_shipped_one_is_refused(tmp_path):
+    bad = tmp_path / "federation.yaml"
+    bad.write_text(CLUB.replace("id: our-club", "id: federation"), encoding="utf-8")
+    with pytest.raises(build.SiteError, match="already a shipped rule set"):
+        build.write_site(tmp_path / "out", deals=0, variants=[str(bad)])
+    assert not (tmp_path / "out").exists()
+
+
+def test_reports_are_found_from_a_plain_install(monkeypatch, tmp_path):
+    """A wheel installs docs/implementations/ as coinche_spec/shipped_reports (pyproject.toml), and an
+    installed copy reads them there, not next to the package where only a clone has them."""
+    import tomllib
+    from coinche_spec import resources
+    project = tomllib.loads((Path(__file__).resolve().parent.parent / "pyproject.toml").read_text(encoding="utf-8"))
+    tool = project["tool"]["setuptools"]
+    assert tool["package-dir"]["coinche_spec.shipped_reports"] == "docs/implementations"
+    assert set(tool["package-data"]["coinche_spec.shipped_reports"]) >= {"*.html", "*.json"}
+    assert "coinche_spec.shipped_reports" in tool["packages"]
+    installed = tmp_path / "site-packages" / "coinche_spec"
+    (installed / "shipped_reports").mkdir(parents=True)
+    (installed / "shipped_reports" / "colver.json").write_text("{}")
+    monkeypatch.setattr(resources, "_HERE", installed)
+    monkeypatch.setattr(resources, "data_home", lambda: resources.DataHome(
+        installed / "shipped_variants", installed / "shipped_corpus", "installed"))
+    assert resources.reports_dir() == installed / "shipped_reports"
+
+
+def test_site_variant_on_the_command_line(tmp_path):
+    from tests.test_compare import run_cli
+    club = tmp_path / "our-club.yaml"
+    club.write_text(CLUB, encoding="utf-8")
+    code, out, err = run_cli("site", str(tmp_path / "out"), "--variant", str(club), "--deals", "0")
+    assert code == 0, err
+    assert (tmp_path / "out" / "rules" / "our-club.html").is_file()
+    code, _, err = run_cli("site", str(tmp_path / "out2"), "--variant", str(tmp_path / "missing.yaml"))
+    assert code == 2 and "missing.yaml" in err and not (tmp_path / "out2").exists()
+
+
+def test_the_front_page_renders_in_chromium(club_site, tmp_path):
+    root, _ = club_site
+    shot = tmp_path / "front.png"
+    done = _run_chromium(f"--screenshot={shot}", "--window-size=1280,1600", (root / "index.html").resolve().as_uri())
     assert done.returncode == 0, done.stderr[-500:]
     data = shot.read_bytes()
     assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 20_000

@@ -297,3 +297,18 @@ def test_every_shipped_rule_set_passes_check_strict(capsys):
     files = [str(registry.file_for_id(i)[0]) for i in loader.known_ids()]
     code, out, _ = run(capsys, "variants", "check", "--strict", *files)
     assert (code, out) == (0, f"{len(files)} files valid\n")
+
+
+def test_a_source_field_under_interpretations_is_pointed_to_sources(tmp_path, capsys):
+    """`decided_by` is a house decision's field: written in an interpretation it gets more than
+    "unknown field"."""
+    f = tmp_path / "club.yaml"
+    f.write_text("extends: federation\nid: club\nname: Club\nstatus: house\ninterpretations:\n"
+                 "  - id: shorter\n    question: How long is a match?\n    reading: 1500 points.\n"
+                 "    decided_by: the Tuesday table\n    rules: [match.target]\n"
+                 "rules:\n  match: {target: 1500}\n", encoding="utf-8")
+    assert cli.main(["variants", "check", str(f)]) != 0
+    out, err = capsys.readouterr()
+    line = next(x for x in (out + err).splitlines() if "decided_by" in x)
+    assert f"{f}:9:5: interpretations[0].decided_by: unknown field 'decided_by': it belongs under `sources:`" in line
+    assert "a house decision" in line

@@ -26,7 +26,7 @@ class Comparison:
     ids: list
     changes: list           # rules.RuleChange
     left_out: list          # str
-    scenarios: list         # outcomes.Scenario
+    scenarios: list | None  # outcomes.Scenario; None: not compared (compare --scenarios compares them)
     fixtures_seen: int
     without_expectations: list
     simulation: object      # simulate.Simulation or None
@@ -50,6 +50,28 @@ def _figure_rows(sim) -> list[tuple[str, list[str]]]:
     return rows
 
 
+SCENARIOS_HINT = "The corpus scenarios whose outcomes differ are not listed here: --scenarios lists them."
+
+
+def _sim_number(c: Comparison) -> int:
+    return 3 if c.scenarios is not None else 2
+
+
+def differs_from_first(estimates: list) -> list[bool]:
+    """For each figure, whether its 95 % interval and the first rule set's do not overlap (no interval:
+    whether the values differ)."""
+    first = estimates[0]
+    out = [False]
+    for e in estimates[1:]:
+        if None in (e.value, first.value):
+            out.append(False)
+        elif None in (e.low, e.high, first.low, first.high):
+            out.append(e.value != first.value)
+        else:
+            out.append(e.high < first.low or e.low > first.high)
+    return out
+
+
 def render_text(c: Comparison) -> str:
     ids = c.ids
     out = [f"Comparing {', '.join(ids)}", "", "1. The rules that differ", ""]
@@ -64,10 +86,13 @@ def render_text(c: Comparison) -> str:
     if c.left_out:
         out += ["", "  Left out, as they cannot change a deal under the other rules:"]
         out += [f"    - {x}" for x in c.left_out]
-    out += ["", f"2. Corpus scenarios whose outcomes differ: {len(c.scenarios)} of {c.fixtures_seen}", ""]
+    if c.scenarios is None:
+        out += ["", SCENARIOS_HINT]
+    else:
+        out += ["", f"2. Corpus scenarios whose outcomes differ: {len(c.scenarios)} of {c.fixtures_seen}", ""]
     for i in c.without_expectations:
         out.append(f"  {i}: no fixture has an expectation for this rule set yet, so its outcomes are not compared.")
-    for s in c.scenarios:
+    for s in c.scenarios or []:
         f = s.fixture
         out.append(f"  {f.id} ({f.where}): {f.title}")
         if s.quote:
@@ -82,7 +107,8 @@ def render_text(c: Comparison) -> str:
         out.append("")
     sim = c.simulation
     if sim is not None:
-        out += [f"3. Simulation: {sim.deals} deals (seed {sim.seed})", "", "  " + PLAYERS, "  " + INTERVALS, ""]
+        out += ["", f"{_sim_number(c)}. Simulation: {sim.deals} deals (seed {sim.seed})", "", "  " + PLAYERS,
+                "  " + INTERVALS, ""]
         width = max(len(label) for label, _ in _figure_rows(sim)) + 2
         out.append("  " + " " * width + "   ".join(f"{i:<28}" for i in ids))
         for label, cells in _figure_rows(sim):
@@ -98,12 +124,13 @@ def render_text(c: Comparison) -> str:
 
 def to_json(c: Comparison) -> dict:
     out = {"rule_sets": c.ids,
-           "rules": {"differences": [ch.to_json(c.ids) for ch in c.changes], "left_out": c.left_out},
-           "scenarios": {"looked_at": c.fixtures_seen, "without_expectations": c.without_expectations,
-                         "differing": [{"fixture": s.fixture.id, "title": s.fixture.title, "where": s.fixture.where,
-                                        "source": s.quote,
-                                        "outcomes": {i: o.to_json() for i, o in zip(c.ids, s.outcomes)}}
-                                       for s in c.scenarios]}}
+           "rules": {"differences": [ch.to_json(c.ids) for ch in c.changes], "left_out": c.left_out}}
+    if c.scenarios is not None:
+        out["scenarios"] = {"looked_at": c.fixtures_seen, "without_expectations": c.without_expectations,
+                            "differing": [{"fixture": s.fixture.id, "title": s.fixture.title, "where": s.fixture.where,
+                                           "source": s.quote,
+                                           "outcomes": {i: o.to_json() for i, o in zip(c.ids, s.outcomes)}}
+                                          for s in c.scenarios]}
     sim = c.simulation
     if sim is not None:
         out["simulation"] = {
@@ -173,13 +200,21 @@ def length_bins(lengths: list) -> list[tuple[str, int]]:
 STYLE = """body{font-family:system-ui,sans-serif;max-width:80rem;margin:2rem auto;padding:0 1rem;color:#222}
 table{border-collapse:collapse;margin:1rem 0}td,th{border:1px solid #bbb;padding:.3rem .5rem;vertical-align:top}
 th{background:#eee;text-align:left}.quote{color:#555;font-size:.9em}.arith{font-family:monospace;font-size:.85em;color:#444}
-figure{margin:1rem 0}nav a{margin-right:1rem}"""
+figure{margin:1rem 0}nav a{margin-right:1rem}
+td.differs{background:#fff3d6;box-shadow:inset 3px 0 0 #d39b22}.legend{color:#555;font-size:.9em}"""
 
 
 def page(title: str, body: str, nav: str = "") -> str:
     """A self-contained HTML page."""
     return (f'<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8"><title>{html.escape(title)}</title>'
             f'<style>{STYLE}</style></head><body>{nav}{body}</body></html>\n')
+
+
+def _mark(differs: bool) -> str:
+    return ' class="differs"' if differs else ""
+
+
+DIFFERS_LEGEND = "Marked: a value that differs from the first rule set's."
 
 
 def render_html_body(c: Comparison, rule_link=None) -> str:
@@ -191,11 +226,12 @@ def render_html_body(c: Comparison, rule_link=None) -> str:
            "<h2>1. The rules that differ</h2>"]
     if c.changes:
         out.append("<p>Open a value for the rule's full sentence and the words it rests on.</p>")
+        out.append(f'<p class="legend">{DIFFERS_LEGEND}</p>')
         out.append(f"<table><tr><th>rule</th>{head}</tr>")
         for ch in c.changes:
-            cells = "".join(f"<td><details><summary><b>{e(v)}</b></summary>{e(s)}"
+            cells = "".join(f"<td{_mark(k > 0 and v != ch.values[0])}><details><summary><b>{e(v)}</b></summary>{e(s)}"
                             + (f'<div class="quote">{e(b[0])}</div>' if b else "") + "</details></td>"
-                            for v, s, b in zip(ch.values, ch.sentences, ch.basis))
+                            for k, (v, s, b) in enumerate(zip(ch.values, ch.sentences, ch.basis)))
             out.append(f"<tr><td>{e(ch.title)}</td>{cells}</tr>")
         out.append("</table>")
     else:
@@ -203,7 +239,10 @@ def render_html_body(c: Comparison, rule_link=None) -> str:
     if c.left_out:
         out.append("<p>Left out, as they cannot change a deal under the other rules:</p><ul>"
                    + "".join(f"<li>{e(x)}</li>" for x in c.left_out) + "</ul>")
-    out.append(f"<h2>2. Corpus scenarios whose outcomes differ: {len(c.scenarios)} of {c.fixtures_seen}</h2>")
+    if c.scenarios is None:
+        out.append(f'<p class="legend">{e(SCENARIOS_HINT)}</p>')
+    else:
+        out.append(f"<h2>2. Corpus scenarios whose outcomes differ: {len(c.scenarios)} of {c.fixtures_seen}</h2>")
     for i in c.without_expectations:
         out.append(f"<p>{e(i)}: no fixture has an expectation for this rule set yet, so its outcomes are not "
                    "compared.</p>")
@@ -212,22 +251,28 @@ def render_html_body(c: Comparison, rule_link=None) -> str:
         for s in c.scenarios:
             keys = shown_fields(s)
             cells = []
-            for o in s.outcomes:
+            shown = [o.note if o.fields is None else show_fields(o.fields, keys) for o in s.outcomes]
+            for k, o in enumerate(s.outcomes):
+                mark = _mark(k > 0 and shown[k] != shown[0])
                 if o.fields is None:
-                    cells.append(f"<td>{e(o.note)}</td>")
+                    cells.append(f"<td{mark}>{e(o.note)}</td>")
                 else:
                     arith = "".join(f'<div class="arith"># {e(x)}</div>' for x in o.comments
                                     if x.split(":", 1)[0] in keys)
-                    cells.append(f"<td>{e(show_fields(o.fields, keys))}{arith}</td>")
+                    cells.append(f"<td{mark}>{e(shown[k])}{arith}</td>")
             quote = f'<div class="quote">{e(s.quote)}</div>' if s.quote else ""
             out.append(f"<tr><td><b>{e(s.fixture.id)}</b><br>{e(s.fixture.title)}{quote}</td>{''.join(cells)}</tr>")
         out.append("</table>")
     sim = c.simulation
     if sim is not None:
-        out += [f"<h2>3. Simulation: {sim.deals} deals (seed {sim.seed})</h2>", f"<p>{e(PLAYERS)}</p>",
-                f"<p>{e(INTERVALS)}</p>", f"<table><tr><th></th>{head}</tr>"]
-        for label, cells in _figure_rows(sim):
-            out.append(f"<tr><td>{e(label)}</td>" + "".join(f"<td>{e(x)}</td>" for x in cells) + "</tr>")
+        out += [f"<h2>{_sim_number(c)}. Simulation: {sim.deals} deals (seed {sim.seed})</h2>",
+                f"<p>{e(PLAYERS)}</p>", f"<p>{e(INTERVALS)}</p>",
+                f'<p class="legend">Marked: the 95 % interval does not overlap the first rule set\'s '
+                f"({e(c.ids[0])}).</p>", f"<table><tr><th></th>{head}</tr>"]
+        for (label, cells), (key, _) in zip(_figure_rows(sim), sim.rule_sets[0].FIGURES):
+            marks = differs_from_first([getattr(r, key) for r in sim.rule_sets])
+            out.append(f"<tr><td>{e(label)}</td>" + "".join(f"<td{_mark(m)}>{e(x)}</td>" for x, m in zip(cells, marks))
+                       + "</tr>")
         out.append("</table>")
         for p in sim.pairs:
             out.append(f"<h3>{e(p.right)} against {e(p.left)}</h3><ul>"

@@ -222,11 +222,8 @@ def read_retired(directory: Path) -> set:
 
 
 def _display(path: Path) -> str:
-    try:
-        rel = os.path.relpath(path)
-    except ValueError:  # pragma: no cover - another drive
-        return str(path)
-    return str(path) if rel.startswith("..") else rel
+    from ..resources import shown_path
+    return shown_path(path)
 
 
 def _split_ids(key: str) -> list[str]:

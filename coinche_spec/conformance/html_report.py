@@ -248,6 +248,22 @@ def _warnings(runs: list[Run]) -> str:
     return "".join(f'<p class="warn">{_e(w)}</p>' for w in out)
 
 
+def changes_between_runs(runs: list[Run]) -> str:
+    """For two runs of one implementation: what got fixed and what newly fails (run_changes.py)."""
+    from .run_changes import pairs
+
+    out = []
+    for rc in pairs(runs):
+        out.append(f"<h3>From run {rc.earlier} to run {rc.later} ({_e(rc.label)}): {len(rc.fixed)} fixed, "
+                   f"{len(rc.newly_failing)} newly failing, {rc.still_failing} still failing</h3>")
+        for heading, found, cls in (("Fixed", rc.fixed, "fixed"), ("Newly failing", rc.newly_failing, "new-fail")):
+            if found:
+                out.append(f'<p><b>{heading}</b></p><ul class="{cls}">' + "".join(
+                    f"<li><code>{_e(c.fixture)}</code> [{_e(c.variant)}]: {_e(c.after)}, was {_e(c.before)}"
+                    + (f" &mdash; {_e(c.title)}" if c.title else "") + "</li>" for c in found) + "</ul>")
+    return ("<h2>Between runs of one implementation</h2>" + "".join(out)) if out else ""
+
+
 def render(runs: list[Run], title: str = "Conformance report") -> str:
     """The whole page."""
     sections = []
@@ -261,7 +277,7 @@ def render(runs: list[Run], title: str = "Conformance report") -> str:
             f"<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><title>{_e(title)}</title>"
             f"<style>{CSS}</style></head><body><h1>{_e(title)}</h1>"
             f'<p class="meta">{len(runs)} run{"s" if len(runs) != 1 else ""}. {legend}</p>'
-            f'{_warnings(runs)}<h2>Implementations &times; rule sets</h2>{overview(runs)}'
+            f'{_warnings(runs)}<h2>Implementations &times; rule sets</h2>{overview(runs)}{changes_between_runs(runs)}'
             '<p class="tools"><button type="button" onclick="openAll(true)">open every failure</button>'
             '<button type="button" onclick="openAll(false)">close them all</button></p>'
             f'{"".join(sections)}<script>{SCRIPT}</script></body></html>\n')

@@ -71,13 +71,10 @@ def corpus_version(folders) -> dict:
 
 
 def shown(path) -> str:
-    """A path as messages show it: relative to the working folder when it lies inside it."""
-    import os
-    try:
-        rel = os.path.relpath(path)
-    except ValueError:  # pragma: no cover - another drive
-        return str(path)
-    return str(path) if rel.startswith("..") else rel
+    """A path as messages show it: relative to the working folder when it lies inside it, a shipped
+    file as a checkout names it (resources.shown_path)."""
+    from ..resources import shown_path
+    return shown_path(path)
 
 
 def header(impl_spec: str | None, info: dict | None, variants: list, corpus_folders, *,

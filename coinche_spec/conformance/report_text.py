@@ -4,11 +4,13 @@ One table, implementations (one row per run) x rule sets, each cell
 ``passed/played`` with the failed, other and skipped cases counted apart
 (runfile.Tally); then one paragraph per run: where it came from (file,
 ``--impl``, date, corpus and rule hashes) and the rules its failures
-exercise, the largest group first.
+exercise, the largest group first; then, for two runs of one implementation,
+what got fixed and what newly fails (run_changes.py).
 """
 
 from __future__ import annotations
 
+from . import run_changes
 from .records import primary_rule
 from .runfile import Run
 
@@ -63,4 +65,5 @@ def summary(runs: list[Run]) -> str:
         lines += ["note: the runs did not play the same corpus (their corpus hashes differ)", ""]
     for i, run in enumerate(runs, 1):
         lines += run_lines(i, run)
+    lines += run_changes.lines(runs)
     return "\n".join(lines)

@@ -40,6 +40,7 @@ def register(subparsers) -> None:
                "  coinche-spec docs federation\n"
                "  coinche-spec docs our-table.yaml --output our-table.md\n"
                "  coinche-spec docs our-table.yaml --format html --output our-table.html\n"
+               "  coinche-spec docs our-table.yaml --summary --format pdf --output our-table.pdf\n"
                "  coinche-spec docs --compare --output docs/variants.md\n"
                "  coinche-spec docs --reference --output docs/rules-reference.md\n"
                "  coinche-spec docs --options-tally docs/options-in-the-wild.yaml --output docs/options-in-the-wild.md\n"
@@ -61,9 +62,14 @@ def register(subparsers) -> None:
     p.add_argument("--output", "-o", metavar="FILE",
                    help="write the page (of ID|FILE, --compare or --reference) to FILE, whose folder must exist "
                         "(default: standard output)")
-    p.add_argument("--format", choices=("md", "html"), default="md",
+    p.add_argument("--format", choices=("md", "html", "pdf"), default=None,
                    help="md (default): the Markdown page; html: a self-contained sheet to print on A4 (what the "
-                        "house changes, the game at a glance, worked examples, then the full rules as an appendix)")
+                        "house changes, the game at a glance, worked examples, then the full rules as an appendix); "
+                        "pdf: that sheet as an A4 PDF, printed by headless Chromium (needs --output)")
+    p.add_argument("--summary", action="store_true",
+                   help="with ID|FILE: the short sheet a table prints, at most two A4 pages (what the house changes, "
+                        "the game at a glance, the cards, the scoring table, one deal worked out); html unless "
+                        "--format pdf")
     p.add_argument("--all", dest="all_dir", metavar="DIR",
                    help="write one rules page per shipped and house variant into DIR, as DIR/<id>.md; DIR is "
                         "created if it does not exist but its parent folder does")
@@ -209,14 +215,38 @@ def _emit(render, output: str | None, inputs=()) -> None:
         sys.stdout.write(page)
 
 
+def _emit_pdf(render, output: str | None, inputs=()) -> None:
+    """Render the page, print it to PDF with headless Chromium, and write it to ``output``."""
+    from .. import outputs
+    from ..errors import OutputError
+    from .pdf import NoBrowser, to_pdf
+
+    if not output:
+        raise _user_error("docs: --format pdf writes a file: name it with --output FILE")
+    target = _target("--output", output, inputs)
+    try:
+        data = to_pdf(render())
+    except NoBrowser as exc:
+        raise _user_error(f"docs: {exc}") from None
+    try:
+        outputs.write_bytes(target, data)
+    except OutputError as exc:
+        raise _user_error(str(exc)) from None
+
+
 def run(args) -> int:
     from .page import render_page
 
     chosen = _chosen(args)
     if len(chosen) > 1:
         raise _user_error(f"docs: give either {chosen[0]} or {chosen[1]}, not both")
-    if getattr(args, "format", "md") == "html" and args.ref is None:
-        raise _user_error("docs: --format html is for one rule set's sheet (docs ID|FILE --format html)")
+    fmt = getattr(args, "format", None)
+    summary = getattr(args, "summary", False)
+    if fmt in ("html", "pdf") and args.ref is None:
+        raise _user_error(f"docs: --format {fmt} is for one rule set's sheet (docs ID|FILE --format {fmt})")
+    if summary and (args.ref is None or fmt == "md"):
+        raise _user_error("docs: --summary is one rule set's short sheet, in html or pdf "
+                          "(docs ID|FILE --summary [--format pdf])")
     if (getattr(args, "fuzz_deals", None) is not None or getattr(args, "rerender", False)) \
             and getattr(args, "impl_dir", None) is None:
         raise _user_error("docs: --fuzz-deals and --rerender go with --implementations DIR")
@@ -251,9 +281,14 @@ def run(args) -> int:
         raise _user_error("docs: name a variant (an id such as federation, or a variant file), or use "
                           "--compare, --reference or --all DIR")
     variant = load(args.ref)
-    if getattr(args, "format", "md") == "html":
+    if summary or fmt in ("html", "pdf"):
         from .html import render_html
-        _emit(lambda: render_html(variant), args.output, variant.chain)
+        from .summary import render_summary
+        render = render_summary if summary else render_html
+        if fmt == "pdf":
+            _emit_pdf(lambda: render(variant), args.output, variant.chain)
+        else:
+            _emit(lambda: render(variant), args.output, variant.chain)
         return 0
     _emit(lambda: render_page(variant), args.output, variant.chain)
     return 0

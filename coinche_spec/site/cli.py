@@ -8,8 +8,12 @@ def register(subparsers) -> None:
                               description="Write a static HTML site into DIR (an empty or new folder): every rule "
                                           "set's page, the comparison of the seed (and published) rule sets with "
                                           "simulated deals, and the implementation reports in "
-                                          "docs/implementations/ when there are any.")
+                                          "docs/implementations/ when there are any, with a front page: the results board "
+                                          "(implementations x rule sets) and every rule set by kind.")
     p.add_argument("dir", metavar="DIR", help="the folder to write (empty or new)")
+    p.add_argument("--variant", action="append", default=[], metavar="FILE|ID",
+                   help="a rule set to add to the site (your club's file, or an id), listed first with its rules "
+                        "sheet and compared with the rule set it extends; repeat for several")
     p.add_argument("--force", action="store_true", help="write into DIR even if it is not empty (files of the "
                                                         "same name are replaced; nothing else is touched)")
     p.add_argument("--deals", type=int, default=500, help="deals simulated for the comparison (default 500)")
@@ -29,7 +33,8 @@ def run(args) -> int:
     if args.deals > MAX_DEALS:
         raise UserError(f"site: --deals {args.deals:,}: at most {MAX_DEALS:,} deals (docs/limits.md)")
     try:
-        written = write_site(args.dir, args.force, args.deals, args.seed, args.jobs, progress_bar())
+        written = write_site(args.dir, args.force, args.deals, args.seed, args.jobs, progress_bar(),
+                             variants=args.variant)
     except SiteError as exc:
         raise UserError(str(exc)) from None
     print(f"wrote {len(written)} files to {args.dir} (open {args.dir}/index.html)")

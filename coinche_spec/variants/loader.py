@@ -17,6 +17,7 @@ Public API: :class:`Variant`, :class:`VariantError`, :func:`load_variant`
 from __future__ import annotations
 
 import copy
+import dataclasses
 import json
 import os
 import stat
@@ -525,7 +526,8 @@ def _problems(document: Any, origins: _Origins, layers: list[_Layer]) -> list[Pr
         return [_problem(child, ("extends",), "a variant that extends another needs its own `id`", prefer_key=True)]
     # one pass reports every problem: the schema's, then the cross-rule ones, each group in file order
     errors = yamlstrict.capped(_schema_errors(document))
-    problems = _in_file_order(yamlstrict.schema_problems(errors, origins.find, _noun))
+    problems = [_misplaced_source_hint(p)
+                for p in _in_file_order(yamlstrict.schema_problems(errors, origins.find, _noun))]
     if errors.more:   # too many to list: the cross-rule checks would only add to the pile
         return problems + errors.note(child.display)
     refused = _refused_paths(errors)
@@ -538,6 +540,25 @@ def _problems(document: Any, origins: _Origins, layers: list[_Layer]) -> list[Pr
                                  f"id '{document.get('id')}' differs from the file name '{path.name}': "
                                  "a shipped variant is found by its id, so they must agree"))
     return problems + _in_file_order(found)
+
+
+_SOURCE_ONLY = ("decided_by", "decided_on", "seed", "document", "section", "repository", "path", "commit",
+                "version")
+
+
+def _misplaced_source_hint(problem: Problem) -> Problem:
+    """A source's field written in an interpretation (``decided_by`` under ``interpretations:``) is
+    named for what it is: a house decision, a document or a program is a source."""
+    path = problem.path
+    if len(path) == 3 and path[0] == "interpretations" and path[2] in _SOURCE_ONLY \
+            and problem.message.startswith("unknown field"):
+        kind = {"decided_by": "a house decision", "decided_on": "a house decision",
+                "repository": "a program", "path": "a program", "commit": "a program",
+                "version": "a program"}.get(path[2], "a document")
+        return dataclasses.replace(problem, message=(
+            f"{problem.message}: it belongs under `sources:`, which records {kind} (its fields and the "
+            "`rules` it speaks for); an interpretation has id, question, reading, alternative, quote and rules"))
+    return problem
 
 
 def _cross_rule_problem(finding, origins: _Origins, layers: list[_Layer]) -> Problem:
