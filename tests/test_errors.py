@@ -27,6 +27,7 @@ INTERNAL = {
     "coinche_spec.housefile._Stop",                  # `new`: the answers ran out before the last question
     "coinche_spec.conformance.fuzz_deals._Refused",  # placed by BatchDisagrees, which the user sees
     "coinche_spec.adapters.colver.Refused",          # the adapter answers the protocol with its reason
+    "coinche_spec.adapters.colver.Unposable",        # the adapter answers a skip with its reason
 }
 
 

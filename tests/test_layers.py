@@ -34,7 +34,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("published",),                  # published results of the runner
     ("docsgen",),                    # rules pages and their words (reads published results)
     ("compare",),                    # comparing rule sets (reads the pages' words)
-    ("site", "scoresheet", "showdeal", "housefile"),   # what a user opens: the site, a sheet, a deal
+    ("site", "scoresheet", "showdeal", "housefile", "housequestions"),   # what a user opens: the site, a sheet, a deal, `new`
     ("cli", "__main__"),             # the command dispatches to all of them
 )
 

@@ -17,12 +17,14 @@ import subprocess
 import tempfile
 from pathlib import Path
 
+from ..errors import CoincheSpecError
+
 BROWSERS = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable", "chrome")
 MARK = b"\n% written by coinche-spec\n"   # a PDF comment after the end: the file names its writer
 TIMEOUT = 120
 
 
-class NoBrowser(Exception):
+class NoBrowser(CoincheSpecError):
     """No headless Chromium to print with."""
 
 
