@@ -119,10 +119,7 @@ def rules_that_differ(document: dict, colver_document: dict) -> list[str]:
 
 
 class Refused(Exception):
-    """A call or card colver does not list as legal: the case stops there.
-
-    Internal control flow, not an error of the package: the adapter catches it and answers the
-    protocol with the reason, so it never reaches a user (tests/test_errors.py allows it)."""
+    """A call or card colver does not list as legal: the case stops there."""
 
 
 class Unposable(Exception):
