@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from coinche_spec.outputs import MARK_COMMENT
 from coinche_spec.cli import main
 from test_conformance_fixtures import GOOD_DEALING, GOOD_SCORING
 from test_protocol_client import write_fake
@@ -127,7 +128,8 @@ def test_reports(corpus, capsys, tmp_path):
     assert "| area | " + " | ".join(SHIPPED) + " |" in text
     assert "| scoring | 1/1 | 1/1 | 1/1 | 1/1 | 0/1 |" in text
     assert "`score.EW`: expected `252`, got `250`" in text
-    assert text.rstrip().endswith("9 passed, 1 failed")
+    body, mark = text.rstrip().rsplit("\n", 1)
+    assert body.endswith("9 passed, 1 failed") and mark == MARK_COMMENT   # the last line says who wrote it
 
 
 def test_another_implementation_skips_errors_and_timeouts(corpus, capsys, tmp_path):
@@ -222,7 +224,9 @@ def test_an_empty_corpus_exits_2(tmp_path, capsys, monkeypatch):
     (tmp_path / "empty").mkdir()
     code, out, err = run(capsys, "--corpus-only", "--corpus", "empty")
     assert code == 2 and out == ""
-    assert err.splitlines() == ["coinche-spec: no fixture in empty: nothing to run"]
+    # the folder itself is refused, with or without the shipped corpus (issue 19)
+    assert err.splitlines() == ["empty: no fixture file (*.yaml) in this corpus folder",
+                                "coinche-spec: 1 problem in the fixture files; nothing was run"]
 
 
 def test_fixtures_all_n_a_under_the_chosen_rule_set_exit_2(corpus, capsys):
