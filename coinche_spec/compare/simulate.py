@@ -50,7 +50,7 @@ def exact_rules(rules):
     if kept is None or kept[0] is not rules:
         c = compiled_rules(rules)
         exact = None
-        if c.match.get("last_deal_exact", False) and c.scoring.rounding != "none":
+        if c.match.last_deal_exact and c.scoring.rounding != "none":
             doc = rules.to_dict()
             doc["scoring"] = dict(doc["scoring"], rounding="none")
             exact = Rules(doc, f"{rules.variant_id}-unrounded")
@@ -147,7 +147,7 @@ def batch_columns(rules, hands, dealer) -> tuple:
                                   (ns_belote & ~ew_belote) * 1 + (ew_belote & ~ns_belote) * 2,
                                   b.held[0] + b.held[1])):
         col[p] = values
-    if compiled_rules(rules).scoring.get("litige") == "replay":
+    if compiled_rules(rules).scoring.litige == "replay":
         # scoring.litige replay: a level deal is thrown in, as four passes are
         replayed = p[b.outcome == OUTCOMES.index("litige")]
         for col, thrown in zip(cols, (-1, False, 1, False, 0, 0, 0, 0, 0, 0)):
