@@ -22,6 +22,7 @@ phase of play reads it.
 from __future__ import annotations
 
 import random
+import re
 from functools import lru_cache
 
 import pytest
@@ -174,9 +175,11 @@ def _layer_reads(read) -> dict:
         try:
             seen = read(document)
         except (AttributeError, KeyError) as e:   # a reader asking for a rule the compiled rules lack
-            if "has no rule" not in str(e):
+            stale = re.search(r"(rules[\w.]*) has no rule '([^']+)'", str(e))
+            if stale is None:
                 raise
-            strange.setdefault(str(e).strip("'\""), set()).add(ident)
+            name = f"{stale.group(1)}.{stale.group(2)}".removeprefix("rules.")
+            strange.setdefault(name, set()).add(ident)
             continue
         for r in seen:
             leaf = leaf_of(r)
@@ -225,7 +228,9 @@ def stale_names(layer: str, strange: dict, where: str) -> list[str]:
 # --- the checks -------------------------------------------------------------------------
 
 def test_the_per_deal_engine_reads_every_rule():
-    problems = unread_by_engine(LEAVES, engine_layer()["leaves"])
+    # a stale name stops a layer before it reads the rest: name it first
+    problems = (stale_names("per-deal engine", engine_layer()["strange"], "coinche_spec/engine/")
+                + unread_by_engine(LEAVES, engine_layer()["leaves"]))
     assert not problems, "\n".join(problems)
 
 
@@ -235,7 +240,8 @@ def test_the_per_deal_engine_reads_no_rule_the_schema_lacks():
 
 
 def test_the_batch_engine_reads_every_rule_the_per_deal_engine_reads():
-    problems = unread_by_batch(engine_layer()["leaves"], batch_layer()["leaves"])
+    problems = (stale_names("batch engine", batch_layer()["strange"], "coinche_spec/batch/")
+                + unread_by_batch(engine_layer()["leaves"], batch_layer()["leaves"]))
     assert not problems, "\n".join(problems)
 
 
@@ -284,6 +290,15 @@ def test_a_stale_name_in_one_reader_is_named():
     assert strange_names(seen, leaves) == {"scoring.rounding_stage"}
     problems = stale_names("batch engine", {"scoring.rounding_stage": {"federation"}}, "coinche_spec/batch/")
     assert problems[0].startswith("scoring.rounding_stage (under federation)") and "coinche_spec/batch/" in problems[0]
+
+
+def test_a_reader_that_stops_on_a_stale_name_is_named():
+    """A reader left under an old name stops with the compiled rules' error; the layer's reads name it."""
+    def stale_reader(document):
+        from coinche_spec.variants.compiled import compiled_rules
+        compiled_rules(document).scoring.rounding_moment
+    said = _layer_reads(stale_reader)["strange"]
+    assert set(said) == {"scoring.rounding_moment"}
 
 
 def test_a_stale_name_fails_loudly_in_the_compiled_rules():
