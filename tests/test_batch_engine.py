@@ -18,10 +18,10 @@ import numpy as np
 import pytest
 
 from coinche_spec.batch import BatchUnsupported, batch_rules, play_batch
-from coinche_spec.batch.replay import replay_batch
-from coinche_spec.batch.rules import BATCH_NOT_YET, BATCH_NOT_YET_RULES, BATCH_OPTIONS
+from coinche_spec.batch.replay import replay_batch, replay_failures
+from coinche_spec.batch.rules import BATCH_NOT_YET_RULES
 from coinche_spec.batch.scoring import OUTCOMES
-from coinche_spec.engine.options import TABLES
+from coinche_spec.engine.options import SHARED, TABLES
 from coinche_spec.variants import house_ids, load_variant, registry, shipped_ids
 from tests.support import changed_rules
 
@@ -30,7 +30,7 @@ DEALS = 2000
 # engine plays them, unless one uses a rule added after it, which it refuses (REFUSED below)
 WRITTEN = registry.ids("published") + registry.ids("implementation")
 # the rules the batch engine still refuses (auction rules added after it): a refusal must name one
-NOT_YET = set(BATCH_NOT_YET) | {path for path, _, _ in BATCH_NOT_YET_RULES}
+NOT_YET = {path for path, _, _ in BATCH_NOT_YET_RULES}
 
 
 def _batch_plays(ident) -> bool:
@@ -63,8 +63,9 @@ def _replayed(rules, n, seed, players="random"):
 def test_shipped_rule_set_deal_for_deal(ident, players):
     """For simple players (batch/simple.py) the replay also checks every call and card against
     engine/players.py's choice on the same deal (tests/test_batch_simple.py has the rest)."""
-    batch, diffs = _replayed(load_variant(ident), DEALS, seed=12 if players == "random" else 21, players=players)
-    assert diffs == []
+    seed = 12 if players == "random" else 21
+    batch, diffs = _replayed(load_variant(ident), DEALS, seed=seed, players=players)
+    assert diffs == [], replay_failures(f"{ident} ({players} players)", diffs, seed)
     # the replay saw real play: most deals reach a contract, some are coinched, some swept
     assert batch.contract.mean() > 0.8
     assert (batch.multiplier > 1).any() != ((ident, players) in NEVER_COINCHED)
@@ -88,7 +89,7 @@ def test_a_written_rule_set_is_played_or_refused_for_a_newer_rule(ident):
     rule = REFUSED[ident]
     with pytest.raises(BatchUnsupported, match=r"^rules\." + rule.replace(".", r"\.")):
         batch_rules(load_variant(ident))
-    assert rule in NOT_YET or any(p == rule or p.startswith(rule + ".") for p in set(TABLES) - set(BATCH_OPTIONS))
+    assert rule in NOT_YET or any(p == rule or p.startswith(rule + ".") for p, t in TABLES.items() if t.batch is not SHARED)
 
 
 # Options that no shipped rule set plays, each on a seed rule set (fewer deals: each checks a few rules).
@@ -120,7 +121,7 @@ CHANGED = [
 @pytest.mark.parametrize("base,changes", CHANGED, ids=[f"{b}:{','.join(c)}" for b, c in CHANGED])
 def test_changed_rules_deal_for_deal(base, changes):
     _, diffs = _replayed(changed_rules(base, changes), 300, seed=5)
-    assert diffs == []
+    assert diffs == [], replay_failures(f"{base} with {changes}", diffs, 5)
 
 
 def test_replay_finds_a_wrong_score():
@@ -130,6 +131,10 @@ def test_replay_finds_a_wrong_score():
     diffs = replay_batch(batch)
     assert [i for i, _ in diffs] == [int(batch.played[0])]
     assert "score" in diffs[0][1]
+    # the failure names the rule set, the deal, the field with both values and the file to look at
+    said = replay_failures("contree-701", diffs, 3)
+    assert said.startswith(f"contree-701, deal {int(batch.played[0])} (play_batch seed 3): result score: engine ")
+    assert ", batch {" in said and "look at coinche_spec/batch/scoring.py" in said
 
 
 def test_replay_finds_a_wrong_legal_set():
@@ -166,8 +171,11 @@ def test_random_legal_card_is_uniform():
     assert float(((observed - expected) ** 2 / expected).sum()) > _chi2_bound(3)
 
 
-def test_every_engine_option_table_has_a_batch_entry():
-    assert set(TABLES) - set(BATCH_OPTIONS) == set()
+def test_every_engine_option_table_says_how_the_batch_plays_it():
+    """Beside its per-deal forms, each table gives the batch's (a dict) or shares them (SHARED)."""
+    for path, table in TABLES.items():
+        assert table.batch is SHARED or (isinstance(table.batch, dict) and table.batch
+                                         and set(table.batch) <= set(table)), path
 
 
 # The test rule sets (conformance/rulesets/): each gives an option no shipped rule set may use, so each
@@ -184,7 +192,7 @@ def test_test_rule_set_deal_for_deal(ident):
         assert rule in NOT_YET, f"{ident}: refused for {rule}, which the batch engine plays"
         return
     batch, diffs = _replayed(load_variant(ident), 300, seed=8)
-    assert diffs == []
+    assert diffs == [], replay_failures(ident, diffs, 8)
     assert batch.contract.mean() > 0.8
 
 
@@ -286,16 +294,17 @@ def test_the_rounding_stage_the_batch_plays_is_accepted():
 
 
 def test_an_option_the_batch_does_not_play_is_refused(monkeypatch):
-    monkeypatch.setitem(BATCH_OPTIONS, "scoring.rounding", frozenset({"none"}))
+    monkeypatch.setattr(TABLES["scoring.rounding"], "batch", {"none": (1, 0)})
     rules = changed_rules("contree-701", {"scoring.rounding": "nearest_10_half_down"})
     with pytest.raises(BatchUnsupported, match=r"rules\.scoring\.rounding.*nearest_10_half_down"):
         batch_rules(rules)
 
 
-def test_a_rule_the_batch_does_not_know_is_refused(monkeypatch):
-    monkeypatch.delitem(BATCH_OPTIONS, "play.cannot_overtrump")
-    rules = changed_rules("contree-701", {"play.cannot_overtrump": "may_discard"})
-    with pytest.raises(BatchUnsupported, match=r"rules\.play\.cannot_overtrump"):
+def test_an_option_with_no_batch_form_is_refused(monkeypatch):
+    """An option the per-deal engine plays and the batch's table entry lacks (a newer one) is refused."""
+    monkeypatch.setattr(TABLES["play.trick_winner"], "batch", {"led_suit": False})
+    rules = changed_rules("federation", {"play.trick_winner": "any_suit_by_rank"})
+    with pytest.raises(BatchUnsupported, match=r"rules\.play\.trick_winner: .*'any_suit_by_rank'"):
         batch_rules(rules)
 
 

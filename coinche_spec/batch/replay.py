@@ -158,7 +158,7 @@ def replay_deal(batch, i: int, steps: list, played_pos: dict) -> str | None:
     each = rules.belote.points
     if (ns and ew) or (ns or ew) and max(ns, ew) > each:
         want["belotes"] = {"NS": ns // each, "EW": ew // each}
-    if OUTCOMES[int(batch.outcome[p])] == "litige" and rules.scoring.get("litige") == "takers_points_held":
+    if OUTCOMES[int(batch.outcome[p])] == "litige" and rules.scoring.litige == "takers_points_held":
         want["held"] = {_TEAMS[s]: int(batch.held[s, p]) for s in (0, 1)}
     if set(r) != set(want):
         return f"result fields: engine {sorted(r)}, batch {sorted(want)}"
@@ -196,3 +196,31 @@ def replay_batch(batch, limit: int | None = None, deals=None) -> list:
         if diff is not None:
             out.append((i, diff))
     return out
+
+
+# Where to look first when a replay disagrees, by the start of what differs: the batch file that
+# plays that part of the deal (its per-deal counterpart in engine/ says what it should do).
+_LOOK_AT = (
+    ("call", "coinche_spec/batch/auction.py (engine/auction.py)"),
+    ("after the auction", "coinche_spec/batch/auction.py (engine/auction.py)"),
+    ("result contract", "coinche_spec/batch/auction.py (engine/auction.py)"),
+    ("card", "coinche_spec/batch/play.py (engine/play.py)"),
+    ("result tricks", "coinche_spec/batch/play.py (engine/play.py)"),
+    ("result card_points", "coinche_spec/batch/play.py and batch/rules.py (engine/scoring.py)"),
+    ("result melds", "coinche_spec/batch/melds.py (engine/melds.py)"),
+    ("result belote", "coinche_spec/batch/rules.py _belote and batch/scoring.py (engine/scoring.py)"),
+    ("belote points", "coinche_spec/batch/rules.py _belote and batch/scoring.py (engine/scoring.py)"),
+)
+
+
+def look_at(diff: str) -> str:
+    """The file to look at for one disagreement of replay_deal."""
+    return next((where for start, where in _LOOK_AT if diff.startswith(start)),
+                "coinche_spec/batch/scoring.py and batch/rules.py _scoring (engine/scoring.py)")
+
+
+def replay_failures(rule_set: str, diffs: list, seed=None) -> str:
+    """The disagreements of replay_batch as lines a reader can act on: the rule set, the deal, the
+    field with both values, and the file to look at."""
+    dealt = f" (play_batch seed {seed})" if seed is not None else ""
+    return "\n".join(f"{rule_set}, deal {i}{dealt}: {diff}; look at {look_at(diff)}" for i, diff in diffs)

@@ -4,10 +4,11 @@ The batch engine reads the same compiled rules object as the per-deal engine
 (``variants.compiled.compiled_rules``) and lays every rule out once, as
 arrays or plain values: the bid ladder, the beat and card-value tables of
 each strain, the meld tables of every 8-card suit holding, the awards of
-each outcome. ``BATCH_OPTIONS`` says which options of each enumerated rule
-(one entry per engine option table, ``engine/options.py`` TABLES) the batch
-engine plays; anything else is refused with :class:`BatchUnsupported`,
-naming the rule, so a batch never silently plays another rule.
+each outcome. Each enumerated rule's engine table (``engine/options.py``)
+gives the batch form of every option beside the per-deal one (or says the
+batch shares the per-deal entry); anything else is refused with
+:class:`BatchUnsupported`, naming the rule, so a batch never silently plays
+another rule.
 """
 
 from __future__ import annotations
@@ -17,58 +18,40 @@ import numpy as np
 from ..engine.auction import _table as auction_table
 from ..engine.errors import Unsupported
 from ..engine.masks import PLAIN_RANK_ORDER, SUIT_MASKS
-from ..engine.options import TABLES, choose, engine_phase, rule_options
-from ..engine.play import beat_table, rank_orders
-from ..engine.scoring import SCALE_APPLIES_TO, SCALE_DEFENDERS, SCALE_ROUNDING
+from ..engine.belote import CLAIM
+from ..engine.melds import CARD_REUSE, RUN_ORDER, TIMING
+from ..engine.options import SHARED, choose, engine_phase, rule_options
+from ..engine.play import TRICK_WINNER, beat_table, rank_orders
+from ..engine.scoring import (BELOTE_COUNTS_AS, BELOTE_ON_FAILURE, BELOTE_PLACEMENT, BELOTE_PLACEMENT_RULES,
+                              JUDGED_ON, LITIGE, ROUNDING, ROUNDING_STAGE, SCALE_APPLIES_TO, SCALE_DEFENDERS,
+                              SCALE_ROUNDING, SWEEP_KIND, VERSUS_DEFENDERS)
 from ..notation import RANKS
 from ..variants.compiled import STRAINS, compiled_rules
 
-__all__ = ["BatchUnsupported", "BatchRules", "batch_rules", "BATCH_OPTIONS"]
+__all__ = ["BatchUnsupported", "BatchRules", "batch_rules", "batch_form"]
 
 
 class BatchUnsupported(Unsupported):
     """A rule (or an option of one) that the batch engine does not play."""
 
 
-_ALL = None   # every option the engine's table knows
-# Options the batch engine plays, per enumerated rule; _ALL: every option of the engine's table.
-# Rules outside a single random deal (who deals, how the pack is cut, the match) are listed as _ALL:
-# the batch deals a uniformly shuffled pack to a random dealer and scores one deal.
-BATCH_OPTIONS: dict = {
-    "table.direction": _ALL, "table.first_dealer": _ALL, "table.next_dealer": _ALL,
-    "table.dealer_after_throw_in": _ALL,
-    "deal.shuffle": _ALL, "deal.cut.by": _ALL, "deal.method": _ALL,
-    "auction.first_speaker": _ALL, "auction.overcall": _ALL, "auction.all_pass": _ALL,
-    "auction.raise_own_bid": _ALL, "auction.coinche.by": _ALL, "auction.coinche.when": _ALL,
-    "auction.coinche.effect": _ALL, "auction.strain_order[]": _ALL, "auction.surcoinche.by": _ALL,
-    "auction.capot.overcall_by_capot": _ALL,
-    "play.cannot_overtrump": _ALL, "play.partner_cut_only_trumps": _ALL, "play.first_leader": _ALL,
-    "play.first_leader_generale": _ALL, "play.trick_winner": _ALL,
-    "card_values.sweep.kind": _ALL, "card_values.order.trump[]": _ALL, "card_values.order.plain[]": _ALL,
-    "melds.long_runs": _ALL, "melds.run_order": _ALL, "melds.card_reuse": _ALL,
-    "melds.compare.equal": _ALL, "melds.winner_scores": _ALL, "melds.timing": _ALL, "melds.sides_scoring": _ALL,
-    "belote.tout_atout": _ALL, "belote.claim": _ALL, "belote.in_run": _ALL,
-    "belote.on_failure": _ALL, "belote.multiplied": _ALL, "belote.counts_as": _ALL,
-    "belote.placement.made.takers": _ALL, "belote.placement.made.defenders": _ALL,
-    "belote.placement.coinched_made.takers": _ALL, "belote.placement.coinched_made.defenders": _ALL,
-    "belote.placement.failed.defenders": _ALL, "belote.placement.coinched_failed.defenders": _ALL,
-    "belote.placement.capot_made.takers": _ALL, "belote.placement.capot_made.defenders": _ALL,
-    "belote.placement.capot_failed.takers": _ALL, "belote.placement.capot_failed.defenders": _ALL,
-    "card_values.scale.applies_to": _ALL, "card_values.scale.rounding": _ALL, "card_values.scale.defenders": _ALL,
-    "contract.versus_defenders": _ALL, "contract.capot_by": _ALL, "contract.judged_on": _ALL,
-    "scoring.sweep_takes_melds": _ALL, "scoring.rounding": _ALL, "scoring.rounding_stage": _ALL, "scoring.litige": _ALL,
-    "award.terms[]": _ALL, "award.multiplied": _ALL,
-    "match.reach": _ALL, "match.both_cross": _ALL, "match.tie": _ALL, "match.belote_validation_deals": _ALL,
-}
-
-
-# Options the per-deal engine plays and the batch engine does not yet (added after it was written).
-# (Every option of match.both_cross and match.tie is accepted: the batch scores single deals, never a match.)
-BATCH_NOT_YET: dict = {}
 # Rules that are not enumerated, added after the batch engine: (path, the setting it plays, why refused).
-# A rule set that leaves one out, or gives it the setting named, plays as before.
+# A rule set that leaves one out, or gives it the setting named, plays as before. (Enumerated rules say
+# which options the batch plays in their own engine table, engine/options.py: ``batch=``.)
 BATCH_NOT_YET_RULES: tuple = ()
-# match.deals (a match over a fixed number of deals) is not refused: the batch scores single deals.
+
+
+def batch_form(table, option):
+    """How the batch plays ``option`` of the rule of the engine option ``table``: the batch form the
+    table gives beside the per-deal one, or (SHARED) the per-deal entry itself; BatchUnsupported, naming
+    the rule, for an option the batch does not play."""
+    entry = table[option]                        # the per-deal engine's own refusal comes first
+    if table.batch is SHARED:
+        return entry
+    if option not in table.batch:
+        raise BatchUnsupported(f"rules.{table.path}: the batch engine does not play option {option!r} "
+                               "(play the deals one by one with coinche_spec.engine)")
+    return table.batch[option]
 
 
 def check_batch_options(c) -> None:
@@ -77,47 +60,18 @@ def check_batch_options(c) -> None:
     for path, plays, what in BATCH_NOT_YET_RULES:
         node = c
         for key in path.split("."):
-            node = node.get(key) if node is not None else None
+            node = node[key] if node is not None else None
         if node is not None and node != plays:
             raise BatchUnsupported(f"rules.{path}: the batch engine does not play {what} yet "
                                    "(play the deals one by one with coinche_spec.engine)")
-    for path, table, option in rule_options(c):
-        table[option]                            # the per-deal engine's own refusal comes first
-        if path not in BATCH_OPTIONS:
-            raise BatchUnsupported(f"rules.{path}: the batch engine does not play this rule yet "
-                                   f"(play the deals one by one with coinche_spec.engine)")
-        allowed = BATCH_OPTIONS[path]
-        if (allowed is not None and option not in allowed) or option in BATCH_NOT_YET.get(path, ()):
-            raise BatchUnsupported(f"rules.{path}: the batch engine does not play option {option!r}")
+    for _, table, option in rule_options(c):
+        batch_form(table, option)
 
 
 # strain indices: S H D C TA SA, as variants.compiled.STRAINS
 _TRUMP = np.array([0, 1, 2, 3, -1, -1])
 _OUTCOMES = ("made", "failed", "coinched_made", "coinched_failed", "capot_made", "capot_failed")
 _KIND = {"TA": "tout_atout", "SA": "sans_atout"}
-# contract.versus_defenders: how the takers' total must compare with the defenders' (None: it need not)
-_VERSUS = {"ignore": None, "not_level": np.not_equal, "strictly_more": np.greater,
-           "at_least_level": np.greater_equal}
-# scoring.rounding: (unit, what is added before rounding down to the unit)
-_ROUNDING = {"none": (1, 0), "nearest_10_half_up": (10, 5), "nearest_10_half_down": (10, 4), "nearest_5": (5, 2)}
-# scoring.rounding_stage: what the rounding rounds (batch/scoring.py reads the name)
-_STAGES = {s: s for s in ("award", "before_multiplier", "card_points", "card_points_complement")}
-# scoring.litige: is a level total a litige (held: its points held back; replay: thrown in)?
-_LITIGE = {"none": None, "takers_points_held": "held", "replay": "replay"}
-# play.trick_winner: may a card of any suit take the trick (by rank, a trump above every plain card)?
-_ANY_SUIT = {"led_suit": False, "any_suit_by_rank": True}
-_COUNTS_AS = {"points": False, "lowered_target": True}   # belote.counts_as: does it lower the takers' target?
-_JUDGED_ROUNDED = {"card_points": False, "rounded_points": True}   # contract.judged_on: totals rounded first?
-# belote.claim: must the king come before the queen (the players always say both words)?
-_KING_FIRST = {"said": False, "automatic": False, "said_once": False, "king_first": True}
-
-
-def _option(table: dict, path: str, option):
-    """What the batch does for ``option`` of the rule at ``path``; BatchUnsupported if it has no entry
-    (an option the per-deal engine learnt after the batch engine's tables were written)."""
-    if option not in table:
-        raise BatchUnsupported(f"rules.{path}: the batch engine does not play option {option!r}")
-    return table[option]
 
 
 # meld comparison keys as one integer (higher is better): a square (1, points, rank order, 0),
@@ -133,7 +87,7 @@ class BatchRules:
     """Everything the batch engine reads from one rule set, laid out once."""
 
     def __init__(self, c):
-        check_batch_options(c)
+        c.phase("batch-options", check_batch_options)   # once per rule set, like the engine's check_rules
         self.rules = c
         a = c.auction
         self.step = 1 if c.table.direction == "clockwise" else 3
@@ -148,19 +102,18 @@ class BatchRules:
         self.cannot_overtrump = p.cannot_overtrump
         self.pcot = p.partner_cut_only_trumps == "must_overtrump"
         self.first_leader = p.first_leader
-        self.generale_taker_leads = p.get("first_leader_generale") == "taker"
+        self.generale_taker_leads = p.first_leader_generale == "taker"
         # per strain: trump mask, whether a follower must go up, beat table, card values
         self.trump_mask = np.array([SUIT_MASKS[t] if t >= 0 else 0 for t in _TRUMP], dtype=np.uint32)
         self.go_up = np.array([False] * 4 + [bool(p.tout_atout_must_go_up), bool(p.sans_atout_must_go_up)])
         # play.trick_winner: the engine's own beat tables; any_suit: a card of any suit may take a trick
         self.beat = np.array([beat_table(c, s) for s in STRAINS], dtype=np.uint32).ravel()   # strain*32 + card
         self.rank_orders = rank_orders(c)            # card_values.order: strength by rank index (trump, plain)
-        self.any_suit = _option(_ANY_SUIT, "play.trick_winner", p.get("trick_winner") or "led_suit")
+        self.any_suit = batch_form(TRICK_WINNER, p.trick_winner)
         self.value = np.array([c.card_table(s) for s in STRAINS], dtype=np.int32).ravel()  # strain*32 + card
         cv = c.card_values
         self.last_trick = int(cv.last_trick)
-        self.sweep_extra = {"none": self.last_trick, "last_trick_value": int(cv.sweep.value),
-                            "bonus": self.last_trick + int(cv.sweep.value)}[cv.sweep.kind]
+        self.sweep_extra = batch_form(SWEEP_KIND, cv.sweep.kind)(self.last_trick, int(cv.sweep.value))[0]
         self._scale(cv)
         self._melds(c)
         self._belote(c)
@@ -169,8 +122,8 @@ class BatchRules:
     # -- card values, contract and scoring ------------------------------------
     def _scale(self, cv):
         """card_values.scale: per strain the ratio times/per (1/1 and ``scaled`` False where none)."""
-        scale = cv.get("scale")
-        ratios = [scale.get(_KIND[s]) if scale is not None and s in _KIND else None for s in STRAINS]
+        scale = cv.scale
+        ratios = [scale[_KIND[s]] if scale is not None and s in _KIND else None for s in STRAINS]
         self.scaled = np.array([r is not None for r in ratios])
         self.scale_times = np.array([r.times if r is not None else 1 for r in ratios], dtype=np.int64)
         self.scale_per = np.array([r.per if r is not None else 1 for r in ratios], dtype=np.int64)
@@ -183,37 +136,37 @@ class BatchRules:
     def _scoring(self, c):
         ct = c.contract
         self.minimum_total = int(ct.minimum_total)
-        self.margin = int(ct.get("margin", 0))                      # a numeric contract needs the bid + margin
-        self.capot_by = ct.get("capot_by", "tricks")                # who took every trick: by tricks or points
-        factor = c.scoring.get("bid_factor")                        # the bid term counted N times per strain
-        self.bid_factor = np.array([1 if factor is None else factor.get(_KIND.get(s, "suit"), 1) for s in STRAINS],
+        self.margin = int(ct.margin)                      # a numeric contract needs the bid + margin
+        self.capot_by = ct.capot_by                # who took every trick: by tricks or points
+        factor = c.scoring.bid_factor                               # the bid term counted N times per strain
+        self.bid_factor = np.array([factor[_KIND.get(s, "suit")] for s in STRAINS],
                                    dtype=np.int64)
-        self.versus = _option(_VERSUS, "contract.versus_defenders", ct.versus_defenders)
-        self.judged_rounded = _option(_JUDGED_ROUNDED, "contract.judged_on", ct.get("judged_on", "card_points"))
+        self.versus = batch_form(VERSUS_DEFENDERS, ct.versus_defenders)
+        self.judged_rounded = batch_form(JUDGED_ON, ct.judged_on)
         sc = c.scoring
         self.sweep_bonus = int(sc.sweep_bonus)
         self.sweep_takes_melds = sc.sweep_takes_melds
         # scoring.rounding as (a + add[strain]) // unit * unit; rounding_up_from moves the threshold of tens
         self.rounding = sc.rounding
-        unit, add = _option(_ROUNDING, "scoring.rounding", sc.rounding)
-        up_from = sc.get("rounding_up_from")
+        unit, add = batch_form(ROUNDING, sc.rounding)
+        up_from = sc.rounding_up_from
         by_strain = [add] * 6
         if up_from is not None and unit == 10:
             by_strain = [10 - up_from[_KIND.get(s, "suit")] for s in STRAINS]
         self.round_unit, self.round_add = unit, np.array(by_strain, dtype=np.int64)
-        self.rounding_stage = _option(_STAGES, "scoring.rounding_stage", sc.get("rounding_stage", "award"))
-        self.litige = _option(_LITIGE, "scoring.litige", sc.get("litige", "none"))
+        self.rounding_stage = batch_form(ROUNDING_STAGE, sc.rounding_stage)
+        self.litige = batch_form(LITIGE, sc.litige)
         self.capot_made = sc.capot_made is not None
-        self.capot_failed = sc.get("capot_failed") is not None
+        self.capot_failed = sc.capot_failed is not None
         self.awards = {}
         for name in _OUTCOMES:
-            block = sc.get(name)
+            block = sc[name]
             if block is None:
                 continue
             sides = []
             for role in ("takers", "defenders"):
                 spec = block[role]
-                base = spec.get("base")
+                base = spec.base
                 if "base" in spec.terms and base is None:
                     raise BatchUnsupported(f"rules.scoring.{name}.{role}: lists the term 'base' but gives no base")
                 if isinstance(base, int) or base is None:
@@ -221,7 +174,7 @@ class BatchRules:
                 else:
                     by_strain = [base[_KIND.get(s, "suit")] for s in STRAINS]
                 sides.append((tuple(spec.terms), spec.multiplied, np.array(by_strain, dtype=np.int64),
-                              spec.get("base_on_sweep")))
+                              spec.base_on_sweep))
             self.awards[name] = tuple(sides)
 
     # -- the auction -----------------------------------------------------------
@@ -288,8 +241,8 @@ class BatchRules:
         self.raise_own = a.raise_own_bid
         self.passes_to_end = int(a.passes_to_end)
         self.dealer_must_bid = a.all_pass == "dealer_must_bid"     # «à la vache»: no pass after three
-        self.max_rounds = a.get("max_rounds")                       # None: no cap on the rounds
-        self.max_bids = a.get("max_bids_per_player")                # None: no cap on a player's bids
+        self.max_rounds = a.max_rounds                       # None: no cap on the rounds
+        self.max_bids = a.max_bids_per_player                # None: no cap on a player's bids
         self.capot_ends = bool(a.capot.ends_auction)
         self.capot_coinchable = bool(a.capot.may_be_coinched)
         self.coinche_when = a.coinche.when
@@ -300,16 +253,16 @@ class BatchRules:
         self.overbid_cancels = a.coinche.effect == "overbid_cancels"      # décoinchage
         # coinchable[j]: may ladder bid j be coinched (auction.coinche.allowed, minimum_bid; a capot or
         # générale as capot.may_be_coinched), as engine/auction.py Auction._coinche_possible
-        minimum = a.coinche.get("minimum_bid")
-        self.coinchable = np.array([a.coinche.get("allowed", True) and (
+        minimum = a.coinche.minimum_bid
+        self.coinchable = np.array([a.coinche.allowed and (
             (minimum is None or self.bid_value[j] >= minimum) if self.bid_numeric[j] else self.capot_coinchable)
             for j in range(L)], dtype=bool)
         self.passes_after = int(a.coinche.passes_after)
-        self.partner_silent = a.coinche.get("partner_may_speak", True) is False   # his turn skipped while coinched
+        self.partner_silent = a.coinche.partner_may_speak is False   # his turn skipped while coinched
         self.coinche_mult = int(a.coinche.multiplier)
         self.sur_allowed = bool(a.surcoinche.allowed)
         self.cards_before_auction = c.cards_before_auction()     # 8 unless deal.packets_after_auction
-        self.sur_by_any = a.surcoinche.get("by", "coinched_side") == "next_caller"
+        self.sur_by_any = a.surcoinche.by == "next_caller"
         self.sur_ends = bool(a.surcoinche.ends_auction)
         self.sur_mult = int(a.surcoinche.multiplier)
 
@@ -322,7 +275,7 @@ class BatchRules:
         base = [int(m.squares[RANKS[r]]) for r in range(8)]
         tables = []
         for s in STRAINS:
-            own = m.get(f"squares_{_KIND[s]}") if s in _KIND else None
+            own = m[f"squares_{_KIND[s]}"] if s in _KIND else None
             tables.append(base if own is None else [int(own[RANKS[r]]) for r in range(8)])
         # square_ranks[strain]: the squares a player declares in that strain's contract
         self.square_ranks = np.array([sum(1 << r for r in range(8) if t[r] > 0) for t in tables], dtype=np.intp)
@@ -339,14 +292,17 @@ class BatchRules:
                         k = _SQUARE_KEY | (squares[r] << 16) | (PLAIN_RANK_ORDER[r] << 4)
                         if k > sq_key[i, held]:
                             sq_key[i, held], sq_best[i, held] = k, squares[r]
-        self.both_sides = m.get("sides_scoring", "best_side") == "both_sides"   # each side its own melds
-        self.sevens_cancel = bool(m.get("sevens_cancel", False))              # four sevens annul every meld
+        self.both_sides = m.sides_scoring == "both_sides"   # each side its own melds
+        self.sevens_cancel = bool(m.sevens_cancel)              # four sevens annul every meld
         # the (at most two) runs of three or more in each suit byte: mask, points, key, meld cards
         run_mask = np.zeros((2, 256), dtype=np.int64)
         run_points = np.zeros((2, 256), dtype=np.int64)
         run_key = np.zeros((2, 256), dtype=np.int64)
         run_cards = np.zeros((2, 256), dtype=np.int64)
         five = m.long_runs == "highest_five"
+        # the run tables below are laid out in the one run order; the players declare a card in one meld
+        # only, so either card_reuse plays alike; the melds are declared with the first card
+        batch_form(RUN_ORDER, m.run_order), batch_form(CARD_REUSE, m.card_reuse), batch_form(TIMING, m.timing)
         for byte in range(256):
             r = found = 0
             while r < 8:
@@ -392,25 +348,25 @@ class BatchRules:
         self.belote_in_run = b.in_run == "allowed"
         self.belote_count = bool(b.counts_towards_contract)
         # belote.counts_as lowered_target: the takers' belote lowers their target, no total counts a belote
-        self.belote_lowers = self.belote_count and _option(_COUNTS_AS, "belote.counts_as", b.get("counts_as", "points"))
+        self.belote_lowers = self.belote_count and batch_form(BELOTE_COUNTS_AS, b.counts_as)
         self.belote_multiplied = b.multiplied == "with_award"
         # belote.claim: the random and simple players say "belote" with the first of the king and queen and
         # "rebelote" with the second, so said, said_once and automatic count every belote held; king_first
         # only those whose king was played first
-        self.belote_king_first = _option(_KING_FIRST, "belote.claim", b.claim)
+        self.belote_king_first = batch_form(CLAIM, b.claim)
         # belote_dest[2 * placed + role]: where the takers' (role 0) or the defenders' (1) belote goes, for
         # placed = 2 * coinched + made (a litige counts as made): 0 the takers, 1 the defenders, 2 lost.
         # belote.placement where it says, else the holder's side, a failing takers' as belote.on_failure says
-        where = {"takers": 0, "defenders": 1, "lost": 2}
-        on_failure = _option({"holder": 0, "defenders": 1, "lost": 2}, "belote.on_failure", b.on_failure)
-        placement = b.get("placement")
+        on_failure = batch_form(BELOTE_ON_FAILURE, b.on_failure)
+        placement = b.placement
         dest = []
         for placed in ("failed", "made", "coinched_failed", "coinched_made"):
-            block = placement.get(placed) if placement is not None else None
+            block = placement[placed] if placement is not None else None
             for role, own in (("takers", 0), ("defenders", 1)):
-                option = block.get(role) if block is not None else None
+                # a failing contract's belote.placement names only the defenders'
+                option = block[role] if block is not None and (placed, role) in BELOTE_PLACEMENT_RULES else None
                 if option is not None:
-                    dest.append(_option(where, f"belote.placement.{placed}.{role}", option))
+                    dest.append(batch_form(BELOTE_PLACEMENT[(placed, role)], option))
                 else:
                     dest.append(on_failure if own == 0 and placed.endswith("failed") else own)
         self.belote_dest = np.array(dest, dtype=np.intp)
@@ -418,10 +374,10 @@ class BatchRules:
         # capot_failed where given (before the outcome's place and on_failure), else -1
         capot = []
         for placed in ("capot_failed", "capot_made"):
-            block = placement.get(placed) if placement is not None else None
+            block = placement[placed] if placement is not None else None
             for role in ("takers", "defenders"):
-                option = block.get(role) if block is not None else None
-                capot.append(-1 if option is None else _option(where, f"belote.placement.{placed}.{role}", option))
+                option = block[role] if block is not None else None
+                capot.append(-1 if option is None else batch_form(BELOTE_PLACEMENT[(placed, role)], option))
         self.belote_capot_dest = np.array(capot, dtype=np.intp)
 
 

@@ -122,7 +122,7 @@ def batch_columns(rules, hands, dealer) -> tuple:
                                   (ns_belote & ~ew_belote) * 1 + (ew_belote & ~ns_belote) * 2,
                                   b.held[0] + b.held[1])):
         col[p] = values
-    if compiled_rules(rules).scoring.get("litige") == "replay":
+    if compiled_rules(rules).scoring.litige == "replay":
         # scoring.litige replay: a level deal is thrown in, as four passes are
         replayed = p[b.outcome == OUTCOMES.index("litige")]
         for col, thrown in zip(cols, (-1, False, 1, False, 0, 0, 0, 0, 0, 0)):

@@ -19,73 +19,10 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from ..protocol.cases import CaseError, run_canonical
-from ..variants.compiled import CompiledRules, RuleGroup
+from ..variants.compiled import recording_rules
 from ..variants.rules import Rules
 from .fixtures import Fixture, normalised
 from .variations import Variation, variations
-
-
-class _Recorder(dict):
-    """The compiled rules' attributes while they are built: each fact set (``strains``,
-    ``multipliers``) is given the rules read since the previous one."""
-
-    def __init__(self, state: dict):
-        super().__init__()
-        self.state = state
-
-    def __setitem__(self, key, value):
-        pending = self.state["pending"]
-        self.state["inputs"][key] = set(pending)
-        pending.clear()
-        super().__setitem__(key, value)
-
-
-def _noted_compiled(document: dict, seen: set):
-    """Compiled rules that write down, in ``seen``, every rule path the engine asks of them."""
-    state = {"pending": set(), "inputs": {}, "sink": None}
-    state["sink"] = state["pending"]
-
-    def note(d, name):
-        path = dict.get(d, "_path")
-        if path is None:
-            return
-        state["sink"].add(f"{path}.{name}")
-        inputs = state["inputs"].get(name) if path == "rules" else None
-        if inputs:
-            state["sink"].update(inputs)  # a fact the compiled rules worked out from these rules
-        if path == "rules" and name == "document":
-            state["sink"].add("rules.**")
-
-    class Group(RuleGroup):
-        def __getattribute__(self, name):
-            if name[0] != "_":
-                d = object.__getattribute__(self, "__dict__")
-                if name in d:
-                    note(d, name)
-            return object.__getattribute__(self, name)
-
-        def __getitem__(self, key):
-            note(object.__getattribute__(self, "__dict__"), key)
-            return RuleGroup.__getitem__(self, key)
-
-        def get(self, key, default=None):
-            note(object.__getattribute__(self, "__dict__"), key)
-            return RuleGroup.get(self, key, default)
-
-        def keys(self):
-            note(object.__getattribute__(self, "__dict__"), "*")  # the keys themselves
-            return RuleGroup.keys(self)
-
-    Group._child = Group
-
-    class Noted(Group, CompiledRules):
-        _child = Group
-
-    noted = Noted.__new__(Noted)
-    object.__setattr__(noted, "__dict__", _Recorder(state))
-    CompiledRules.__init__(noted, document)
-    state["sink"] = seen
-    return noted
 
 
 def fields_of(fixture: Fixture) -> tuple:
@@ -115,7 +52,7 @@ def rules_read(rules_doc: dict, fixture: Fixture) -> set:
     a group whose keys were listed, ``.**`` for a group read whole)."""
     seen: set = set()
     try:
-        run_canonical(_noted_compiled(rules_doc, seen), fixture.case)
+        run_canonical(recording_rules(rules_doc, seen), fixture.case)
     except Exception:  # noqa: BLE001 - an error is an outcome too; the paths read up to it are what matter
         pass
     return seen

@@ -187,7 +187,7 @@ class _Table:
         self.capot_allowed = a.capot.allowed
         self.capot_ends_auction = a.capot.ends_auction
         self.capot_may_be_coinched = a.capot.may_be_coinched   # the générale follows both capot settings
-        self.capot_over_capot = choose(CAPOT_OVER_CAPOT, a.capot.get("overcall_by_capot", "never"))
+        self.capot_over_capot = choose(CAPOT_OVER_CAPOT, a.capot.overcall_by_capot)
         self.generale_allowed = a.generale.allowed
         self.passes_to_end = a.passes_to_end
         self.speak_after_pass = a.speak_after_pass
@@ -195,10 +195,10 @@ class _Table:
         speaker = choose(FIRST_SPEAKER, a.first_speaker)
         self.first_speaker = {d: speaker(d, self.nxt) for d in SEATS}      # dealer -> first to speak
         self.all_pass, self.dealer_must_bid = choose(ALL_PASS, a.all_pass)
-        self.max_rounds = a.get("max_rounds")              # optional: None, no cap on the rounds
-        self.max_bids = a.get("max_bids_per_player")       # optional: None, no cap on a player's bids
-        self.coinche_allowed = a.coinche.get("allowed", True)      # optional: left out, a coinche may be said
-        self.coinche_minimum = a.coinche.get("minimum_bid")         # optional: None, any numeric bid
+        self.max_rounds = a.max_rounds              # optional: None, no cap on the rounds
+        self.max_bids = a.max_bids_per_player       # optional: None, no cap on a player's bids
+        self.coinche_allowed = a.coinche.allowed      # optional: left out, a coinche may be said
+        self.coinche_minimum = a.coinche.minimum_bid         # optional: None, any numeric bid
         by, self.coinche_refused = choose(COINCHE_BY, a.coinche.by)
         # (bidder, the seat of the last call) -> who may coinche
         self.coinche_by = {(b, last): by(b, last, self.nxt) for b in SEATS for last in SEATS}
@@ -206,10 +206,10 @@ class _Table:
         self.coinche_effect, self.overbid_cancels, self.coinche_window = choose(COINCHE_EFFECT, a.coinche.effect)
         self.coinche_passes_after = a.coinche.passes_after
         # optional: left out, the coincher's partner speaks in his turn like anyone
-        self.partner_silent = a.coinche.get("partner_may_speak", True) is False
+        self.partner_silent = a.coinche.partner_may_speak is False
         self.coinche_multiplier = a.coinche.multiplier
         self.surcoinche_allowed = a.surcoinche.allowed
-        sur_by = choose(SURCOINCHE_BY, a.surcoinche.get("by", "coinched_side"))   # optional
+        sur_by = choose(SURCOINCHE_BY, a.surcoinche.by)   # optional
         self.surcoinche_by = {b: sur_by(b, self.nxt) for b in SEATS}       # bidder -> who may surcoinche
         self.surcoinche_ends_auction = a.surcoinche.ends_auction
         self.surcoinche_multiplier = a.surcoinche.multiplier

@@ -29,7 +29,8 @@ CLAIM = option_table("belote.claim", {
     "automatic": lambda played: True,
     "said_once": lambda played: len(played) == 2 and played[0][1] == "belote",
     "king_first": lambda played: [w for _, w in played] == ["belote", "rebelote"] and played[0][0],
-})
+}, batch={   # the batch's players say both words in order: does only a king played first count?
+    "said": False, "automatic": False, "said_once": False, "king_first": True})
 # belote.in_run: may the king and queen also score inside one of the holder's runs?
 IN_RUN = option_table("belote.in_run", {"allowed": True, "forbidden": False})
 

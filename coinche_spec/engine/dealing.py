@@ -80,7 +80,7 @@ class DealRules:
 
     def __init__(self, c):
         self.rules = c
-        self.cuts = choose(METHOD, c.deal.get("method") or "packets")   # False: no cut, no packets
+        self.cuts = choose(METHOD, c.deal.method)   # False: no cut, no packets
         cut = c.deal.cut
         self.cut_required = cut.required and self.cuts
         self.cut_minimum_packet = int(cut.minimum_packet)

@@ -223,17 +223,17 @@ class Match:
         self.reached = (lambda total: False) if target is None else (lambda total: reach(total, target))
         self.both_cross = choose(BOTH_CROSS, g.both_cross)
         self.tie_winner = choose(TIE, g.tie)
-        self.last_deal = g.get("deals")     # optional: the match ends after this many deals at the latest
+        self.last_deal = g.deals     # optional: the match ends after this many deals at the latest
         # optional: a side that won no trick in a deal cannot win on it
-        self.needs_trick = bool(g.get("last_deal_needs_a_trick", False))
+        self.needs_trick = bool(g.last_deal_needs_a_trick)
         # optional: a side that failed its contract in a deal cannot win on it
-        self.not_failed = bool(g.get("last_deal_not_failed", False))
+        self.not_failed = bool(g.last_deal_not_failed)
         # optional: a deal that would take a side to the target (or ends a match of ``deals``) counts unrounded;
         # without scoring.rounding every score is exact already, and the rule cannot matter
-        self.exact = bool(g.get("last_deal_exact", False)) and c.scoring.rounding != "none"
-        self.validation_deal = choose(BELOTE_VALIDATION_DEALS, g.get("belote_validation_deals", "failed_or_no_trick"))
+        self.exact = bool(g.last_deal_exact) and c.scoring.rounding != "none"
+        self.validation_deal = choose(BELOTE_VALIDATION_DEALS, g.belote_validation_deals)
         # optional, left out true: does a thrown-in deal (takers null) count toward ``deals``?
-        self.throw_ins_count = g.get("throw_ins_count", True)
+        self.throw_ins_count = g.throw_ins_count
         self.counted = 0    # the deals that count toward ``deals``
         self.totals = {"NS": 0, "EW": 0}
         self.before = {"NS": 0, "EW": 0}      # the totals before the deal being added
@@ -345,8 +345,8 @@ def _exact_rounding(c):
     contract (rounding_up_from; a match deal names no strain) or in the judgement (judged_on:
     rounded_points, which can make a contract the exact points fail) leaves no simple link to check."""
     sc = c.scoring
-    if (sc.rounding == "none" or sc.get("rounding_stage", "award") != "award"
-            or sc.get("rounding_up_from") is not None or c.contract.get("judged_on", "card_points") != "card_points"):
+    if (sc.rounding == "none" or sc.rounding_stage != "award"
+            or sc.rounding_up_from is not None or c.contract.judged_on != "card_points"):
         return None
     return choose(ROUNDING, sc.rounding)
 
@@ -424,7 +424,7 @@ def exact_rules(rules):
     if kept is None or kept[0] is not rules:
         c = compiled_rules(rules)
         exact = None
-        if c.match.get("last_deal_exact", False) and c.scoring.rounding != "none":
+        if c.match.last_deal_exact and c.scoring.rounding != "none":
             doc = rules.to_dict()
             doc["scoring"] = dict(doc["scoring"], rounding="none")
             exact = Rules(doc, f"{rules.variant_id}-unrounded")

@@ -87,8 +87,10 @@ LONG_RUNS = option_table("melds.long_runs", {
     "count_as_five": lambda by_rank: tuple(by_rank),       # the whole run, scored as five
 })
 # melds.run_order: the rank indices (7 8 9 T J Q K A = 0..7) that follow each other in a run
-RUN_ORDER = option_table("melds.run_order", {"AKQJT987": tuple(range(8))})
+RUN_ORDER = option_table("melds.run_order", {"AKQJT987": tuple(range(8))},
+                         batch={"AKQJT987": True})    # the batch's run tables are laid out in this order
 # melds.card_reuse: may a card serve in two of one player's melds?
+# (the batch plays both: its players, as engine/random_play.py's, never declare one card in two melds)
 CARD_REUSE = option_table("melds.card_reuse", {"forbidden": False, "allowed": True})
 # melds.compare.equal: when the best melds are equal, does nobody score (True) or the first to declare?
 COMPARE_EQUAL = option_table("melds.compare.equal", {"cancel": True, "first_declared": False})
@@ -126,7 +128,7 @@ class MeldRules:
         # melds.squares in those contracts
         self.squares_by_strain = {s: self.squares for s in ("S", "H", "D", "C")}
         for strain, kind in (("SA", "sans_atout"), ("TA", "tout_atout")):
-            table = m.get(f"squares_{kind}")
+            table = m[f"squares_{kind}"]
             self.squares_by_strain[strain] = (self.squares if table is None
                                               else tuple(table[RANKS[r]] for r in range(8)))
         self.runs = {n: m.runs[str(n)] for n in (3, 4, 5)}
@@ -136,8 +138,8 @@ class MeldRules:
         self.trump_breaks_ties = m.compare.trump_breaks_ties
         self.compare_equal_cancels = choose(COMPARE_EQUAL, m.compare.equal)
         self.winner_scores = choose(WINNER_SCORES, m.winner_scores)
-        self.both_sides = choose(SIDES_SCORING, m.get("sides_scoring", "best_side"))
-        self.sevens_cancel = bool(m.get("sevens_cancel", False))     # optional: four sevens annul every meld
+        self.both_sides = choose(SIDES_SCORING, m.sides_scoring)
+        self.sevens_cancel = bool(m.sevens_cancel)     # optional: four sevens annul every meld
         choose(TIMING, m.timing)
         self.direction = c.table.direction
         # declaration (tuple of cards, after its strain where that strain has squares of its own)

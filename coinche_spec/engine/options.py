@@ -18,14 +18,22 @@ so a test can walk the schema and find an option the engine does not play.
 An option the engine has no behaviour for because nothing in a deal depends on
 it (who cuts, whether the pack is shuffled) still gets an entry:
 ``Outside("why")`` says why the engine never reads it.
+
+The batch engine (``batch/rules.py``) reads the same tables. Each table says,
+beside the per-deal form, how the batch plays the rule: ``batch=SHARED`` (the
+default) when the batch plays every option through the per-deal entry itself
+or a function both engines share (or the rule does not arise in a batch of
+single random deals); otherwise ``batch={option: batch form}``, and an option
+missing there is refused by the batch with BatchUnsupported, never played as
+another.
 """
 
 from __future__ import annotations
 
-from ..variants.compiled import compiled_rules
+from ..variants.compiled import RuleGroup, compiled_rules
 from .errors import Unsupported
 
-__all__ = ["Outside", "OptionTable", "option_table", "choose", "check_rules", "engine_phase", "TABLES"]
+__all__ = ["Outside", "OptionTable", "option_table", "choose", "check_rules", "engine_phase", "TABLES", "SHARED"]
 
 
 class Outside:
@@ -40,16 +48,21 @@ class Outside:
         return f"Outside({self.why!r})"
 
 
+SHARED = "shared"   # the batch plays every option through the per-deal entry or a function both share
+
+
 class OptionTable(dict):
     """Option -> behaviour for one enumerated rule; ``path`` is the rule's schema path.
 
     A path ending in ``[]`` is a list of options (``auction.strain_order[]``);
-    an ``award.`` path is a field of every award.
+    an ``award.`` path is a field of every award. ``batch`` is the batch engine's
+    form of each option it plays (a dict), or SHARED.
     """
 
-    def __init__(self, path: str, entries: dict):
+    def __init__(self, path: str, entries: dict, batch=SHARED):
         super().__init__(entries)
         self.path = path
+        self.batch = batch
 
     def __missing__(self, option):
         raise Unsupported(f"rules.{self.path}: the engine has no behaviour for option {option!r} "
@@ -59,11 +72,13 @@ class OptionTable(dict):
 TABLES: dict[str, OptionTable] = {}
 
 
-def option_table(path: str, entries: dict) -> OptionTable:
-    """Register the table of the rule at ``path`` (one table per rule)."""
+def option_table(path: str, entries: dict, batch=SHARED) -> OptionTable:
+    """Register the table of the rule at ``path`` (one table per rule), with its batch forms."""
     if path in TABLES:
         raise ValueError(f"two engine tables for {path}")
-    table = TABLES[path] = OptionTable(path, entries)
+    if batch is not SHARED and set(batch) - set(entries):
+        raise ValueError(f"{path}: batch forms for options the engine does not play: {set(batch) - set(entries)}")
+    table = TABLES[path] = OptionTable(path, entries, batch)
     return table
 
 
@@ -79,7 +94,7 @@ def _values(node, parts: list):
     head, rest = parts[0], parts[1:]
     many = head.endswith("[]")
     name = head[:-2] if many else head
-    value = node.get(name) if hasattr(node, "get") else None
+    value = getattr(node, name) if isinstance(node, RuleGroup) else None
     if value is None:
         return []
     if many:
@@ -93,7 +108,7 @@ def _values(node, parts: list):
 def _awards(c) -> list:
     out = []
     for outcome in ("made", "failed", "coinched_made", "coinched_failed", "capot_made", "capot_failed"):
-        block = c.scoring.get(outcome)
+        block = c.scoring[outcome]
         if block is not None:
             out += [block.takers, block.defenders]
     return out

@@ -13,8 +13,7 @@ from __future__ import annotations
 
 from ..notation import SEATS, NotationError, card_name, parse_card, parse_seat, parse_strain
 from .errors import BadInput, EngineError, IllegalPlay
-from .masks import (BEAT, PLAIN_RANK_ORDER, SUIT_MASKS, TRUMP_RANK_ORDER, TRUMP_SUIT, any_suit_beats,
-                    led_suit_beats, mask_of)
+from .masks import BEAT, SUIT_MASKS, TRUMP_SUIT, any_suit_beats, led_suit_beats, mask_of
 from .options import choose, engine_phase, option_table
 from .table import seat_step
 
@@ -100,7 +99,8 @@ _NO_LEADER = {"first_bidder": "the variant has the first bidder lead, but no bid
 # highest of the led suit; any_suit_by_rank: the highest rank of any suit, a trump above every plain
 # card. The trick's winner and the "partner wins" of the legal cards both read it, in the per-deal
 # engine and the batch.
-TRICK_WINNER = option_table("play.trick_winner", {"led_suit": led_suit_beats, "any_suit_by_rank": any_suit_beats})
+TRICK_WINNER = option_table("play.trick_winner", {"led_suit": led_suit_beats, "any_suit_by_rank": any_suit_beats},
+                            batch={"led_suit": False, "any_suit_by_rank": True})   # the batch: may any suit take a trick?
 
 
 # card_values.order (optional): the ranks of the trump and of the plain suits, strongest first; each
@@ -112,9 +112,7 @@ ORDER_PLAIN = option_table("card_values.order.plain[]", {r: i for i, r in enumer
 def rank_orders(c) -> tuple:
     """(trump, plain): each rank's strength by rank index, 7 the strongest (card_values.order; left
     out: J 9 A T K Q 8 7 and A T K Q J 9 8 7)."""
-    order = c.card_values.get("order")
-    if order is None:
-        return TRUMP_RANK_ORDER, PLAIN_RANK_ORDER
+    order = c.card_values.order              # left out: the schema's default, the usual orders
     out = []
     for table, ranks in ((ORDER_TRUMP, order.trump), (ORDER_PLAIN, order.plain)):
         strength = [0] * 8
@@ -126,7 +124,7 @@ def rank_orders(c) -> tuple:
 
 def beat_table(c, strain: str) -> tuple:
     """For each card w winning a trick under ``strain``, the mask of the cards that take it from w."""
-    beats = choose(TRICK_WINNER, c.play.get("trick_winner") or "led_suit")
+    beats = choose(TRICK_WINNER, c.play.trick_winner)
     return beats(*rank_orders(c))[strain]
 
 
@@ -330,7 +328,7 @@ def _lead_rules(c) -> tuple:
     """(the seat step of table.direction, the play.first_leader behaviour, whether a générale's
     taker leads instead)."""
     return (seat_step(c), choose(FIRST_LEADER, c.play.first_leader),
-            choose(FIRST_LEADER_GENERALE, c.play.get("first_leader_generale") or "first_leader"))
+            choose(FIRST_LEADER_GENERALE, c.play.first_leader_generale))
 
 
 def first_leader(rules, dealer: str, first_bidder: str | None = None, declarer: str | None = None,

@@ -76,14 +76,14 @@ class _PlayerRules:
 
     def __init__(self, c):
         self.cut_minimum_packet = max(1, int(c.deal.cut.minimum_packet))   # a random cut never lifts none
-        self.cuts = choose(DEAL_METHOD, c.deal.get("method") or "packets")
+        self.cuts = choose(DEAL_METHOD, c.deal.method)
         m = c.melds
         self.melds_enabled = m.enabled
         # strain -> the squares the variant values in that contract (melds.squares, or a sans atout or
         # tout atout table of its own), strongest first: (mask, cards in suit order)
         self.squares = {}
         for strain in ("S", "H", "D", "C", "TA", "SA"):
-            own = m.get({"SA": "squares_sans_atout", "TA": "squares_tout_atout"}.get(strain, "squares"))
+            own = m[{"SA": "squares_sans_atout", "TA": "squares_tout_atout"}.get(strain, "squares")]
             table = own if own is not None else m.squares
             self.squares[strain] = tuple((_SQUARE_MASKS[r], tuple(s * 8 + r for s in range(4)))
                                          for r in _SQUARE_ORDER if table[RANKS[r]] > 0)

@@ -26,6 +26,8 @@ the sentences, and its ``lines`` are written on first reading.
 
 from __future__ import annotations
 
+import operator
+
 from ..notation import SEATS, SUITS, Contract, partner
 from . import belote as belote_mod
 from .errors import EngineError
@@ -124,7 +126,8 @@ VERSUS_DEFENDERS = option_table("contract.versus_defenders", {
                                            if mine <= theirs else None, f" and exceeds the defenders' {theirs}"),
     "at_least_level": lambda mine, theirs: (f"failed: {mine} is below the defenders' {theirs}" if mine < theirs
                                             else None, f" and is at least the defenders' {theirs}"),
-})
+}, batch={   # the batch compares whole arrays: (mine, theirs) -> passes (None: it need not)
+    "ignore": None, "not_level": operator.ne, "strictly_more": operator.gt, "at_least_level": operator.ge})
 def _swept_by_tricks(won: dict, tp: dict, last: str) -> str | None:
     return "NS" if won["NS"] == 8 else "EW" if won["EW"] == 8 else None
 
@@ -171,7 +174,8 @@ ROUNDING = option_table("scoring.rounding", {
     "nearest_10_half_up": _to_tens(5),                               # 85 -> 90, 84 -> 80
     "nearest_10_half_down": _to_tens(6),                             # 85 -> 80, 86 -> 90
     "nearest_5": lambda award: (award + 2) // 5 * 5,                  # 97 -> 95, 98 -> 100
-})
+}, batch={   # the batch rounds whole arrays as (award + add) // unit * unit: (unit, add)
+    "none": (1, 0), "nearest_10_half_up": (10, 5), "nearest_10_half_down": (10, 4), "nearest_5": (5, 2)})
 
 
 def _each_side_rounded(rounding, cp: dict, takers: str) -> dict:
@@ -203,13 +207,13 @@ ROUNDING_STAGE = option_table("scoring.rounding_stage", {
     "before_multiplier": RoundingStage(before_multiplier=True),
     "card_points": RoundingStage(card_points=_each_side_rounded),
     "card_points_complement": RoundingStage(card_points=_complement_rounded),
-})
+}, batch={s: s for s in ("award", "before_multiplier", "card_points", "card_points_complement")})   # read by name
 # belote.on_failure: where the failing takers' belote goes, from (takers, defenders); None: lost
 BELOTE_ON_FAILURE = option_table("belote.on_failure", {
     "holder": lambda takers, defenders: takers,
     "defenders": lambda takers, defenders: defenders,
     "lost": lambda takers, defenders: None,
-})
+}, batch={"holder": 0, "defenders": 1, "lost": 2})   # the batch: 0 the takers, 1 the defenders, 2 lost
 # belote.placement.<outcome>.<side>: where a belote held by that side goes, from (takers, defenders); None: lost
 BELOTE_DESTINATION = {
     "takers": lambda takers, defenders: takers,
@@ -220,7 +224,8 @@ BELOTE_PLACEMENT_RULES = (("made", "takers"), ("made", "defenders"), ("coinched_
                           ("coinched_made", "defenders"), ("failed", "defenders"), ("coinched_failed", "defenders"),
                           ("capot_made", "takers"), ("capot_made", "defenders"), ("capot_failed", "takers"),
                           ("capot_failed", "defenders"))
-BELOTE_PLACEMENT = {rule: option_table(f"belote.placement.{rule[0]}.{rule[1]}", BELOTE_DESTINATION)
+BELOTE_PLACEMENT = {rule: option_table(f"belote.placement.{rule[0]}.{rule[1]}", BELOTE_DESTINATION,
+                                      batch={"takers": 0, "defenders": 1, "lost": 2})
                     for rule in BELOTE_PLACEMENT_RULES}
 # belote.multiplied: is the belote multiplied with an award that is multiplied whole?
 BELOTE_MULTIPLIED = option_table("belote.multiplied", {"never": False, "with_award": True})
@@ -247,11 +252,11 @@ class ScoreRules:
         self.sweep_kind = choose(SWEEP_KIND, cv.sweep.kind)
         self.sweep_value = cv.sweep.value
         # strain -> (times, per) where card_values.scale rescales the card points (optional rule)
-        scale = cv.get("scale")
+        scale = cv.scale
         self.scale = {}
         if scale is not None:
             for strain, kind in (("SA", "sans_atout"), ("TA", "tout_atout")):
-                ratio = scale.get(kind)
+                ratio = scale[kind]
                 if ratio is not None:
                     self.scale[strain] = (ratio.times, ratio.per)
             self.scale_on_tricks = choose(SCALE_APPLIES_TO, scale.applies_to)
@@ -261,29 +266,29 @@ class ScoreRules:
         self.belote_counts_towards_contract = c.belote.counts_towards_contract
         # belote.counts_as (optional, read only where the belote counts towards the contract)
         self.belote_lowers_target = (bool(c.belote.counts_towards_contract)
-                                     and choose(BELOTE_COUNTS_AS, c.belote.get("counts_as", "points")))
+                                     and choose(BELOTE_COUNTS_AS, c.belote.counts_as))
         self.minimum_total = c.contract.minimum_total
-        self.margin = c.contract.get("margin", 0)          # optional: a numeric contract needs the bid + margin
+        self.margin = c.contract.margin          # optional: a numeric contract needs the bid + margin
         self.versus_defenders = choose(VERSUS_DEFENDERS, c.contract.versus_defenders)
-        self.swept = choose(CAPOT_BY, c.contract.get("capot_by", "tricks"))               # optional rule
-        self.judged_rounded = choose(JUDGED_ON, c.contract.get("judged_on", "card_points"))   # optional rule
+        self.swept = choose(CAPOT_BY, c.contract.capot_by)               # optional rule
+        self.judged_rounded = choose(JUDGED_ON, c.contract.judged_on)   # optional rule
         sc = c.scoring
         self.capot_made = sc.capot_made is not None      # a made capot (or générale) is scored apart
-        self.capot_failed = sc.get("capot_failed") is not None     # and a failed one (optional rule)
+        self.capot_failed = sc.capot_failed is not None     # and a failed one (optional rule)
         self.capot_value = c.auction.capot.value
         self.generale_value = c.auction.generale.value
         self.sweep_takes_melds = choose(SWEEP_TAKES_MELDS, sc.sweep_takes_melds)
         self.sweep_bonus = sc.sweep_bonus
         self.rounding = choose(ROUNDING, sc.rounding)
-        self.rounding_stage = choose(ROUNDING_STAGE, sc.get("rounding_stage", "award"))   # optional rule
-        self.litige = choose(LITIGE, sc.get("litige", "none"))                            # optional rule
+        self.rounding_stage = choose(ROUNDING_STAGE, sc.rounding_stage)   # optional rule
+        self.litige = choose(LITIGE, sc.litige)                            # optional rule
         # scoring.bid_factor (optional): strain -> how many times the bid term counts the contract's value
-        factor = sc.get("bid_factor")
-        self.bid_factor = {s: (1 if factor is None else factor.get(_KIND.get(s, "suit"), 1)) for s in STRAINS}
+        factor = sc.bid_factor       # left out: every rule of it its default, 1
+        self.bid_factor = {s: factor[_KIND.get(s, "suit")] for s in STRAINS}
         # scoring.bid_scored_as (optional): what the awards count for a numeric bid (the compiled rules')
         self.scored_bid = c.scored_bid
         # scoring.rounding_up_from (optional): rounding to tens goes up from another digit per kind of contract
-        up_from = sc.get("rounding_up_from")
+        up_from = sc.rounding_up_from
         self.rounding_by_strain = None
         if up_from is not None and getattr(self.rounding, "tens", False):
             self.rounding_by_strain = {s: _to_tens(up_from[_KIND.get(s, "suit")]) for s in STRAINS}
@@ -295,21 +300,21 @@ class ScoreRules:
         self.belote_on_failure = choose(BELOTE_ON_FAILURE, b.on_failure)
         self.belote_multiplied = choose(BELOTE_MULTIPLIED, b.multiplied)
         # (outcome, holder's role) -> where its belote goes, for the places belote.placement gives
-        placement = b.get("placement")
+        placement = b.placement
         self.belote_placement = {}
         for outcome, role in BELOTE_PLACEMENT_RULES:
-            block = placement.get(outcome) if placement is not None else None
-            option = block.get(role) if block is not None else None
+            block = placement[outcome] if placement is not None else None
+            option = block[role] if block is not None else None
             if option is not None:
                 self.belote_placement[(outcome, role)] = choose(BELOTE_PLACEMENT[(outcome, role)], option)
         # outcome -> (takers' award, defenders' award), each (terms, multiplied, base, base_on_sweep)
         self.awards = {}
         for name in _OUTCOMES:
-            block = sc.get(name)
+            block = sc[name]
             if block is not None:
                 self.awards[name] = tuple(
                     (tuple((t, choose(TERMS, t)) for t in spec.terms), choose(MULTIPLIED, spec.multiplied),
-                     spec.get("base"), spec.get("base_on_sweep"))
+                     spec.base, spec.base_on_sweep)
                     for spec in (block.takers, block.defenders))
 
 

@@ -583,7 +583,7 @@ def _run_dealing(rules, case: dict) -> dict:
         return {"rejected": str(exc) or "rejected"}
     out = {"hands": {seat: [card_name(c) for c in hands[seat]] for seat in SEATS}}
     c = compiled_rules(rules)
-    if c.deal.get("packets_after_auction"):      # extension: the cards each seat bids on
+    if c.deal.packets_after_auction:      # extension: the cards each seat bids on
         n = c.cards_before_auction(case.get("packets"))
         out["before_auction"] = {seat: cards[:n] for seat, cards in out["hands"].items()}
     return out
@@ -666,7 +666,7 @@ def _check_contract_for_rules(rules, contract: dict, path: tuple) -> None:
                                               f"(coinche x{auction.coinche.multiplier}"
                                               + (f", surcoinche x{auction.surcoinche.multiplier})"
                                                  if auction.surcoinche.allowed else ", no surcoinche)"))
-    lowest = auction.coinche.get("minimum_bid")
+    lowest = auction.coinche.minimum_bid
     if isinstance(value, int) and multiplier != 1 and lowest is not None and value < lowest:
         raise CaseError(path + ("multiplier",), f"{multiplier}: a bid below {lowest} may not be coinched in this "
                                                 "rule set (auction.coinche.minimum_bid)")
@@ -698,7 +698,7 @@ def _check_score_for_rules(rules, case: dict, path: tuple) -> None:
             if melds[team]:
                 raise CaseError(path + ("melds", team),
                                 f"{melds[team]}: this rule set has no melds (melds.enabled is false)")
-    if melds["NS"] and melds["EW"] and c.melds.get("sides_scoring", "best_side") == "best_side":
+    if melds["NS"] and melds["EW"] and c.melds.sides_scoring == "best_side":
         raise CaseError(path + ("melds",), f"both sides score melds (NS {melds['NS']}, EW {melds['EW']}); "
                                            "after the comparison only one side can (melds.sides_scoring is best_side)")
 
@@ -735,6 +735,6 @@ def check_for_rules(rules, case: dict, path: tuple = ("case",)) -> None:
         _check_contract_for_rules(rules, case["contract"], path + ("contract",))
     elif kind == "match":
         for i, deal in enumerate(case["deals"]):
-            if any(deal.get("held", {}).values()) and compiled_rules(rules).scoring.get("litige", "none") != "takers_points_held":
+            if any(deal.get("held", {}).values()) and compiled_rules(rules).scoring.litige != "takers_points_held":
                 raise CaseError(path + ("deals", i, "held"), "this rule set holds no litige's points back "
                                                              "(scoring.litige is not takers_points_held)")

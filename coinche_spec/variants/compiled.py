@@ -29,7 +29,7 @@ from typing import Any, Mapping
 from .rules import Rules
 
 __all__ = ["RuleGroup", "CompiledRules", "compiled_rules", "STRAINS", "SUITS", "with_unused_filled", "unused_left_out",
-           "capot_over_capot_matters", "left_out_defaults", "with_defaults"]
+           "capot_over_capot_matters", "left_out_defaults", "with_defaults", "every_rule", "recording_rules"]
 
 SUITS = ("S", "H", "D", "C")
 STRAINS = SUITS + ("TA", "SA")
@@ -112,8 +112,7 @@ def left_out_defaults() -> dict:
     """Group path -> {rule: value} of every optional rule whose schema entry has a ``default``."""
     global _DEFAULTS
     if _DEFAULTS is None:
-        from ..resources import variant_schema_path
-        schema = json.loads(variant_schema_path().read_text(encoding="utf-8"))
+        schema = _schema()
 
         def walk(node: dict) -> dict:
             while "$ref" in node:
@@ -155,6 +154,79 @@ def with_unused_filled(rules: Mapping) -> dict:
     return _filled_groups(rules, unused_left_out(rules))
 
 
+# --- every rule present: the compiled shape ----------------------------------------------
+#
+# The compiled rules hold every rule the schema names, so that a reader never guesses a rule's
+# value: a rule the file gives keeps its value, an optional one it leaves out reads as its schema
+# ``default`` (``left_out_defaults``), and one with no default (max_rounds: no cap; an optional
+# group such as card_values.scale) reads as None. A group left out whose rules have defaults
+# (scoring.bid_factor) is built from them.
+
+_SCHEMA: dict | None = None
+
+
+def _schema() -> dict:
+    global _SCHEMA
+    if _SCHEMA is None:
+        from ..resources import variant_schema_path
+        _SCHEMA = json.loads(variant_schema_path().read_text(encoding="utf-8"))
+    return _SCHEMA
+
+
+def _resolved(node: Mapping) -> Mapping:
+    defs = _schema()["$defs"]
+    while "$ref" in node:
+        node = defs[node["$ref"].rsplit("/", 1)[-1]]
+    return node
+
+
+def _object_branch(node: Mapping) -> Mapping | None:
+    """The object form of a rule: the node itself, or its object branch (``oneOf`` null or an award)."""
+    node = _resolved(node)
+    if "properties" in node:
+        return node
+    for branch in node.get("oneOf", ()):
+        branch = _resolved(branch)
+        if "properties" in branch:
+            return branch
+    return None
+
+
+def _has_defaults(node: Mapping) -> bool:
+    shape = _object_branch(node)
+    return shape is not None and any("default" in sub or _has_defaults(sub) for sub in shape["properties"].values())
+
+
+def _complete(value: Any, node: Mapping) -> Any:
+    """``value`` (a rule or group as given) with every rule of the schema ``node`` present."""
+    if isinstance(value, Mapping):
+        shape = _object_branch(node)
+        if shape is None:
+            return value
+        out = dict(value)
+        for key, sub in shape["properties"].items():
+            if key in out:
+                out[key] = _complete(out[key], sub)
+            elif "default" in sub:
+                out[key] = json.loads(json.dumps(sub["default"]))
+            elif _has_defaults(sub):
+                out[key] = _complete({}, sub)
+            else:
+                out[key] = None
+        return out
+    if isinstance(value, (list, tuple)):
+        items = _resolved(node).get("items")
+        return [_complete(v, items) for v in value] if isinstance(items, Mapping) else value
+    return value
+
+
+def every_rule(rules: Mapping) -> dict:
+    """``rules`` with every rule of the schema present (a new dict): what the compiled rules hold.
+    A rule the file leaves out because no deal can use it gets its neutral value (``unused_left_out``),
+    an optional one its schema default, any other None."""
+    return _complete(with_unused_filled(rules), _schema()["$defs"]["rules"])
+
+
 def _filled_groups(rules: Mapping, by_group: dict) -> dict:
     """``rules`` with ``by_group``'s values filled into the groups it has (a group it lacks stays out)."""
     out = dict(rules)
@@ -183,10 +255,11 @@ class RuleGroup:
         raise AttributeError(f"{self.__dict__.get('_path', 'rules')} has no rule {name!r}")
 
     def __getitem__(self, key: str) -> Any:
-        return self.__dict__[key]
-
-    def get(self, key: str, default: Any = None) -> Any:
-        return self.__dict__.get(key, default) if key != "_path" else default
+        """The rule ``key`` (for a name held in a variable: ``scoring[outcome]``); KeyError naming the path
+        for a name the schema lacks. There is no ``get``: every rule is present, so none has a default here."""
+        if key[:1] != "_" and key in self.__dict__:
+            return self.__dict__[key]
+        raise KeyError(f"{self.__dict__.get('_path', 'rules')} has no rule {key!r}")
 
     def keys(self):
         return [k for k in self.__dict__ if not k.startswith("_")]
@@ -211,7 +284,7 @@ class CompiledRules(RuleGroup):
     """
 
     def __init__(self, document: dict):
-        super().__init__(with_unused_filled(document), "rules")
+        super().__init__(every_rule(document), "rules")
         d = self.__dict__
         d["document"] = document
         d["_phases"] = {}
@@ -221,8 +294,7 @@ class CompiledRules(RuleGroup):
         d["strains"] = tuple(s for s in STRAINS if s in SUITS
                              or (s == "TA" and a.strains.tout_atout) or (s == "SA" and a.strains.sans_atout))
         d["capot_or_generale"] = bool(a.capot.allowed or a.generale.allowed)
-        # auction.coinche.allowed is optional: left out, a coinche may be said
-        d["coinche_possible"] = bool(a.coinche.get("allowed", True))
+        d["coinche_possible"] = bool(a.coinche.allowed)
         # a coinche that ends the auction leaves the takers no turn to surcoinche (unless it comes after it)
         d["coinche_ends_auction"] = a.coinche.effect == "ends_auction" and a.coinche.when != "after_auction"
         d["surcoinche_possible"] = (bool(a.surcoinche.allowed) and not self.coinche_ends_auction
@@ -234,7 +306,7 @@ class CompiledRules(RuleGroup):
                 multipliers.setdefault(a.surcoinche.multiplier, "surcoinched")
         d["multipliers"] = multipliers
         # scoring.bid_scored_as (optional): numeric bid -> the value the awards count for it
-        d["bid_scores"] = {pair.bid: pair.scores for pair in (self.scoring.get("bid_scored_as") or ())}
+        d["bid_scores"] = {pair.bid: pair.scores for pair in (self.scoring.bid_scored_as or ())}
 
     def phase(self, key, build):
         """What ``build(self)`` derives from these rules, built once per compiled rule set."""
@@ -250,7 +322,7 @@ class CompiledRules(RuleGroup):
         """The numeric bids, lowest first: the ladder if the rule set gives one (auction.bids.ladder),
         else ``minimum`` in steps of ``step`` up to ``maximum`` (up to ``ceiling`` when there is none)."""
         b = self.auction.bids
-        ladder = b.get("ladder")
+        ladder = b.ladder
         if ladder is not None:
             return tuple(ladder)
         top = b.maximum if b.maximum is not None else max(ceiling, b.minimum)
@@ -264,7 +336,7 @@ class CompiledRules(RuleGroup):
     def bid_fault(self, value: int) -> str | None:
         """None if ``value`` is a numeric bid of this rule set, else why not (auction.bids)."""
         b = self.auction.bids
-        ladder = b.get("ladder")
+        ladder = b.ladder
         if ladder is not None:
             return None if value in ladder else f"the bids are {self.bids_in_words()}"
         if value < b.minimum:
@@ -277,7 +349,7 @@ class CompiledRules(RuleGroup):
 
     def bids_in_words(self) -> str:
         b = self.auction.bids
-        ladder = b.get("ladder")
+        ladder = b.ladder
         if ladder is not None:
             shown = [str(v) for v in ladder]
             if len(shown) > 12:
@@ -290,7 +362,7 @@ class CompiledRules(RuleGroup):
         """How many cards each player holds while bidding, with these packet sizes (deal.packets when
         None): all 8, or those of the packets before the last deal.packets_after_auction."""
         sizes = self.deal.packets if packets is None else packets
-        after = self.deal.get("packets_after_auction")
+        after = self.deal.packets_after_auction
         return sum(sizes) if not after else sum(sizes[:len(sizes) - after])
 
     def card_table(self, strain: str) -> tuple:
@@ -308,6 +380,74 @@ class CompiledRules(RuleGroup):
     def card_total(self, strain: str) -> int:
         """What the 32 cards are worth in tricks, before the last-trick bonus: 152 with the usual tables."""
         return sum(self.card_table(strain))
+
+
+# --- recording what a reader reads ----------------------------------------------------
+#
+# conformance/dependencies.py (which rules a fixture depends on) and tests/test_every_rule_is_read.py
+# (every rule is read by every layer) ask the same question: which rules did this reader look at?
+
+class _Recorder(dict):
+    """The compiled rules' attributes while they are built: each fact set (``strains``,
+    ``multipliers``) is given the rules read since the previous one."""
+
+    def __init__(self, state: dict):
+        super().__init__()
+        self.state = state
+
+    def __setitem__(self, key, value):
+        pending = self.state["pending"]
+        self.state["inputs"][key] = set(pending)
+        pending.clear()
+        super().__setitem__(key, value)
+
+
+def recording_rules(document: dict, seen: set) -> "CompiledRules":
+    """Compiled rules that write down, in ``seen``, every rule path a reader asks of them (``rules.``
+    first; a compiled fact such as ``strains`` also notes the rules it was worked out from; ``.*`` for a
+    group whose keys were listed, ``rules.**`` for the document read whole). Built afresh, never
+    cached, so every phase a reader derives from them is derived again, and its reads noted."""
+    state = {"pending": set(), "inputs": {}, "sink": None}
+    state["sink"] = state["pending"]
+
+    def note(d, name):
+        path = dict.get(d, "_path")
+        if path is None:
+            return
+        state["sink"].add(f"{path}.{name}")
+        inputs = state["inputs"].get(name) if path == "rules" else None
+        if inputs:
+            state["sink"].update(inputs)  # a fact the compiled rules worked out from these rules
+        if path == "rules" and name == "document":
+            state["sink"].add("rules.**")
+
+    class Group(RuleGroup):
+        def __getattribute__(self, name):
+            if name[0] != "_":
+                d = object.__getattribute__(self, "__dict__")
+                if name in d:
+                    note(d, name)
+            return object.__getattribute__(self, name)
+
+        def __getitem__(self, key):
+            note(object.__getattribute__(self, "__dict__"), key)
+            return RuleGroup.__getitem__(self, key)
+
+        def keys(self):
+            note(object.__getattribute__(self, "__dict__"), "*")  # the keys themselves
+            return RuleGroup.keys(self)
+
+    Group._child = Group
+
+    class Noted(Group, CompiledRules):
+        _child = Group
+
+    noted = Noted.__new__(Noted)
+    object.__setattr__(noted, "__dict__", _Recorder(state))
+    CompiledRules.__init__(noted, document)
+    state["sink"] = seen
+    return noted
+
 
 
 _BY_DOCUMENT: dict = {}
