@@ -13,9 +13,8 @@ rule set, decided from the compiled rules alone; the sentences that say the
 rule (``docsgen.templates``) are one of its readers, not its owner. A rule
 with no entry can always matter.
 
-Each predicate reads the compiled rules with every optional rule given its
-schema default (``with_defaults``), so a rule left out reads as the value it
-plays.
+Each predicate reads the compiled rules, where every rule is present and an
+optional rule left out reads as the value it plays (its schema default).
 """
 
 from __future__ import annotations
@@ -41,14 +40,9 @@ _ROUNDING_UNIT = {"none": 1, "nearest_10_half_up": 10, "nearest_10_half_down": 1
 
 
 def full_rules(rules) -> CompiledRules:
-    """The compiled rules with every optional rule given its schema default, built once per rule set."""
-    return compiled_rules(rules).phase("relevance.with_defaults",
-                                       lambda cr: compiled_rules(with_defaults(cr.document)))
-
-
-def _optional(group, name: str):
-    """An optional rule with no schema default (match.deals, auction.bids.ladder): None when left out."""
-    return group.get(name)
+    """The compiled rules: every rule present, an optional one left out at its schema default (or
+    None where it has none, such as match.deals)."""
+    return compiled_rules(rules)
 
 
 # --- facts several predicates share ------------------------------------------------------
@@ -67,7 +61,7 @@ def term_uses(rules, term: str, outcomes: tuple = OUTCOMES) -> dict[str, list[st
     s = full_rules(rules).scoring
     when: dict[str, list[str]] = {"takers": [], "defenders": []}
     for outcome in outcomes:
-        award = _optional(s, outcome)
+        award = getattr(s, outcome)     # an optional award left out: None
         if award is None:
             continue
         for role in when:
@@ -92,7 +86,7 @@ def _uncut(r):
 
 def _on_the_ladder(r):
     """Why the step is unused: a ladder lists every value."""
-    return "the ladder of bids lists every value that may be bid" if _optional(r.auction.bids, "ladder") else None
+    return "the ladder of bids lists every value that may be bid" if r.auction.bids.ladder else None
 
 
 def _strain_order_unused(r):
@@ -300,7 +294,7 @@ def _no_target(r):
     m = r.match
     if m.target is not None:
         return None
-    deals = _optional(m, "deals")
+    deals = m.deals
     if deals is None:
         return "there is no target and no set number of deals (single deals)"
     return f"there is no target: the match ends after {deals} deal{'' if deals == 1 else 's'}, won by the higher total"
@@ -308,7 +302,7 @@ def _no_target(r):
 
 def _single_deals(r):
     """Why a rule of the match's end cannot matter: no target and no set number of deals."""
-    return _no_target(r) if _optional(r.match, "deals") is None else None
+    return _no_target(r) if r.match.deals is None else None
 
 
 def _tie_unused(r):
@@ -316,7 +310,7 @@ def _tie_unused(r):
     if _single_deals(r):
         return _single_deals(r)
     # the both-cross rules that may come to equal points: the totals, the deal's points, a counting stage
-    if m.both_cross in ("higher_total", "last_deal", "counting_order") or _optional(m, "deals") is not None:
+    if m.both_cross in ("higher_total", "last_deal", "counting_order") or m.deals is not None:
         return None
     return {"deal_winner": "when both sides cross, the deal's winners win whatever the totals",
             "last_taker": "when both sides cross, the last deal's takers win whatever the totals"}[m.both_cross]
@@ -331,7 +325,7 @@ def _last_deal_exact_unused(r):
 
 
 def _throw_ins_count_unused(r):
-    return _never_thrown_in(r) or (None if _optional(r.match, "deals") is not None
+    return _never_thrown_in(r) or (None if r.match.deals is not None
                                    else "the match has no set number of deals")
 
 
