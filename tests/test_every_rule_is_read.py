@@ -74,6 +74,7 @@ BATCH_CANNOT_PLAY = {
     "match.last_deal_needs_a_trick": "a batch scores single deals, never a match",
     "match.last_deal_not_failed": "a batch scores single deals, never a match",
     "match.last_deal_exact": "a batch scores single deals, never a match",
+    "match.last_deal_not_capot_meld": "a batch scores single deals, never a match",
     "match.deals": "a batch scores single deals, never a match",
     "match.throw_ins_count": "a batch scores single deals, never a match",
 }

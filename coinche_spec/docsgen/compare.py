@@ -147,6 +147,7 @@ BOOL_WORDS: dict[str, tuple[str, str]] = {
     "match.belote_validation": ("a trick in a later deal needed", "no condition"),
     "match.throw_ins_count": ("thrown-in deals count", "thrown-in deals not counted"),
     "match.last_deal_not_failed": ("no win on a failed contract", "may win on a failed contract"),
+    "match.last_deal_not_capot_meld": ("no win on a capot + meld", "may win on a capot + meld"),
     "match.last_deal_exact": ("counted exactly", "rounded like any other"),
 }
 

@@ -1504,6 +1504,11 @@ TEMPLATES: tuple[Template, ...] = (
                    "later deal in which it did not fail, if it still has the target."
                    if c.get("match.last_deal_not_failed") else
                    "A side may win on a deal in which it failed its contract.")),
+    one("last-deal-capot-meld", "match", "No win on a capot + meld", "match.last_deal_not_capot_meld",
+        lambda c: ("A side that reaches the target in a deal in which it won no trick but scored melds cannot win "
+                   "on that deal; it wins at the end of a later deal, if it still has the target."
+                   if c.get("match.last_deal_not_capot_meld") else
+                   "A side may win on a deal in which it won no trick but scored melds.")),
     one("last-deal-exact", "match", "The last deal counted exactly", "match.last_deal_exact",
         lambda c: (_exact_deals(c) + " is counted with its exact score, unrounded: rounding cannot win the match."
                    if c.get("match.last_deal_exact") else

@@ -228,6 +228,8 @@ class Match:
         self.needs_trick = bool(g.last_deal_needs_a_trick)
         # optional: a side that failed its contract in a deal cannot win on it
         self.not_failed = bool(g.last_deal_not_failed)
+        # optional: a side that won no trick in a deal but scored melds in it cannot win on it (capot + meld)
+        self.not_capot_meld = bool(g.last_deal_not_capot_meld)
         # optional: a deal that would take a side to the target (or ends a match of ``deals``) counts unrounded;
         # without scoring.rounding every score is exact already, and the rule cannot matter
         self.exact = bool(g.last_deal_exact) and c.scoring.rounding != "none"
@@ -309,6 +311,19 @@ class Match:
                 eligible.remove(t)
                 if lines is not None:
                     lines.append(f"{t} reach the target but won no trick in deal {i}: they cannot win on it")
+        if self.not_capot_meld and eligible:  # match.last_deal_not_capot_meld
+            if deal.tricks_won is None:
+                raise MatchInputError(f"bad match deal {i}: tricks_won is needed to check that a side reaching "
+                                      "the target was not capot with melds in it (match.last_deal_not_capot_meld)")
+            capot = [t for t in eligible if deal.tricks_won[t] == 0]
+            if capot and deal.melds is None:
+                raise MatchInputError(f"bad match deal {i}: melds is needed: {capot[0]} reach the target having won "
+                                      "no trick, and may not win on melds (match.last_deal_not_capot_meld)")
+            for t in [t for t in capot if deal.melds[t] > 0]:
+                eligible.remove(t)
+                if lines is not None:
+                    lines.append(f"{t} reach the target but were capot with {deal.melds[t]} of melds in deal {i}: "
+                                 "they cannot win on it")
         if self.not_failed and eligible:      # match.last_deal_not_failed
             if (deal.takers is None) != (deal.made is None):
                 raise MatchInputError(f"bad match deal {i}: takers and made are needed to check that a side "

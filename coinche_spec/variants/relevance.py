@@ -406,6 +406,7 @@ CANNOT_MATTER: dict[str, Callable[[CompiledRules], str | None]] = {
     "match.belote_validation_deals": _no_belote_condition,
     "match.last_deal_needs_a_trick": _no_target,
     "match.last_deal_not_failed": _no_target,
+    "match.last_deal_not_capot_meld": lambda r: _no_target(r) or (None if r.melds.enabled else "there are no melds"),
     "match.last_deal_exact": _last_deal_exact_unused,
     "match.throw_ins_count": _throw_ins_count_unused,
     "match.belote_validation": _no_target,
