@@ -152,9 +152,8 @@ def _parse(kind, text: str, path: str = ""):
 
 def _moot(rules: dict, path: str) -> str | None:
     """Why earlier answers make ``path`` moot (melds not played...), by the rules pages' own test."""
-    from .docsgen.differences import cannot_matter
-    from .docsgen.templates import Ctx
-    return cannot_matter(Ctx(rules), path)
+    from .variants.relevance import cannot_matter
+    return cannot_matter(rules, path)
 
 
 def _rule_name(path: str) -> str:

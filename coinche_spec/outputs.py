@@ -76,6 +76,8 @@ def check_target(option: str, given: str) -> Target:
 MARK = "coinche-spec/output/v1"
 # the last line of every Markdown, HTML and XML file coinche-spec writes (a comment in all three)
 MARK_COMMENT = f"<!-- {MARK}: written by coinche-spec, which replaces this file whole when it writes it again -->"
+# the last line of every PDF it writes (a PDF comment, after the end of the document)
+PDF_MARK = f"% {MARK}: written by coinche-spec"
 # the first field of every JSON and JSON Lines file it writes (the first record's, in JSON Lines)
 _JSON_MARK = re.compile(r'\A\{\s*"written_by":\s*"' + re.escape(MARK) + '"')
 _MARK_SPAN = 4096   # the mark is looked for in this many bytes at the start and at the end
@@ -96,7 +98,7 @@ def marked(text: str) -> str:
 
 def written_by_us(path: Path) -> bool:
     """Whether an existing file carries coinche-spec's mark (:func:`marked`): its first field, for
-    JSON, or its last line, for anything else. Naming coinche-spec is not enough: a README that
+    JSON, or its last line, for anything else (a PDF's: :data:`PDF_MARK`). Naming coinche-spec is not enough: a README that
     mentions it is the user's. An empty file holds nothing to lose, and counts as ours."""
     try:
         with open(path, "rb") as fh:
@@ -112,7 +114,7 @@ def written_by_us(path: Path) -> bool:
         return False
     text_head = head.decode("utf-8", "replace")
     last = tail.decode("utf-8", "replace").rstrip().rsplit("\n", 1)[-1].strip()
-    return bool(_JSON_MARK.match(text_head)) or last == MARK_COMMENT
+    return bool(_JSON_MARK.match(text_head)) or last in (MARK_COMMENT, PDF_MARK)
 
 
 def plan(outputs: Iterable[tuple[str, str | None]], inputs: Iterable[str | os.PathLike] = ()) -> list[Target]:

@@ -18,9 +18,11 @@ import tempfile
 from pathlib import Path
 
 from ..errors import CoincheSpecError
+from ..outputs import PDF_MARK
 
 BROWSERS = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable", "chrome")
-MARK = b"\n% written by coinche-spec\n"   # a PDF comment after the end: the file names its writer
+# a PDF comment after the end: the file names its writer, as every output does (outputs.written_by_us)
+MARK = f"\n{PDF_MARK}\n".encode()
 TIMEOUT = 120
 
 
