@@ -153,8 +153,10 @@ def plan(outputs: Iterable[tuple[str, str | None]], inputs: Iterable[str | os.Pa
 
 def write_bytes(target: Target | str | os.PathLike, data: bytes, option: str = "output") -> Path:
     """Write ``data``, with coinche-spec's mark (:func:`marked`), to a temporary file beside the
-    target, then rename it over the target."""
-    data = marked(data.decode("utf-8")).encode("utf-8")
+    target, then rename it over the target. A PDF already ends with its mark (:data:`PDF_MARK`) and is
+    written as it is; anything else is text."""
+    if data.rstrip().rsplit(b"\n", 1)[-1] != PDF_MARK.encode():
+        data = marked(data.decode("utf-8")).encode("utf-8")
     if not isinstance(target, Target):
         target = check_target(option, str(target))
     real = target.real
