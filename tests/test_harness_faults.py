@@ -293,7 +293,7 @@ def pids(pidfile) -> list:
 @pytest.mark.parametrize("mode,kind,message", [
     # the helper keeps stdout open in a session of its own, the program hangs: a time-out, then all killed
     ("session-helper", "timeout", "no reply within 1 s"),
-    # the program exits and leaves a helper (its own group) holding stdout: a crash, told at once
+    # the program exits and leaves a helper (in its process group) holding stdout: a crash, told at once
     ("group-helper", "crashed", "the implementation exited with status 0"),
     ("mid-line", "crashed", "the implementation exited with status 7 in the middle of a reply line"),
 ])

@@ -61,7 +61,9 @@ def objects(tmp_path):
 
 
 def test_the_spec_forms():
-    assert parse_spec(None).kind == "engine" and parse_spec("  ").kind == "engine"
+    assert parse_spec(None).kind == "engine"
+    with pytest.raises(SpecError):   # --impl "": an empty variable, not a wish for the reference engine
+        parse_spec("  ")
     assert parse_spec("colver").kind == "adapter"
     spec = parse_spec("python:pkg.engine:make_engine")
     assert (spec.kind, spec.module, spec.factory) == ("python", "pkg.engine", "make_engine")

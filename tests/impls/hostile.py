@@ -8,8 +8,8 @@ a test can check that none is left running.
 
 - ``session-helper``: on the first case, starts a helper in a session of its
   own that keeps standard output open, then hangs;
-- ``group-helper``: on the first case, starts a helper in its own process
-  group that keeps standard output open, then exits without a reply;
+- ``group-helper``: on the first case, starts a helper in its process group
+  that keeps standard output open, then exits without a reply;
 - ``deaf``: after ``start``, never reads its input again;
 - ``late``: holds each case's reply back and sends it after the next case's;
 - ``stderr-flood``: on each case, writes 20 MB on standard error without a
@@ -44,8 +44,6 @@ def helper(new_session: bool) -> None:
     if os.fork() == 0:
         if new_session:
             os.setsid()
-        else:
-            os.setpgid(0, 0)
         note_pid()
         time.sleep(60)
         os._exit(0)
