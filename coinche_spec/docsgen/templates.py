@@ -888,7 +888,7 @@ def _rounded(c: Ctx) -> str:
 def _after_judging(c: Ctx) -> str:
     """When the rounding comes: after the contract is judged on the exact points, unless
     contract.judged_on rounds the totals first (then the contract is judged on those)."""
-    if c.r["contract"].get("judged_on", "card_points") == "rounded_points":
+    if c.rules.contract.judged_on == "rounded_points":
         return (", and the contract itself is judged on each side's total rounded the same way "
                 "(see Rounded before judging).")
     return ", only after the contract has been judged on the exact points."
