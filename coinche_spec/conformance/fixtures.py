@@ -271,8 +271,8 @@ class _FileLoader:
         try:
             check_for_rules(variant.rules, case)
         except PlayOrderError as exc:
-            self.problem(epath, f"{fid} under {variant.id}: {exc}; judge this rule set in a fixture whose trick goes round its "
-                                f"way ({variant.rules.table.direction}): swapping E and W keeps the partners")
+            self.problem(epath, f"{fid} under {variant.id}: {exc}; judge this rule set in a fixture whose trick goes "
+                                f"round its way ({variant.rules.table.direction}): swapping E and W keeps the partners")
             return False
         except CaseError as exc:
             self.problem(epath, f"{variant.id}: {exc}; mark this rule set not_applicable")
