@@ -20,7 +20,9 @@ from .results import PUBLISHED, collect
 def dump(results: dict) -> str:
     """The results file: indented, but one line per case record (a run holds about two thousand)."""
     records = results["conformance"]["records"]
-    shell = {**results, "conformance": {**results["conformance"], "records": "@RECORDS@"}}
+    # the writer's mark first (outputs.marked leaves it there), so a fresh run and a re-render write the same
+    shell = {"written_by": outputs.MARK, **results,
+             "conformance": {**results["conformance"], "records": "@RECORDS@"}}
     text = json.dumps(shell, ensure_ascii=False, indent=1)
     lines = ",\n".join("  " + json.dumps(r, ensure_ascii=False) for r in records)
     return text.replace('"@RECORDS@"', "[\n" + lines + "\n ]") + "\n"
