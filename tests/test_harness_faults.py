@@ -117,8 +117,8 @@ def test_a_crash_keeps_its_stderr_on_the_case_record(capsys, tmp_path, corpus):
 
 
 def test_a_reply_repeated_is_seen_at_once_as_out_of_order(capsys, tmp_path, corpus):
-    # --timeout 60: had the harness waited for a time-out, these would be time-outs, not errors
-    _, _, outcomes, records = conformance(capsys, tmp_path, corpus, program(tmp_path, "twice"), "--timeout", "60")
+    # --timeout 10: had the harness waited for a time-out, these would be time-outs, not errors
+    _, _, outcomes, records = conformance(capsys, tmp_path, corpus, program(tmp_path, "twice"), "--timeout", "10")
     # case 0 passes; case 1 reads case 0's second copy: out of order, restart; then the same again
     assert outcomes == ["pass", "error"] * 5
     assert "replies out of order" in records[1]["message"]
@@ -126,7 +126,7 @@ def test_a_reply_repeated_is_seen_at_once_as_out_of_order(capsys, tmp_path, corp
 
 
 def test_a_reply_sent_one_case_late_is_seen_at_once(capsys, tmp_path, corpus):
-    _, _, outcomes, records = conformance(capsys, tmp_path, corpus, program(tmp_path, "late"), "--timeout", "60")
+    _, _, outcomes, records = conformance(capsys, tmp_path, corpus, program(tmp_path, "late"), "--timeout", "10")
     # case 0 is answered at once; case 1 gets case 0's reply (out of order, restart); the restarted
     # program answers its first case at once again: pass, error, pass, error, ...
     assert outcomes == ["pass", "error"] * 5
