@@ -267,7 +267,7 @@ def run_auction(br, rng: np.random.Generator, dealer, record: bool = False, choo
         ps1 = ps + 1
         pass_dbl = is_pass & indbl
         pass_bid = is_pass & inbid
-        end |= pass_dbl & (ps1 >= br.passes_after)
+        end |= pass_dbl & br.coinche_ended_by(ps1, seat, bd, br.passes_after)
         pd = pd | _w(is_pass, seat_bit, 0)           # a pass after a coinche counts too (décoinchage)
         redeal = pass_bid & ~has_high & (ps1 >= 4)
         settle |= pass_bid & has_high & (ps1 >= br.passes_to_end)

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..engine.auction import _table as auction_table
+from ..engine.auction import COINCHE_ENDED_BY, _table as auction_table
 from ..engine.errors import Unsupported
 from ..engine.masks import PLAIN_RANK_ORDER, SUIT_MASKS
 from ..engine.belote import CLAIM
@@ -258,6 +258,7 @@ class BatchRules:
             (minimum is None or self.bid_value[j] >= minimum) if self.bid_numeric[j] else self.capot_coinchable)
             for j in range(L)], dtype=bool)
         self.passes_after = int(a.coinche.passes_after)
+        self.coinche_ended_by = choose(COINCHE_ENDED_BY, a.coinche.ended_by)   # the per-deal entry, on arrays
         self.partner_silent = a.coinche.partner_may_speak is False   # his turn skipped while coinched
         self.coinche_mult = int(a.coinche.multiplier)
         self.sur_allowed = bool(a.surcoinche.allowed)

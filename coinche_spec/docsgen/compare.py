@@ -64,6 +64,7 @@ ENUM_WORDS: dict[str, dict] = {
                                "ends_auction": "ends the auction",
                                "overbid_cancels": "a higher bid cancels it (décoinchage)",
                                "ends_bidding_window": "ends the bidding, then a surcoinche window"},
+    "auction.coinche.ended_by": {"passes": "passes in a row", "taker_pass": "the taker's pass"},
     "play.first_leader_generale": {"first_leader": "as any contract", "taker": "the générale's taker"},
     "play.trick_winner": {"led_suit": "highest trump, else of the led suit",
                           "any_suit_by_rank": "highest rank of any suit (trumps above)"},

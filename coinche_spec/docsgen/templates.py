@@ -787,9 +787,21 @@ def _passes_after(c: Ctx) -> str:
             + (f" (unless {' or '.join(unless)} first)." if unless else "."))
 
 
+_ENDS_ON_PASSES = ("After a coinche the auction ends on a count of passes in a row, whoever makes them, not on "
+                   "the taker's own pass.")
+
+
+def _taker_pass_ends(c: Ctx) -> str:
+    return ("After a coinche the auction ends when the player whose bid was coinched passes, at his first "
+            "turn after the coinche: one to three passes, depending on where the coincher sits"
+            + (" (the players in between may still surcoinche where they may)." if c.surcoinche else "."))
+
+
 def _surcoinche_ends(c: Ctx) -> str:
     if c.r["auction"]["surcoinche"]["ends_auction"]:
         return "A surcoinche ends the auction at once."
+    if c.rules.auction.coinche.ended_by == "taker_pass":
+        return "After a surcoinche, the auction ends at the taker's next pass."
     n = c.r["auction"]["coinche"]["passes_after"]
     return f"After a surcoinche, {NUMBER_WORDS.get(n, n)} passes in a row end the auction."
 
@@ -1205,6 +1217,11 @@ TEMPLATES: tuple[Template, ...] = (
                                           + (f", and until the first card is led {_surcoincher(c)} may still "
                                              "surcoinche, out of turn; nobody passes or bids any more."
                                              if c.surcoinche else ".")),
+    }),
+    one("coinche-ended-by", "coinche", "What ends the auction after a coinche", "auction.coinche.ended_by", {
+        "passes": _ENDS_ON_PASSES,
+        None: _ENDS_ON_PASSES,
+        "taker_pass": _taker_pass_ends,
     }),
     Template("coinche-passes", "coinche", "Passes after a coinche", ("auction.coinche.passes_after",),
              _passes_after),

@@ -158,6 +158,14 @@ COINCHE_EFFECT = option_table("auction.coinche.effect", {
     "ends_bidding_window": (True, False, True),
 })
 
+# auction.coinche.ended_by -> does a pass after the coinche end the auction, given (the passes in a
+# row, the seat that passed, the seat whose bid is coinched, passes_after). Operators only, so the
+# batch engine plays the same entry on whole arrays of seats.
+COINCHE_ENDED_BY = option_table("auction.coinche.ended_by", {
+    "passes": lambda passes, seat, taker, needed: passes >= needed,
+    "taker_pass": lambda passes, seat, taker, needed: seat == taker,
+})
+
 
 class _Table:
     """The auction rules of one rule set laid out for speed: schema names, flattened by path
@@ -169,7 +177,7 @@ class _Table:
         "passes_to_end", "speak_after_pass", "raise_own_bid", "no_strain_twice", "first_speaker", "all_pass",
         "dealer_must_bid", "max_rounds", "max_bids",
         "coinche_allowed", "coinche_minimum", "coinche_by", "coinche_refused", "coinche_when", "coinche_effect", "overbid_cancels",
-        "coinche_window", "coinche_passes_after", "coinche_multiplier", "partner_silent", "surcoinche_allowed", "surcoinche_by", "surcoinche_ends_auction", "surcoinche_multiplier",
+        "coinche_window", "coinche_passes_after", "coinche_ended_by", "coinche_multiplier", "partner_silent", "surcoinche_allowed", "surcoinche_by", "surcoinche_ends_auction", "surcoinche_multiplier",
         "keys", "listing", "pairs", "pass_pair", "coinche_pair", "sur_pair",
     )
 
@@ -205,6 +213,7 @@ class _Table:
         self.coinche_when = choose(COINCHE_WHEN, a.coinche.when)
         self.coinche_effect, self.overbid_cancels, self.coinche_window = choose(COINCHE_EFFECT, a.coinche.effect)
         self.coinche_passes_after = a.coinche.passes_after
+        self.coinche_ended_by = choose(COINCHE_ENDED_BY, a.coinche.ended_by)   # optional: passes
         # optional: left out, the coincher's partner speaks in his turn like anyone
         self.partner_silent = a.coinche.partner_may_speak is False
         self.coinche_multiplier = a.coinche.multiplier
@@ -699,7 +708,7 @@ class Auction:
             if seat not in self._passed:
                 a._passed = self._passed | {seat}
             if self._phase == _DOUBLED:
-                if passes >= t.coinche_passes_after:
+                if t.coinche_ended_by(passes, seat, self._bidder, t.coinche_passes_after):
                     a._end()
                 else:
                     a._to_act = self._after_in_doubled(seat)

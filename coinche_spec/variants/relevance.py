@@ -149,6 +149,12 @@ def _no_turns_after_coinche(r):
                               or _window_after_coinche(r) else None)
 
 
+def _passes_after_unused(r):
+    """auction.coinche.passes_after: moot where no turn follows the coinche, or the taker's pass ends it."""
+    return _no_turns_after_coinche(r) or ("the taker's pass ends the auction after a coinche, whatever the count"
+                                          if r.auction.coinche.ended_by == "taker_pass" else None)
+
+
 def _surcoinche_unused(r):
     return _no_coinche(r) or ("a coinche ends the auction at once, so the takers never get to surcoinche"
                               if r.coinche_ends_auction else None)
@@ -351,7 +357,8 @@ CANNOT_MATTER: dict[str, Callable[[CompiledRules], str | None]] = {
     "auction.coinche.minimum_bid": _no_coinche,
     "auction.coinche.when": _no_coinche,
     "auction.coinche.effect": _no_coinche_in_auction,
-    "auction.coinche.passes_after": _no_turns_after_coinche,
+    "auction.coinche.passes_after": _passes_after_unused,
+    "auction.coinche.ended_by": _no_turns_after_coinche,
     "auction.coinche.partner_may_speak": _no_turns_after_coinche,
     "auction.coinche.multiplier": _no_coinche,
     "auction.surcoinche.allowed": _surcoinche_unused,
