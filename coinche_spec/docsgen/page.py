@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from .sheet import Basis, Sheet, all_documents, build_sheet, parent_of
 from .templates import Ctx, Template
+from ..variants.registry import kind_of
 
 STATUS_WORDS = {
     "described": "described: every rule is stated by the sources",
@@ -119,12 +120,27 @@ def _origin_section(sheet: Sheet) -> list[str]:
             out.append(f"- {title[0].upper() + title[1:]}: {n} entr{'ies' if n != 1 else 'y'}"
                        + (", " + "; ".join(parts) if parts else "") + ".")
         out.append("")
+    if sheet.variant.path is not None and kind_of(sheet.variant.path) == "implementation":
+        out.extend(_run_or_read(sheet.doc))
     n = len(sheet.readings)
     if n:
         out.append(f"Where a source is silent or can be read two ways, the rule set says which reading it "
                    f"takes: {n} reading{'s' if n != 1 else ''}, listed in section 4.")
         out.append("")
     return out
+
+
+def _run_or_read(doc: dict) -> list[str]:
+    """A program's rule set: which rules a run of the program confirmed (sources with ``ran``), and
+    that every other one is read from its code or the fact sheet's record of it only."""
+    ran = [(entry, rule) for entry in doc.get("sources", []) if entry.get("ran") for rule in entry.get("rules", [])]
+    if not ran:
+        return ["No source here records a run of the program: every rule is read from its code (or the fact "
+                "sheet's record of it). Where the program itself is run through the corpus (`conformance "
+                "--impl`), its published results say which cases it passes.", ""]
+    named = "; ".join(f"`{rule}` (at {entry.get('commit') or entry.get('version')})" for entry, rule in ran)
+    return [f"Confirmed by running the program: {named}. Every other rule is read from its code (or the fact "
+            "sheet's record of it) only.", ""]
 
 
 def _rule_lines(rule, ctx: Ctx) -> list[str]:
