@@ -606,6 +606,9 @@ _THROW_INS_COUNT = {
 
 def _throw_ins_count(c: Ctx) -> str:
     counts = c.get("match.throw_ins_count")
+    if counts is not False and c.rules.match.tie == "deal_winner":
+        return (_THROW_INS_COUNT["true"] + " If the last of them is thrown in and leaves the totals level, it has "
+                "no winners to settle them: play goes on, and the next deal's winners take the match.")
     return _THROW_INS_COUNT["false" if counts is False else "true"]
 
 

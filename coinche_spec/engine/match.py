@@ -61,7 +61,8 @@ BOTH_CROSS = option_table("match.both_cross", {
 # match.tie: when it comes to equal points, who wins, from (deal number, deal); None: play goes on
 TIE = option_table("match.tie", {
     "play_on": lambda i, deal: None,
-    "deal_winner": lambda i, deal: _deal_winner(i, deal, "match.tie"),
+    # a thrown-in deal has no winners: a level finish on it plays on, the next deal's winners take it
+    "deal_winner": lambda i, deal: None if deal.takers is None else _deal_winner(i, deal, "match.tie"),
     "north_south": lambda i, deal: "NS",
     "draw": lambda i, deal: DRAW,
 })
