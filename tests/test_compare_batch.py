@@ -124,3 +124,27 @@ def test_match_lengths_shortcut_agrees_with_the_match_rules(ident):
     assert simulate.match_lengths(rules_, records) == simulate._match_lengths_slow(
         rules_, [r for r in records if r[0] is not None])
     assert len(simulate.match_lengths(rules_, records)) > 200
+
+
+def test_thrown_in_deals_count_toward_a_fixed_number_of_deals():
+    """Under match.deals with throw_ins_count, a thrown-in deal is one of the match's deals (was
+    dropped before the match was counted); a match's length is still its played deals."""
+    played = ("NS", True, 1, False, 100, 62, 5, 3, None, None)       # NS 100, EW 62
+    thrown = simulate._THROWN
+    records = [played, thrown, thrown, played, played, played]
+    # three deals at most, thrown-in ones counted: deals 1-3 end the first match (NS 100 > 62, 1
+    # played deal); deals 4-6 the second (3 played); nothing is left over
+    counted = load_variant("conformance/rulesets/test-match-3-deals.yaml").rules
+    assert simulate.match_lengths(counted, records) == [1, 3]
+    # thrown-in deals not counted: the first match is deals 1, 4 and 5; deal 6 starts an unfinished one
+    free = load_variant("conformance/rulesets/test-match-3-deals-throw-ins-free.yaml").rules
+    assert simulate.match_lengths(free, records) == [3]
+
+
+def test_a_litige_replay_is_never_a_deal_of_the_match():
+    """scoring.litige replay deals a level deal again: even where thrown-in deals count toward
+    match.deals, the replay is not one of them."""
+    played = ("NS", True, 1, False, 100, 62, 5, 3, None, None)
+    records = [played, simulate._REPLAYED, simulate._REPLAYED, played, played]
+    counted = load_variant("conformance/rulesets/test-match-3-deals.yaml").rules
+    assert simulate.match_lengths(counted, records) == [3]

@@ -12,9 +12,10 @@ back in order, so the figures depend on the seed and the number of deals only.
 
 A deal in which all four pass is thrown in: it scores nothing and counts in
 "how often the score differs" and in the swings (as 0 to 0), not in the
-contract rates nor in points per deal, and not as a deal of a match (a
-thrown-in deal is dealt again). Matches are the played deals taken in
-order, a new match starting after each one the rule set's match rules
+contract rates nor in points per deal, and not in a match's length; it
+stands in the match as a deal nobody won only where it counts toward
+``match.deals`` (``match.throw_ins_count``), else it is simply dealt again.
+Matches are the played deals taken in order, a new match starting after each one the rule set's match rules
 decide (``engine.match.run_match``); an unfinished last match is dropped.
 """
 
@@ -39,6 +40,9 @@ MAX_DEALS = 1_000_000
 CHUNK = 200          # deals per task: small enough for a live progress bar, large enough to be cheap
 BATCH_CHUNK = 25_000  # deals per batch-engine task: past the per-call overhead, a few MB of arrays
 _THROWN = (None, None, 1, False, 0, 0, 0, 0, None, None)
+# scoring.litige replay: a level deal is dealt again, scoring nothing, as a thrown-in deal, but it is
+# never one of the match's deals (match.deals does not count it): its multiplier field says 0
+_REPLAYED = (None, None, 0, False, 0, 0, 0, 0, None, None)
 
 # one deal under one rule set: (takers or None when thrown in, made, multiplier, swept, NS, EW,
 #                              NS tricks, EW tricks, belote side, points a litige held back or None
@@ -52,7 +56,7 @@ def play_one(rules, dealer: str, hands: dict) -> Record:
         return _THROWN
     o = deal.outcome()
     if o.score_result is not None and o.score_result.outcome == "litige" and o.score_result.held is None:
-        return _THROWN          # scoring.litige replay: a level deal is thrown in, as four passes are
+        return _REPLAYED        # scoring.litige replay: a level deal is dealt again
     c = deal.contract
     won = o.tricks_won
     record = (c.takers, o.made, c.multiplier, won["NS"] == 8 or won["EW"] == 8,
@@ -105,7 +109,7 @@ def batch_columns(rules, hands, dealer) -> tuple:
     """These deals (hands (4, n), dealer (n,)) played by the batch simple players, as the records'
     ten fields in columns (numpy arrays over the deals): takers 0 NS, 1 EW, -1 thrown in; belote
     0 none, 1 NS, 2 EW; held: the takers' points a litige held back, else 0; a thrown-in deal
-    scores 0 to 0 with multiplier 1."""
+    scores 0 to 0 with multiplier 1, a level deal dealt again (scoring.litige replay) with 0."""
     import numpy as np
 
     from ..batch import play_batch
@@ -125,7 +129,7 @@ def batch_columns(rules, hands, dealer) -> tuple:
     if compiled_rules(rules).scoring.litige == "replay":
         # scoring.litige replay: a level deal is thrown in, as four passes are
         replayed = p[b.outcome == OUTCOMES.index("litige")]
-        for col, thrown in zip(cols, (-1, False, 1, False, 0, 0, 0, 0, 0, 0)):
+        for col, thrown in zip(cols, (-1, False, 0, False, 0, 0, 0, 0, 0, 0)):     # as _REPLAYED
             col[replayed] = thrown
     return tuple(cols)
 
@@ -215,9 +219,13 @@ def match_lengths(rules, records: list) -> list[int]:
     Every deal goes through ``engine.match.Match`` except the usual ones: where no belote must be
     validated and no trick is needed to win, a deal after which neither side has reached the target, or exactly one has, is
     decided by the totals alone (Match.add's own first test), so only deals where both sides
-    reach it are handed to Match (with the whole match so far)."""
-    played = [r for r in records if r[0] is not None]
+    reach it are handed to Match (with the whole match so far). A thrown-in deal is left out, except
+    where it counts toward ``match.deals``: then every deal goes through Match, the thrown-in ones as
+    deals nobody won, and a match's length is still its played deals."""
     probe = Match(rules, lines=False)
+    if probe.last_deal is not None and probe.throw_ins_count:
+        return _match_lengths_slow(rules, [r for r in records if r[0] is not None or r[2]])   # no replays
+    played = [r for r in records if r[0] is not None]
     if (probe.g.belote_validation or probe.needs_trick or probe.not_failed or probe.exact
             or probe.last_deal is not None or any(_held(r) for r in played)):
         return _match_lengths_slow(rules, played)
@@ -248,13 +256,14 @@ def match_lengths(rules, records: list) -> list[int]:
     return out                                      # the last match, unfinished, is left out
 
 
-def _match_lengths_slow(rules, played: list) -> list[int]:
+def _match_lengths_slow(rules, records: list) -> list[int]:
     out = []
-    m = Match(rules, lines=False)
-    for r in played:
+    m, length = Match(rules, lines=False), 0
+    for r in records:
+        length += r[0] is not None
         if m.add(_Record(r)) is not None:
-            out.append(m.count)
-            m = Match(rules, lines=False)
+            out.append(length)
+            m, length = Match(rules, lines=False), 0
     return out
 
 
@@ -271,7 +280,8 @@ class _Record:
     def __init__(self, r):
         self.score = {"NS": r[4], "EW": r[5]}
         self.takers, self.made, self.belote = r[0], r[1], r[8]
-        self.tricks_won = {"NS": r[6], "EW": r[7]}
+        # a thrown-in deal: no card played, no trick won, nobody made or failed a contract
+        self.tricks_won = {"NS": r[6], "EW": r[7]} if r[0] is not None else None
         self.belotes = self.melds = None
         self.held = _held(r)
         self.exact_score = r[10] if len(r) > 10 else None
@@ -345,8 +355,7 @@ def summarise_columns(variants: list, cols: Columns, seed: int) -> Simulation:
         played = takers >= 0
         m = int(played.sum())
         points = (ns + ew)[played].astype(np.int64)
-        recs = records_of(tuple(c[played] for c in per[k]))
-        lengths = match_lengths(v.rules, recs)
+        lengths = match_lengths(v.rules, records_of(per[k]))
         sets.append(RuleSetFigures(
             v.id, rate(n - m, n), rate(int((played & ~made).sum()), m), rate(int((played & (mult > 1)).sum()), m),
             rate(int((played & swept).sum()), m), mean_of(m, int(points.sum()), int((points * points).sum())),
