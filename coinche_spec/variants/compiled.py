@@ -292,6 +292,15 @@ def plain(value: Any) -> Any:
     return value
 
 
+def _holds(node: Any, keys: list) -> bool:
+    """Whether the nested mapping ``node`` has a value at ``keys``."""
+    for key in keys:
+        if not isinstance(node, Mapping) or key not in node:
+            return False
+        node = node[key]
+    return True
+
+
 def _compile(value: Any, path: str, group: type = RuleGroup) -> Any:
     if isinstance(value, Mapping):
         return group(value, path)
@@ -348,19 +357,11 @@ class CompiledRules(RuleGroup):
         neutral value: ``unused_left_out``), ``"default"`` (an optional rule, read as its schema
         default) or ``"none"`` (no value of its own: None). The one question a page asks of what a
         file wrote rather than of what it plays (a cell marked "left out", a folded rule)."""
-        node: Any = self.document
-        for key in path.split("."):
-            if not isinstance(node, Mapping) or key not in node:
-                break
-            node = node[key]
-        else:
+        keys = path.split(".")
+        if _holds(self.document, keys):
             return None
         for fill, how in ((unused_left_out(self.document), "unused"), (left_out_defaults(), "default")):
-            for key in path.split("."):
-                if not isinstance(fill, Mapping) or key not in fill:
-                    break
-                fill = fill[key]
-            else:
+            if _holds(fill, keys):
                 return how
         return "none"
 
