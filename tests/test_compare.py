@@ -270,3 +270,40 @@ def test_a_left_out_rule_reads_as_its_default_never_none(tmp_path):
     from coinche_spec.docsgen.cli import load
     changes, _ = worded_differences([load_variant("federation"), load(str(f))])
     assert changes == []
+
+
+# --- every differing rule is listed, whatever words exist for it yet ------------------------------
+
+def _rules_part(out: str) -> str:
+    """Part 1 of the text report: the rules that differ."""
+    return out.split("1. The rules that differ", 1)[1].split("\n2. ", 1)[0]
+
+
+def test_compare_lists_a_differing_rule_with_no_short_words_yet(monkeypatch):
+    """An option just added has its sentence but maybe not yet its few words in docsgen/compare.py's
+    ENUM_WORDS: the rule is still listed, its value shown as the file writes it (underscores as spaces)."""
+    from coinche_spec.docsgen import compare as docs_compare
+    code, out, err = run_cli("compare", "federation", "cafe-701", "--deals", "0")
+    assert code == 0, err
+    assert "  Who cuts\n    federation: dealer's left\n" in _rules_part(out)
+    monkeypatch.delitem(docs_compare.ENUM_WORDS, "deal.cut.by")
+    code, out, err = run_cli("compare", "federation", "cafe-701", "--deals", "0")
+    assert code == 0, err
+    part = _rules_part(out)
+    assert "  Who cuts\n    federation: dealer left\n" in part and "    cafe-701: dealer right\n" in part
+
+
+def test_compare_lists_a_differing_rule_with_neither_sentence_nor_words(monkeypatch):
+    """A rule with no template at all (no sentence, no short words) is listed by its path and values,
+    in the command's output, never dropped."""
+    from coinche_spec.docsgen import compare as docs_compare
+    from coinche_spec.docsgen import templates
+    without = tuple(t for t in templates.TEMPLATES if t.key != "cut-by")
+    monkeypatch.setattr(templates, "TEMPLATES", without)
+    monkeypatch.setattr(docs_compare, "TEMPLATES", without)
+    monkeypatch.delitem(docs_compare.ENUM_WORDS, "deal.cut.by")
+    code, out, err = run_cli("compare", "federation", "cafe-701", "--deals", "0")
+    assert code == 0, err
+    part = _rules_part(out)
+    assert "Who cuts" not in part
+    assert '  deal.cut.by\n    federation: "dealer_left"\n' in part and '    cafe-701: "dealer_right"\n' in part

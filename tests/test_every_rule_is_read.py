@@ -46,6 +46,7 @@ from coinche_spec.variants.loader import load_variant
 COMPILED_FACTS = {
     "strains",              # the strains that may be bid (auction.strains)
     "capot_or_generale",    # a capot or a générale may be bid (auction.capot/generale.allowed)
+    "capot_over_capot",     # a capot may be overcalled by a capot (auction.capot.overcall_by_capot, allowed, ends_auction)
     "coinche_possible",     # auction.coinche.allowed
     "coinche_ends_auction",  # auction.coinche.effect and when
     "surcoinche_possible",  # auction.surcoinche.allowed, and a coinche that leaves a turn for it

@@ -94,28 +94,30 @@ def call_action(call: str) -> int | None:
     return None
 
 
-def _irrelevant(path: str, a: dict, b: dict) -> bool:
-    """A rule the four answered kinds cannot observe, in either rule set."""
+def _irrelevant(path: str, a, b) -> bool:
+    """A rule the four answered kinds cannot observe, in either rule set (``a``, ``b``: compiled rules)."""
     if any(path == p or path.startswith(p) for p in IRRELEVANT):
         return True
     if path.startswith("melds.") and path != "melds.enabled":
-        return not a.get("melds.enabled") and not b.get("melds.enabled")
-    no_sa = not a.get("auction.strains.sans_atout") and not b.get("auction.strains.sans_atout")
-    no_ta = not a.get("auction.strains.tout_atout") and not b.get("auction.strains.tout_atout")
+        return not a.melds.enabled and not b.melds.enabled
+    no_sa = not a.auction.strains.sans_atout and not b.auction.strains.sans_atout
+    no_ta = not a.auction.strains.tout_atout and not b.auction.strains.tout_atout
     if path in ("card_values.sans_atout", "play.sans_atout_must_go_up"):
         return no_sa
     if path in ("card_values.tout_atout", "play.tout_atout_must_go_up", "belote.tout_atout"):
         return no_ta
     if path.startswith("auction.generale.") and path != "auction.generale.allowed":
-        return not a.get("auction.generale.allowed") and not b.get("auction.generale.allowed")
+        return not a.auction.generale.allowed and not b.auction.generale.allowed
     return False
 
 
 def rules_that_differ(document: dict, colver_document: dict) -> list[str]:
     """The rule paths where ``document`` and colver's rule set differ, among those colver's answers show."""
+    from ..variants.compiled import compiled_rules
     from ..variants.diff import flatten
     a, b = flatten(document["rules"]), flatten(colver_document["rules"])
-    return [p for p in sorted(set(a) | set(b)) if a.get(p) != b.get(p) and not _irrelevant(p, a, b)]
+    ca, cb = compiled_rules(document["rules"]), compiled_rules(colver_document["rules"])
+    return [p for p in sorted(set(a) | set(b)) if a.get(p) != b.get(p) and not _irrelevant(p, ca, cb)]
 
 
 class Refused(Exception):

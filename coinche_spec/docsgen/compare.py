@@ -17,9 +17,9 @@ from dataclasses import dataclass
 
 from ..sources import source_title
 from ..variants import house_ids, load_variant, registry, shipped_ids
-from ..variants.compiled import left_out_defaults, with_defaults
+from ..variants.compiled import RuleGroup
 from ..variants.loader import Variant
-from .templates import PLAIN_ORDER, SECTIONS, TEMPLATES, TRUMP_ORDER, Ctx, Template, covers, suit_total
+from .templates import PLAIN_ORDER, SECTIONS, TEMPLATES, TRUMP_ORDER, Ctx, Template, covers
 
 # Rules every seed rule set shares but a reader comparing them still looks for first.
 KEY_SHARED = ("first-speaker", "bid-minimum", "bid-step", "passes-to-end", "coinche-multiplier",
@@ -178,7 +178,7 @@ def _number(path: str, value, c: Ctx) -> str:
     if path in ("auction.coinche.multiplier", "auction.surcoinche.multiplier"):
         return f"×{value}"
     if path == "contract.minimum_total":
-        return "no other minimum" if value <= c.r["auction"]["bids"]["minimum"] else f"at least {value}"
+        return "no other minimum" if value <= c.rules.auction.bids.minimum else f"at least {value}"
     return str(value)
 
 
@@ -208,7 +208,7 @@ def leaf_words(path: str, value, c: Ctx) -> str:
 def _ranks(values: dict, order: tuple) -> str:
     """A card table without its zeros: J 20, 9 14, A 11, 10 10, K 4, Q 3 (62)."""
     shown = ", ".join(f"{'10' if k == 'T' else k} {values[k]}" for k in order if values[k])
-    return f"{shown or 'all 0'} ({sum(values.values())})"
+    return f"{shown or 'all 0'} ({sum(values[k] for k in order)})"
 
 
 def _squares(sq: dict) -> str:
@@ -220,89 +220,89 @@ def _squares(sq: dict) -> str:
 
 
 def _sweep(c: Ctx) -> str:
-    s = c.r["card_values"]["sweep"]
-    total, last = suit_total(c.r), c.r["card_values"]["last_trick"]
-    if s["kind"] == "last_trick_value":
-        return f"last trick worth {s['value']} ({total + s['value']})"      # 152 + 100 = 252
-    if s["kind"] == "bonus":
-        return f"+{s['value']} ({total + last + s['value']})"
-    if s["kind"] == "none":
+    s = c.rules.card_values.sweep
+    total, last = c.rules.card_total("S"), c.rules.card_values.last_trick
+    if s.kind == "last_trick_value":
+        return f"last trick worth {s.value} ({total + s.value})"      # 152 + 100 = 252
+    if s.kind == "bonus":
+        return f"+{s.value} ({total + last + s.value})"
+    if s.kind == "none":
         return f"no change ({total + last})"
-    return f"{s['kind'].replace('_', ' ')} {s['value']}"
+    return f"{s.kind.replace('_', ' ')} {s.value}"
 
 
-def _base(c: Ctx, award: dict) -> str:
-    base = award.get("base")
-    if isinstance(base, dict):
-        text = str(base["suit"])
+def _base(c: Ctx, award: RuleGroup) -> str:
+    base = award.base
+    if isinstance(base, RuleGroup):
+        text = str(base.suit)
         extra = [f"{base[key]} in {name}" for ok, key, name in ((c.sa, "sans_atout", "SA"), (c.ta, "tout_atout", "TA"))
-                 if ok and base[key] != base["suit"]]
+                 if ok and base[key] != base.suit]
     else:
         text, extra = str(base), []
-    if "base_on_sweep" in award:
-        extra.append(f"{award['base_on_sweep']} on a sweep")
+    if award.base_on_sweep is not None:
+        extra.append(f"{award.base_on_sweep} on a sweep")
     return text + (f" ({', '.join(extra)})" if extra else "")
 
 
-def award_short(c: Ctx, award: dict, coinched: bool) -> str:
+def award_short(c: Ctx, award: RuleGroup, coinched: bool) -> str:
     """An award in a few words: "card points + bid, × bid only"; the multiplier only where it can apply."""
     words = []
-    for term in award["terms"]:
+    for term in award.terms:
         if term in ("own_melds", "all_melds") and not c.melds:
             continue        # melds are not played: the term adds nothing
         words.append({"card_points": "card points", "bid": "bid", "own_melds": "own melds",
                       "all_melds": "both sides' melds",
-                      "sweep_bonus": f"{c.r['scoring']['sweep_bonus']} on a sweep"}.get(term)
+                      "sweep_bonus": f"{c.rules.scoring.sweep_bonus} on a sweep"}.get(term)
                      or (_base(c, award) if term == "base" else term.replace("_", " ")))
     if not words:
         return "nothing"
     text = " + ".join(words)
     if coinched:
-        how = award["multiplied"]
+        how = award.multiplied
         text += {"all": ", all × M", "bid": ", × bid only", "base": ", × base only", "none": ", not multiplied"}.get(how, f", {how}")
     return text
 
 
 def _outcome(c: Ctx, outcome: str) -> str:
-    o = c.r["scoring"][outcome]
+    o = c.rules.scoring[outcome]
     coinched = outcome.startswith("coinched")
-    return (f"takers: {award_short(c, o['takers'], coinched)}; "
-            f"defenders: {award_short(c, o['defenders'], coinched)}")
+    return (f"takers: {award_short(c, o.takers, coinched)}; "
+            f"defenders: {award_short(c, o.defenders, coinched)}")
 
 
 def _capot_made(c: Ctx) -> str:
-    o = c.r["scoring"]["capot_made"]
+    o = c.rules.scoring.capot_made
     if o is None:
         return "as any made contract"
-    mult = c.r["auction"]["capot"]["may_be_coinched"]
-    return f"takers: {award_short(c, o['takers'], mult)}; defenders: {award_short(c, o['defenders'], mult)}"
+    mult = c.rules.auction.capot.may_be_coinched
+    return f"takers: {award_short(c, o.takers, mult)}; defenders: {award_short(c, o.defenders, mult)}"
 
 
 def _capot_failed(c: Ctx) -> str:
-    o = c.r["scoring"].get("capot_failed")
+    o = c.rules.scoring.capot_failed
     if o is None:
         return "as any failed contract"
-    mult = c.r["auction"]["capot"]["may_be_coinched"]
-    return f"takers: {award_short(c, o['takers'], mult)}; defenders: {award_short(c, o['defenders'], mult)}"
+    mult = c.rules.auction.capot.may_be_coinched
+    return f"takers: {award_short(c, o.takers, mult)}; defenders: {award_short(c, o.defenders, mult)}"
 
 
 def _bid_factor(c: Ctx) -> str:
-    factor = c.r["scoring"].get("bid_factor") or {}
+    factor = c.rules.scoring.bid_factor
     shown = [f"× {factor[k]} in {name}" for k, name, ok in (("suit", "suits", True), ("sans_atout", "SA", c.sa),
-                                                            ("tout_atout", "TA", c.ta)) if ok and factor.get(k, 1) != 1]
+                                                            ("tout_atout", "TA", c.ta)) if ok and factor[k] != 1]
     return ", ".join(shown) or "once"
 
 
 def _order(order) -> str:
     """card_values.order in a few words: the usual order, or each order, strongest first."""
-    if order is None or (tuple(order["trump"]) == TRUMP_ORDER and tuple(order["plain"]) == PLAIN_ORDER):
+    if tuple(order.trump) == TRUMP_ORDER and tuple(order.plain) == PLAIN_ORDER:
         return "the usual order"
     shown = [" ".join("10" if k == "T" else k for k in order[g]) for g in ("trump", "plain")]
     return f"trump {shown[0]}; plain {shown[1]}"
 
 
 def _table_values(group: str, order: tuple):
-    return lambda c: _ranks(c.r["card_values"][group], order)
+    return lambda c: _ranks(c.rules.card_values[group], order)
 
 
 # Rules read as one value from several leaves (a card table, an award pair).
@@ -312,11 +312,11 @@ COMPOSED = {
     ("card_values.sans_atout",): _table_values("sans_atout", PLAIN_ORDER),
     ("card_values.tout_atout",): _table_values("tout_atout", TRUMP_ORDER),
     ("card_values.sweep",): _sweep,
-    ("card_values.order",): lambda c: _order(c.r["card_values"].get("order")),
-    ("melds.runs",): lambda c: " / ".join(str(c.r["melds"]["runs"][n]) for n in ("3", "4", "5")),
-    ("melds.squares",): lambda c: _squares(c.r["melds"]["squares"]),
-    ("melds.squares_sans_atout",): lambda c: _squares(c.r["melds"].get("squares_sans_atout") or c.r["melds"]["squares"]),
-    ("melds.squares_tout_atout",): lambda c: _squares(c.r["melds"].get("squares_tout_atout") or c.r["melds"]["squares"]),
+    ("card_values.order",): lambda c: _order(c.rules.card_values.order),
+    ("melds.runs",): lambda c: " / ".join(str(c.rules.melds.runs[n]) for n in ("3", "4", "5")),
+    ("melds.squares",): lambda c: _squares(c.rules.melds.squares),
+    ("melds.squares_sans_atout",): lambda c: _squares(c.rules.melds.squares_sans_atout or c.rules.melds.squares),
+    ("melds.squares_tout_atout",): lambda c: _squares(c.rules.melds.squares_tout_atout or c.rules.melds.squares),
     ("scoring.made",): lambda c: _outcome(c, "made"),
     ("scoring.failed",): lambda c: _outcome(c, "failed"),
     ("scoring.coinched_made",): lambda c: _outcome(c, "coinched_made"),
@@ -324,8 +324,8 @@ COMPOSED = {
     ("scoring.capot_made",): _capot_made,
     ("scoring.capot_failed",): _capot_failed,
     ("scoring.bid_factor",): lambda c: _bid_factor(c),
-    ("scoring.bid_scored_as",): lambda c: ", ".join(f"{p['bid']} scored {p['scores']}" for p in
-                                                    c.r["scoring"].get("bid_scored_as") or []) or "as bid",
+    ("scoring.bid_scored_as",): lambda c: ", ".join(f"{p.bid} scored {p.scores}" for p in
+                                                    c.rules.scoring.bid_scored_as or ()) or "as bid",
 }
 
 
@@ -342,7 +342,7 @@ def short_value(template: Template, c: Ctx) -> str:
     composed = COMPOSED.get(_group_of(template))
     if composed is not None:
         return composed(c)
-    return "; ".join(leaf_words(p, c.get(p), c) for p in template.paths)
+    return "; ".join(leaf_words(p, c.value(p), c) for p in template.paths)
 
 
 # --- the rule sets and where their pages are ---------------------------------------------------
@@ -411,31 +411,25 @@ def _escape(text: str) -> str:
 
 def _leaf_values(ctx: Ctx, template: Template) -> str:
     """The template's leaves as one comparable text (mappings in key order, so order never counts)."""
-    return json.dumps([ctx.get(p) for p in template.paths], sort_keys=True)
+    return json.dumps([ctx.value(p) for p in template.paths], sort_keys=True)
 
 
-def _defaulted(rules: dict, template: Template) -> bool:
+def _defaulted(ctx: Ctx, template: Template) -> bool:
     """Whether the rule set leaves out every leaf of the template, each an optional rule with a
     schema default (the value its cell then shows, marked "left out")."""
-    def has(node, path: str) -> bool:
-        for key in path.split("."):
-            if not isinstance(node, dict) or key not in node:
-                return False
-            node = node[key]
-        return True
-    return all(has(left_out_defaults(), p) and not has(rules, p) for p in template.paths)
+    return all(ctx.rules.left_out(p) == "default" for p in template.paths)
 
 
 def rows(variants: list[Variant], shared: tuple[str, ...] = KEY_SHARED) -> list[Row]:
     """Every rule on which the rule sets differ, and the listed shared ones, in the order of a deal;
     an optional rule a rule set leaves out reads as its default (variants.compiled.with_defaults)."""
-    ctxs = [Ctx(with_defaults(v.document["rules"])) for v in variants]
+    ctxs = [Ctx(v.rules) for v in variants]
     out = []
     for t in TEMPLATES:
         differs = len({_leaf_values(c, t) for c in ctxs}) > 1
         if not differs and t.key not in shared:
             continue
-        cells = tuple(Cell(short_value(t, c) + (" (left out)" if _defaulted(v.document["rules"], t) else ""),
+        cells = tuple(Cell(short_value(t, c) + (" (left out)" if _defaulted(c, t) else ""),
                            is_reading(v, t), t.unused(c), rule_link(v.id, t))
                       for v, c in zip(variants, ctxs))
         out.append(Row(t, cells, differs))

@@ -49,7 +49,7 @@ def rule_changes(a_rules: dict, b_rules: dict, reasons=()) -> list[RuleChange]:
     """The rules ``b`` plays differently from ``a``, in the rules pages' order, with the readings
     among ``reasons`` (interpretation entries) that explain them; rules one side never uses are
     left out."""
-    a_ctx, b_ctx = Ctx(with_defaults(a_rules)), Ctx(with_defaults(b_rules))
+    a_ctx, b_ctx = Ctx(a_rules), Ctx(b_rules)
     grouped: dict[str, list] = {}
     for d in differences({"rules": a_rules}, {"rules": b_rules}):
         t = template_for(d.path)
@@ -98,7 +98,7 @@ def worded_differences(variants: list) -> tuple[list[WordedChange], list[str]]:
     kept, left_out = [], []
     rule_sets = [v.document["rules"] for v in variants]
     ids = [v.id for v in variants]
-    ctxs = [Ctx(with_defaults(rules)) for rules in rule_sets]
+    ctxs = [Ctx(v.rules) for v in variants]
     for row in rows(variants, shared=()):
         if not row.differs:
             continue

@@ -81,7 +81,7 @@ class _Deals:
     def __init__(self, rules, ctx: Ctx):
         self.rules = rules
         self.c = ctx
-        self.last = ctx.r["card_values"]["last_trick"]
+        self.last = ctx.rules.card_values.last_trick
 
     def total(self, strain: str) -> int:
         return self.c.rules.card_total(strain)
@@ -109,7 +109,7 @@ class _Deals:
             extras.append(" and ".join(f"{TEAM_NAMES[t]}'s melds score {melds[t]}" for t in ("NS", "EW") if melds[t]))
         if use_belote:
             extras.append(f"{TEAM_NAMES[use_belote]} hold the belote"
-                          + (" and say it" if self.c.r["belote"]["claim"] != "automatic" else ""))
+                          + (" and say it" if self.c.rules.belote.claim != "automatic" else ""))
         if not extras:
             things = [w for ok, w in ((self.c.melds, "a meld"), (self.c.belote, "a belote")) if ok]
             if things:
@@ -201,7 +201,7 @@ def meld_examples(rules, ctx: Ctx) -> list[Example]:
         cards = {seat: [[parse_card(x) for x in meld] for meld in melds] for seat, melds in declared.items()}
         ex = Example(title, setup)
         try:
-            result = compare(rules, "H", cards, leader="N", direction=ctx.r["table"]["direction"])
+            result = compare(rules, "H", cards, leader="N", direction=ctx.rules.table.direction)
         except EngineError as exc:
             ex.outcome = f"The reference engine cannot compare these melds: {exc}"
             out.append(ex)
@@ -254,7 +254,7 @@ def _match_entry(ex: Example) -> dict:
 
 def match_examples(rules, ctx: Ctx) -> list[Example]:
     """A whole match of ordinary deals to the target; then two sides crossing in one deal."""
-    target = ctx.r["match"]["target"]
+    target = ctx.rules.match.target
     if target is None:
         return []           # single deals (match.target null): no match to show
     d = _Deals(rules, ctx)
@@ -307,8 +307,8 @@ def match_examples(rules, ctx: Ctx) -> list[Example]:
 
 def _both_cross(d: _Deals, ctx: Ctx) -> list[Example]:
     """Both sides cross the target in one deal: once with different totals, once with equal totals."""
-    target = ctx.r["match"]["target"]
-    exceed = ctx.r["match"]["reach"] == "exceed"
+    target = ctx.rules.match.target
+    exceed = ctx.rules.match.reach == "exceed"
     # A final deal in which both sides score: a made contract where the defenders keep their points,
     # else a failed one where the takers keep a belote.
     candidates = (
@@ -336,7 +336,7 @@ def _both_cross(d: _Deals, ctx: Ctx) -> list[Example]:
     if gap_winners >= min(gap_losers, s[winners]):
         gap_winners = 1 if exceed else 0
     cases = [("Both sides cross the target in the same deal", gap_winners, gap_losers)]
-    if ctx.r["match"]["both_cross"] == "higher_total":     # only then do equal totals need a rule
+    if ctx.rules.match.both_cross == "higher_total":     # only then do equal totals need a rule
         cases.append(("Both sides cross the target with equal totals", gap_losers, gap_losers))
     for title, gw, gl in cases:
         if gw >= s[winners] or gl >= s[losers] or (exceed and min(gw, gl) < 1):

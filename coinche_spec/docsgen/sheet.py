@@ -30,8 +30,9 @@ GLANCE_KEYS = ("direction", "packets", "bid-minimum", "bid-step", "bid-maximum",
                "target")
 # What else decides a line of the glance: "Made or failed" says the least total and the margin a
 # contract also needs, when the rule set has one (a floor at or below the lowest bid is none).
-GLANCE_ALSO = {"versus-defenders": (("minimum-total", lambda c: c.get("contract.minimum_total") > c.get(
-    "auction.bids.minimum")), ("margin", lambda c: bool(c.get("contract.margin"))))}
+GLANCE_ALSO = {"versus-defenders": (
+    ("minimum-total", lambda c: c.rules.contract.minimum_total > c.rules.auction.bids.minimum),
+    ("margin", lambda c: bool(c.rules.contract.margin)))}
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,7 @@ from __future__ import annotations
 from .html import CSS, EXAMPLES_INTRO, _examples, esc
 from .page import STATUS_WORDS
 from .sheet import Rule, Sheet, build_sheet
-from .templates import PLAIN_ORDER, RANK_WORDS, TRUMP_ORDER, Ctx, award_words
+from .templates import RANK_WORDS, Ctx, award_words
 
 # The lines of the glance a table needs beside the two tables (the awards are the scoring table's).
 GLANCE = ("direction", "packets", "bid-minimum", "bid-step", "bid-maximum", "sans-atout-bid", "tout-atout-bid",
@@ -111,23 +111,23 @@ def _glance_html(sheet: Sheet) -> list[str]:
 def _cards(ctx: Ctx) -> list[str]:
     """Ranks, strongest first, and values: the trump suit, the other suits, and sans atout and tout
     atout where they may be bid."""
-    values = ctx.get("card_values") or {}
-    kinds = [("trump", "Trumps", ctx.get("card_values.order.trump") or TRUMP_ORDER),
-             ("plain", "Other suits", ctx.get("card_values.order.plain") or PLAIN_ORDER)]
+    values = ctx.rules.card_values
+    trump, plain = values.order.trump, values.order.plain
+    kinds = [("trump", "Trumps", trump), ("plain", "Other suits", plain)]
     if ctx.sa:
-        kinds.append(("sans_atout", "Sans atout", ctx.get("card_values.order.plain") or PLAIN_ORDER))
+        kinds.append(("sans_atout", "Sans atout", plain))
     if ctx.ta:
-        kinds.append(("tout_atout", "Tout atout", ctx.get("card_values.order.trump") or TRUMP_ORDER))
+        kinds.append(("tout_atout", "Tout atout", trump))
     out = ["<section>", "<h2>The cards</h2>", '<div class="cardtables">']
     for group, heading, order in kinds:
-        table = values.get(group) or {}
+        table = values[group]
         out += ['<table class="cards">', f"<thead><tr><th>{esc(heading)}</th><th>points</th></tr></thead>",
                 "<tbody>"]
-        out += [f'<tr><td class="rank">{esc(RANK_WORDS[rank])}</td><td>{table.get(rank, 0)}</td></tr>'
+        out += [f'<tr><td class="rank">{esc(RANK_WORDS[rank])}</td><td>{table[rank]}</td></tr>'
                 for rank in order]
-        out += [f"<tr><td>in all</td><td>{sum(table.get(r, 0) for r in order)}</td></tr>", "</tbody>", "</table>"]
+        out += [f"<tr><td>in all</td><td>{sum(table[r] for r in order)}</td></tr>", "</tbody>", "</table>"]
     out.append("</div>")
-    last = values.get("last_trick")
+    last = values.last_trick
     out.append(f"<p>Strongest first. The side that takes the last trick adds {last} (dix de der).</p>"
                if last else "<p>Strongest first.</p>")
     out.append("</section>")
@@ -136,15 +136,15 @@ def _cards(ctx: Ctx) -> list[str]:
 
 def _scores(sheet: Sheet, ctx: Ctx) -> list[str]:
     """Each outcome's award to the takers and to the defenders, then the capot's and what M is."""
-    scoring = ctx.get("scoring")
+    scoring = ctx.rules.scoring
     out = ["<section>", "<h2>Scoring a deal</h2>",
            '<table class="scores"><thead><tr><th>The contract is</th><th>The takers score</th>'
            "<th>The defenders score</th></tr></thead><tbody>"]
     for outcome in SCORED:
         award = scoring[outcome]
         coinched = outcome.startswith("coinched")
-        out.append(f"<tr><td>{OUTCOME_WORDS[outcome]}</td><td>{esc(award_words(ctx, award['takers'], coinched))}"
-                   f"</td><td>{esc(award_words(ctx, award['defenders'], coinched))}</td></tr>")
+        out.append(f"<tr><td>{OUTCOME_WORDS[outcome]}</td><td>{esc(award_words(ctx, award.takers, coinched))}"
+                   f"</td><td>{esc(award_words(ctx, award.defenders, coinched))}</td></tr>")
     out.append("</tbody></table>")
     section = next(s for s in sheet.sections if s.key == "scoring")
     notes = [section.intro] if section.intro else []

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from ..resources import variant_schema_path
-from ..variants.compiled import capot_over_capot_matters, compiled_rules, unused_left_out, with_unused_filled
+from ..variants.compiled import RuleGroup, compiled_rules, plain
 from ..variants.relevance import cannot_matter, term_uses
 
 RANK_KEYS = ("J", "9", "A", "T", "K", "Q", "8", "7")          # as the schema lists them
@@ -75,16 +75,13 @@ def schema_leaves(schema: dict | None = None) -> list[str]:
 # --- reading a rule set ----------------------------------------------------------
 
 class Ctx:
-    """The resolved rules plus the few facts many sentences need (who is "next", what can be bid).
+    """The compiled rules plus the few facts many sentences need (who is "next", what can be bid).
 
-    The facts are the compiled rules' (variants.compiled), which the engine and
-    the protocol's checks read too: a page never decides alone what can happen."""
+    Every value is the compiled rules' (variants.compiled), which the engine and the protocol's
+    checks read too: a page never decides alone what a rule set plays, nor what a rule it leaves
+    out holds (its schema default, or its neutral value where no deal can use it)."""
 
-    def __init__(self, rules: dict):
-        # a rule the file left out because no deal can use it reads as its neutral value here, so
-        # that no sentence trips on it; ``given`` is what the file gives (left_out says which are not)
-        self.given = rules
-        self.r = with_unused_filled(rules)
+    def __init__(self, rules):
         self.rules = cr = compiled_rules(rules)
         a = cr.auction
         self.anticlockwise = cr.table.direction == "anticlockwise"
@@ -94,7 +91,7 @@ class Ctx:
         self.sa = cr.strain_allowed("SA")
         self.capot = a.capot.allowed
         self.generale = a.generale.allowed
-        self.capot_over_capot = capot_over_capot_matters(self.r["auction"])   # capotS may beat capotH
+        self.capot_over_capot = cr.capot_over_capot       # capotS may beat capotH
         self.melds = cr.melds.enabled
         self.belote = cr.belote.enabled
         self.after_auction = a.coinche.when == "after_auction"
@@ -105,32 +102,14 @@ class Ctx:
         self.m_coinche = a.coinche.multiplier
         self.m_surcoinche = a.surcoinche.multiplier
 
-    def get(self, path: str):
-        """The value at ``path``; None for an optional rule the rule set leaves out (belote.placement)."""
-        node = self.r
-        for key in path.split("."):
-            if node is None:
-                return None
-            node = node.get(key)
-        return node
+    def value(self, path: str):
+        """The rule at the dotted ``path``, as plain data (a template that holds its rule's path as text)."""
+        return plain(self.rules.at(path))
 
     def left_out(self, paths) -> bool:
         """Whether the rule set left out every one of ``paths`` as a rule it cannot use
         (variants.compiled.unused_left_out: a sans atout table where sans atout cannot be bid)."""
-        unused = unused_left_out(self.given)
-
-        def absent_and_unused(path: str) -> bool:
-            node, fill = self.given, unused
-            for key in path.split("."):
-                if not isinstance(fill, dict) or key not in fill:
-                    return False
-                if isinstance(node, dict) and key in node:
-                    node = node[key]
-                else:
-                    node = None
-                fill = fill[key]
-            return node is None
-        return all(absent_and_unused(p) for p in paths)
+        return all(self.rules.left_out(p) == "unused" for p in paths)
 
     def neighbour(self, side: str) -> str:
         """'the dealer's right-hand neighbour', with who that is in the order of play."""
@@ -150,11 +129,6 @@ def strain_list(strains) -> str:
     return ", ".join(sentence_for("auction.strain_order[]", STRAIN_WORDS, s) for s in strains)
 
 
-def suit_total(r: dict) -> int:
-    """What the cards are worth in a suit contract (the trump suit and three others)."""
-    return compiled_rules(r).card_total("S")
-
-
 def multiplier_words(c: Ctx) -> str:
     text = f"{c.m_coinche} when coinched"
     if c.surcoinche:
@@ -164,22 +138,22 @@ def multiplier_words(c: Ctx) -> str:
 
 # --- awards in words ---------------------------------------------------------------
 
-def _base_words(c: Ctx, award: dict) -> str:
+def _base_words(c: Ctx, award: RuleGroup) -> str:
     """The fixed amount of the ``base`` term, for a suit contract when it differs by contract."""
-    base = award.get("base")
-    return str(base["suit"] if isinstance(base, dict) else base)
+    base = award.base
+    return str(base.suit if isinstance(base, RuleGroup) else base)
 
 
-def _base_notes(c: Ctx, award: dict) -> list[str]:
+def _base_notes(c: Ctx, award: RuleGroup) -> list[str]:
     """What replaces the base amount: in sans atout or tout atout (when biddable), or after a sweep."""
     notes = []
-    base = award.get("base")
-    if "base" in award["terms"] and isinstance(base, dict):
+    base = award.base
+    if "base" in award.terms and isinstance(base, RuleGroup):
         for ok, key, words in ((c.sa, "sans_atout", "in sans atout"), (c.ta, "tout_atout", "in tout atout")):
-            if ok and base[key] != base["suit"]:
-                notes.append(f"{base[key]} in place of {base['suit']} {words}")
-    if "base" in award["terms"] and "base_on_sweep" in award:
-        notes.append(f"{award['base_on_sweep']} in place of {_base_words(c, award)} if they took every trick")
+            if ok and base[key] != base.suit:
+                notes.append(f"{base[key]} in place of {base.suit} {words}")
+    if "base" in award.terms and award.base_on_sweep is not None:
+        notes.append(f"{award.base_on_sweep} in place of {_base_words(c, award)} if they took every trick")
     return notes
 
 
@@ -191,11 +165,11 @@ TERM_WORDS = {
     "base": _base_words,
     "own_melds": lambda c, award: "their melds" if c.melds else None,
     "all_melds": lambda c, award: "both sides' melds" if c.melds else None,
-    "sweep_bonus": lambda c, award: f"{c.r['scoring']['sweep_bonus']} if they took every trick",
+    "sweep_bonus": lambda c, award: f"{c.rules.scoring.sweep_bonus} if they took every trick",
 }
 
 
-def term_words(c: Ctx, award: dict, term: str) -> str | None:
+def term_words(c: Ctx, award: RuleGroup, term: str) -> str | None:
     """One term of an award as a player says it (None: a meld term where melds are not played)."""
     return sentence_for("award.terms[]", TERM_WORDS, term)(c, award)
 
@@ -209,9 +183,9 @@ def sentence_for(path: str, texts: dict, option):
                        "(add one to docsgen/templates.py, see docs/rules-model.md)") from None
 
 
-def award_words(c: Ctx, award: dict, multiplied: bool) -> str:
+def award_words(c: Ctx, award: RuleGroup, multiplied: bool) -> str:
     """An award's terms joined with +, and where the multiplier M applies when it can apply."""
-    pairs = [(t, term_words(c, award, t)) for t in award["terms"]]
+    pairs = [(t, term_words(c, award, t)) for t in award.terms]
     pairs = [(t, w) for t, w in pairs if w]
     if not pairs:
         return "nothing"
@@ -219,7 +193,7 @@ def award_words(c: Ctx, award: dict, multiplied: bool) -> str:
     if not multiplied:
         text = " + ".join(words)
     else:
-        text = sentence_for("award.multiplied", MULTIPLIED_WORDS, award["multiplied"])(pairs, words)
+        text = sentence_for("award.multiplied", MULTIPLIED_WORDS, award.multiplied)(pairs, words)
     notes = _base_notes(c, award)
     if notes:
         text += ", with " + " and ".join(notes)
@@ -236,7 +210,7 @@ MULTIPLIED_WORDS = {
 
 
 def _outcome_sentence(c: Ctx, outcome: str) -> str:
-    o = c.r["scoring"][outcome]
+    o = c.rules.scoring[outcome]
     coinched = outcome.startswith("coinched")
     lead = {
         "made": "If the contract is made (not coinched)",
@@ -244,50 +218,50 @@ def _outcome_sentence(c: Ctx, outcome: str) -> str:
         "coinched_made": "If a coinched or surcoinched contract is made",
         "coinched_failed": "If a coinched or surcoinched contract fails",
     }[outcome]
-    return (f"{lead}, the takers score {award_words(c, o['takers'], coinched)}; "
-            f"the defenders score {award_words(c, o['defenders'], coinched)}.")
+    return (f"{lead}, the takers score {award_words(c, o.takers, coinched)}; "
+            f"the defenders score {award_words(c, o.defenders, coinched)}.")
 
 
 def _capot_made(c: Ctx) -> str:
-    o = c.r["scoring"]["capot_made"]
+    o = c.rules.scoring.capot_made
     if o is None:
         return _capot_made_plain(c)
-    mult = c.r["auction"]["capot"]["may_be_coinched"]
+    mult = c.rules.auction.capot.may_be_coinched
     what = {(True, True): "A capot bid or a générale", (True, False): "A capot bid",
             (False, True): "A générale"}.get((c.capot, c.generale), "A capot bid")
-    text = (f"{what} that is made is scored apart: the takers score {award_words(c, o['takers'], mult)}; "
-            f"the defenders score {award_words(c, o['defenders'], mult)}")
+    text = (f"{what} that is made is scored apart: the takers score {award_words(c, o.takers, mult)}; "
+            f"the defenders score {award_words(c, o.defenders, mult)}")
     if mult:
         text += " (M is 1 if it is not coinched)" if c.generale else " (M is 1 if the capot is not coinched)"
     text += "."
-    if c.generale and "bid" not in o["takers"]["terms"]:
-        text += (f" The générale's own value ({c.r['auction']['generale']['value']}) then counts only when it "
+    if c.generale and "bid" not in o.takers.terms:
+        text += (f" The générale's own value ({c.rules.auction.generale.value}) then counts only when it "
                  "fails.")
     return text
 
 
 def _capot_failed(c: Ctx) -> str:
-    o = c.r["scoring"].get("capot_failed")
+    o = c.rules.scoring.capot_failed
     what = {(True, True): "A capot bid or a générale", (True, False): "A capot bid",
             (False, True): "A générale"}.get((c.capot, c.generale), "A capot bid")
     if o is None:
         return f"{what} that fails is scored like any failed contract."
-    mult = c.r["auction"]["capot"]["may_be_coinched"]
-    text = (f"{what} that fails is scored apart: the takers score {award_words(c, o['takers'], mult)}; "
-            f"the defenders score {award_words(c, o['defenders'], mult)}")
+    mult = c.rules.auction.capot.may_be_coinched
+    text = (f"{what} that fails is scored apart: the takers score {award_words(c, o.takers, mult)}; "
+            f"the defenders score {award_words(c, o.defenders, mult)}")
     if mult:
         text += " (M is 1 if it is not coinched)"
     return text + "."
 
 
 def _capot_made_plain(c: Ctx) -> str:
-    value = c.r["auction"]["capot"]["value"]
+    value = c.rules.auction.capot.value
     if not c.capot:
         return (f"A générale that is made is scored like any made contract, the bid counting "
-                f"{c.r['auction']['generale']['value']}.")
+                f"{c.rules.auction.generale.value}.")
     text = f"A capot bid that is made is scored like any made contract, the bid counting {value}"
     if c.generale:
-        text += f"; so is a made générale, the bid counting {c.r['auction']['generale']['value']}"
+        text += f"; so is a made générale, the bid counting {c.rules.auction.generale.value}"
     return text + "."
 
 
@@ -298,13 +272,13 @@ def _capot_made_plain(c: Ctx) -> str:
 
 
 def _sweep_bonus(c: Ctx) -> str:
-    s = c.r["scoring"]
+    s = c.rules.scoring
     labels = (("made", "made"), ("coinched_made", "made under a coinche"), ("capot_made", "a made capot bid"),
               ("failed", "failed"), ("coinched_failed", "failed under a coinche"),
               ("capot_failed", "a failed capot bid"))
     when = term_uses(c.rules, "sweep_bonus")
     if not when["takers"] and not when["defenders"]:
-        return f"The bonus for taking all eight tricks is {s['sweep_bonus']}."
+        return f"The bonus for taking all eight tricks is {s.sweep_bonus}."
     parts = []
     for role, outcomes in when.items():
         if not outcomes:
@@ -315,7 +289,7 @@ def _sweep_bonus(c: Ctx) -> str:
         if "failed" in outcomes and "coinched_failed" in outcomes:
             words = [w for w in words if w not in ("failed", "failed under a coinche")] + ["failed (coinched or not)"]
         parts.append(f"the {role}, when the contract is " + " or ".join(words))
-    return (f"A side that takes all eight tricks adds {s['sweep_bonus']} to its award: "
+    return (f"A side that takes all eight tricks adds {s.sweep_bonus} to its award: "
             + "; ".join(parts) + ".")
 
 
@@ -354,7 +328,7 @@ def one(key, section, title, path, texts, options=None) -> Template:
 
     ``options`` gives the sentence tables of a rule whose sentence is not one per value (a list of options)."""
     def say(c: Ctx) -> str:
-        t = sentence_for(path, texts, c.get(path)) if isinstance(texts, dict) else texts
+        t = sentence_for(path, texts, c.value(path)) if isinstance(texts, dict) else texts
         return t(c) if callable(t) else t
     return Template(key, section, title, (path,), say,
                     {path: texts} if isinstance(texts, dict) else dict(options or {}))
@@ -381,10 +355,8 @@ def _placement_sentences(path: str) -> dict:
 
 
 def _belote_placement(c: Ctx) -> str:
-    placement = c.r["belote"].get("placement") or {}
-    said = [sentence_for(path, _placement_sentences(path), placement[path.split(".")[2]][path.split(".")[3]])
-            for path in _PLACEMENT_PATHS
-            if path.split(".")[3] in (placement.get(path.split(".")[2]) or {})]
+    placed = [(path, c.value(path)) for path in _PLACEMENT_PATHS]     # None: the file places it nowhere
+    said = [sentence_for(path, _placement_sentences(path), where) for path, where in placed if where is not None]
     if not said:
         return ("Apart from the failing takers' belote, each belote is scored by the side that holds it, "
                 "whatever the outcome and the multiplier.")
@@ -406,11 +378,11 @@ _SCALE_WORDS = {
 
 
 def _card_scale(c: Ctx) -> str:
-    s = c.r["card_values"].get("scale")
+    s = c.rules.card_values.scale
     if s is None:
         return "Card points are the values of the tables above, in every contract."
-    ratios = [f"{words} {s[kind]['times']}/{s[kind]['per']}" for kind, words in
-              (("sans_atout", "at sans atout by"), ("tout_atout", "at tout atout by")) if s.get(kind)]
+    ratios = [f"{words} {s[kind].times}/{s[kind].per}" for kind, words in
+              (("sans_atout", "at sans atout by"), ("tout_atout", "at tout atout by")) if s[kind] is not None]
     parts = [sentence_for(f"card_values.scale.{k}", _SCALE_WORDS[f"card_values.scale.{k}"], s[k])
              for k in ("applies_to", "rounding", "defenders")]
     return (f"Card points are multiplied {' and '.join(ratios) or 'by nothing'}: {parts[0]}, {parts[1]}; "
@@ -446,9 +418,9 @@ def _capot_bid(c: Ctx) -> str:
 def _generale(c: Ctx) -> str:
     if not c.generale:
         return "There is no générale (one player alone promising every trick)."
-    capot = c.r["auction"]["capot"]
-    ends = "ends the auction at once" if capot["ends_auction"] else "does not end the auction"
-    coinche = "may be coinched" if capot["may_be_coinched"] else "may not be coinched"
+    capot = c.rules.auction.capot
+    ends = "ends the auction at once" if capot.ends_auction else "does not end the auction"
+    coinche = "may be coinched" if capot.may_be_coinched else "may not be coinched"
     above = "every capot and every numeric bid" if c.capot else "every numeric bid"
     return ("A player may bid générale with a trump (générale hearts): a promise that he alone takes all eight "
             "tricks, his partner none. It is made only then: if the partner takes a trick, it fails even "
@@ -468,7 +440,7 @@ _COUNTS_AS = {
                          "compared with the defenders'."),
     "lowered_target": lambda c: (
         f"The belote is added to no side's total: the takers' belote lowers what they must reach by "
-        f"{c.r['belote']['points']} (a bid of 100 needs {100 - c.r['belote']['points']}), the least total too, and "
+        f"{c.rules.belote.points} (a bid of 100 needs {100 - c.rules.belote.points}), the least total too, and "
         "the totals compared with the defenders' or for a litige count no belote."),
 }
 
@@ -478,7 +450,7 @@ _COUNTS_AS = {
 
 
 def _coinche_minimum(c: Ctx) -> str:
-    m = c.get("auction.coinche.minimum_bid")
+    m = c.rules.auction.coinche.minimum_bid
     if m is None:
         return "Any numeric bid may be coinched."
     return (f"A bid below {m} may not be coinched; a bid of {m} or more may"
@@ -494,24 +466,24 @@ def _coinche_minimum(c: Ctx) -> str:
 # card_values.sweep.kind: what taking all eight tricks changes in the card count
 SWEEP_KIND = {
     "last_trick_value": lambda c, s, total: (
-        f"When one side takes all eight tricks, the last trick is worth {s['value']} instead of "
-        f"{c.r['card_values']['last_trick']}: {total} + {s['value']} = {total + s['value']} in a suit contract."),
+        f"When one side takes all eight tricks, the last trick is worth {s.value} instead of "
+        f"{c.rules.card_values.last_trick}: {total} + {s.value} = {total + s.value} in a suit contract."),
     "bonus": lambda c, s, total: (
-        f"When one side takes all eight tricks, it adds {s['value']} to its card points "
-        f"(after the last trick's {c.r['card_values']['last_trick']})."),
+        f"When one side takes all eight tricks, it adds {s.value} to its card points "
+        f"(after the last trick's {c.rules.card_values.last_trick})."),
     "none": lambda c, s, total: (
         f"Taking all eight tricks changes nothing in the card count: the cards still make "
-        f"{total + c.r['card_values']['last_trick']} in a suit contract."),
+        f"{total + c.rules.card_values.last_trick} in a suit contract."),
 }
 
 
 def _sweep(c: Ctx) -> str:
-    s = c.r["card_values"]["sweep"]
-    return sentence_for("card_values.sweep.kind", SWEEP_KIND, s["kind"])(c, s, suit_total(c.r))
+    s = c.rules.card_values.sweep
+    return sentence_for("card_values.sweep.kind", SWEEP_KIND, s.kind)(c, s, c.rules.card_total("S"))
 
 
 def _squares(c: Ctx, table: str = "squares", lead: str = "A square (four cards of one rank) scores") -> str:
-    sq = c.r["melds"][table]
+    sq = c.rules.melds[table]
     scoring = [k for k in PLAIN_ORDER if sq[k] > 0]
     none = [k for k in PLAIN_ORDER if sq[k] <= 0]
     by_value: dict[int, list[str]] = {}
@@ -532,27 +504,27 @@ def _squares(c: Ctx, table: str = "squares", lead: str = "A square (four cards o
 def _strain_squares(kind: str, words: str):
     """melds.squares_sans_atout / squares_tout_atout: the squares of that kind of contract, or the suits' table."""
     def say(c: Ctx) -> str:
-        if c.r["melds"].get(f"squares_{kind}") is None:
+        if c.rules.melds[f"squares_{kind}"] is None:
             return f"In {words}, squares score as in a suit contract."
         return _squares(c, f"squares_{kind}", f"In {words}, a square scores")
     return say
 
 
 def _runs(c: Ctx) -> str:
-    runs = c.r["melds"]["runs"]
+    runs = c.rules.melds.runs
     return (f"A run (cards in sequence in one suit) scores {runs['3']} for three cards, "
             f"{runs['4']} for four and {runs['5']} for five.")
 
 
 def _packets(c: Ctx) -> str:
-    p = c.r["deal"]["packets"]
+    p = c.rules.deal.packets
     shape = "-".join(str(x) for x in p)
     return (f"Each player receives {sum(p)} cards, dealt in packets of {shape}: each round, every player in turn "
             f"receives one packet, starting with {c.neighbour(c.next_side)}.")
 
 
 def _packets_after_auction(c: Ctx) -> str:
-    after = c.get("deal.packets_after_auction")
+    after = c.rules.deal.packets_after_auction
     if not after:
         return "Every card is dealt before the auction."
     n = c.rules.cards_before_auction()
@@ -572,12 +544,12 @@ _DEAL_METHOD = {
 
 
 def _deal_method(c: Ctx) -> str:
-    said = sentence_for("deal.method", _DEAL_METHOD, c.get("deal.method") or "packets")
+    said = sentence_for("deal.method", _DEAL_METHOD, c.rules.deal.method)
     return said(c) if callable(said) else said
 
 
 def _alt_packets(c: Ctx) -> str:
-    alts = c.r["deal"]["alternative_packets"]
+    alts = c.rules.deal.alternative_packets
     if not alts:
         return "No other packet order is allowed."
     shapes = " or ".join("-".join(str(x) for x in p) for p in alts)
@@ -587,9 +559,9 @@ def _alt_packets(c: Ctx) -> str:
 
 
 def _match_deals(c: Ctx) -> str:
-    n = c.get("match.deals")
+    n = c.rules.match.deals
     if n is None:
-        if c.r["match"]["target"] is None:
+        if c.rules.match.target is None:
             return "There is no set number of deals either: each deal stands alone."
         return "The match has no set number of deals: it is played until a side wins."
     return (f"The match lasts {n} deals at most: if no side has won by then, the higher total after deal {n} "
@@ -605,7 +577,7 @@ _THROW_INS_COUNT = {
 
 
 def _throw_ins_count(c: Ctx) -> str:
-    counts = c.get("match.throw_ins_count")
+    counts = c.rules.match.throw_ins_count
     if counts is not False and c.rules.match.tie == "deal_winner":
         return (_THROW_INS_COUNT["true"] + " If the last of them is thrown in and leaves the totals level, it has "
                 "no winners to settle them: play goes on, and the next deal's winners take the match.")
@@ -614,8 +586,8 @@ def _throw_ins_count(c: Ctx) -> str:
 
 def _orders(c: Ctx) -> tuple[tuple, tuple]:
     """The trump and plain rank orders in tricks, strongest first (card_values.order, else the usual)."""
-    return (tuple(c.get("card_values.order.trump") or TRUMP_ORDER),
-            tuple(c.get("card_values.order.plain") or PLAIN_ORDER))
+    return (tuple(c.rules.card_values.order.trump),
+            tuple(c.rules.card_values.order.plain))
 
 
 def _rank_letters(order) -> str:
@@ -643,7 +615,7 @@ def _by_rank(c: Ctx) -> str:
 
 def _go_up(c: Ctx, strain: str) -> str:
     """play.tout_atout_must_go_up / sans_atout_must_go_up true: what must be beaten, by play.trick_winner."""
-    if c.get("play.trick_winner") == "any_suit_by_rank":
+    if c.rules.play.trick_winner == "any_suit_by_rank":
         return (f"In {strain}, a player following suit must beat the card winning the trick if he can, even "
                 "when it is of another suit; if he cannot, any card of the led suit will do.")
     return f"In {strain}, a player following suit must beat the highest card of the led suit if he can."
@@ -672,7 +644,7 @@ _FIRST_LEADER_GENERALE = {
 
 
 def _first_leader_generale(c: Ctx) -> str:
-    return _FIRST_LEADER_GENERALE[c.get("play.first_leader_generale") or "first_leader"]
+    return _FIRST_LEADER_GENERALE[c.rules.play.first_leader_generale]
 
 
 def _capital(text: str) -> str:
@@ -680,7 +652,7 @@ def _capital(text: str) -> str:
 
 
 def _ladder(c: Ctx) -> str:
-    ladder = c.get("auction.bids.ladder")
+    ladder = c.rules.auction.bids.ladder
     if ladder is None:
         return "Any value from the lowest in those steps may be bid, up to the highest."
     return f"Only these values may be bid, lowest first: {', '.join(map(str, ladder))}."
@@ -689,7 +661,7 @@ def _ladder(c: Ctx) -> str:
 
 
 def _steps(c: Ctx) -> str:
-    low, step = c.r["auction"]["bids"]["minimum"], c.r["auction"]["bids"]["step"]
+    low, step = c.rules.auction.bids.minimum, c.rules.auction.bids.step
     return f"Values go up in steps of {step} ({low}, {low + step}, {low + 2 * step} ...)."
 
 
@@ -701,7 +673,7 @@ def _what_is_named(c: Ctx) -> str:
 
 
 def _maximum(c: Ctx) -> str:
-    m = c.r["auction"]["bids"]["maximum"]
+    m = c.rules.auction.bids.maximum
     text = "There is no highest numeric bid." if m is None else f"The highest numeric bid is {m}."
     if c.capot:
         text += " A capot bid ranks above every number."
@@ -711,14 +683,14 @@ def _maximum(c: Ctx) -> str:
 
 
 def _passes_to_end(c: Ctx) -> str:
-    n = c.r["auction"]["passes_to_end"]
+    n = c.rules.auction.passes_to_end
     extra = " (the bidder's own pass included)" if n == 4 else ""
     return (f"After a bid, {NUMBER_WORDS.get(n, n)} passes in a row{extra} end the auction: the last bid is the "
             f"contract, its bidder's side are the takers and the other side the defenders.")
 
 
 def _max_rounds(c: Ctx) -> str:
-    n = c.get("auction.max_rounds")
+    n = c.rules.auction.max_rounds
     if n is None:
         return "The auction goes round as many times as the players keep bidding."
     rounds = "one round" if n == 1 else f"{NUMBER_WORDS.get(n, n)} rounds"
@@ -729,7 +701,7 @@ def _max_rounds(c: Ctx) -> str:
 
 
 def _max_bids(c: Ctx) -> str:
-    n = c.get("auction.max_bids_per_player")
+    n = c.rules.auction.max_bids_per_player
     if n is None:
         return "A player may bid as often as the other rules let him."
     times = "once" if n == 1 else "twice" if n == 2 else f"{n} times"
@@ -745,12 +717,12 @@ _COINCHER = {"opponents_of_bidder": "An opponent of the highest bidder", "any_pl
 
 def _coincher(c: Ctx) -> str:
     """Who may coinche, as the subject of a sentence (auction.coinche.by)."""
-    return _COINCHER[c.r["auction"]["coinche"]["by"]]
+    return _COINCHER[c.rules.auction.coinche.by]
 
 
 def _surcoincher(c: Ctx) -> str:
     """Who may surcoinche, as the object of "then ... may surcoinche" (auction.surcoinche.by)."""
-    return "any player" if c.r["auction"]["surcoinche"].get("by") == "next_caller" else "either taker"
+    return "any player" if c.rules.auction.surcoinche.by == "next_caller" else "either taker"
 
 
 def _after_out_of_turn(c: Ctx) -> str:
@@ -767,24 +739,24 @@ _COINCHE_WHEN = {
                                "turn (the side to act may coinche)." + _after_out_of_turn(c)),
     "after_auction": lambda c: ("Nobody may coinche during the auction. Once it has ended, and before the first "
                                 "card is led, "
-                                + ("any player" if c.r["auction"]["coinche"]["by"] == "any_player"
+                                + ("any player" if c.rules.auction.coinche.by == "any_player"
                                    else "either defender")
                                 + f" may coinche, in any order; then {_surcoincher(c)} may surcoinche."),
     "any_moment": lambda c: (f"{_coincher(c)} may coinche at any moment while the bidding is open, "
                              "even out of turn (à la volée)."
                              + (" The last call is the last bid or pass of the auction, whoever made it."
-                                if c.r["auction"]["coinche"]["by"] == "opponents_of_last_caller" else "")
+                                if c.rules.auction.coinche.by == "opponents_of_last_caller" else "")
                              + _after_out_of_turn(c)),
 }
 
 
 def _passes_after(c: Ctx) -> str:
-    n = c.r["auction"]["coinche"]["passes_after"]
+    n = c.rules.auction.coinche.passes_after
     if n == 1:
         return ("After a coinche only the next player, one of the takers, may still speak: his pass ends "
                 "the auction" + (", and so does a surcoinche." if c.surcoinche else "."))
     unless = [w for ok, w in ((c.surcoinche, "the takers surcoinche"),
-                              (c.r["auction"]["coinche"]["effect"] == "overbid_cancels", "someone bids higher"))
+                              (c.rules.auction.coinche.effect == "overbid_cancels", "someone bids higher"))
               if ok]
     return (f"After a coinche, {NUMBER_WORDS.get(n, n)} passes in a row end the auction"
             + (f" (unless {' or '.join(unless)} first)." if unless else "."))
@@ -801,11 +773,11 @@ def _taker_pass_ends(c: Ctx) -> str:
 
 
 def _surcoinche_ends(c: Ctx) -> str:
-    if c.r["auction"]["surcoinche"]["ends_auction"]:
+    if c.rules.auction.surcoinche.ends_auction:
         return "A surcoinche ends the auction at once."
     if c.rules.auction.coinche.ended_by == "taker_pass":
         return "After a surcoinche, the auction ends at the taker's next pass."
-    n = c.r["auction"]["coinche"]["passes_after"]
+    n = c.rules.auction.coinche.passes_after
     return f"After a surcoinche, {NUMBER_WORDS.get(n, n)} passes in a row end the auction."
 
 
@@ -837,8 +809,8 @@ def _ranks(order) -> str:
 
 def _card_table(group: str, title: str, lead: str, order: tuple, section: str) -> Template:
     def say(c: Ctx) -> str:
-        values = c.r["card_values"][group]
-        total = sum(values.values())
+        values = c.rules.card_values[group]
+        total = sum(values[k] for k in RANK_KEYS)
         if group == "trump":
             sums = f"{total} in the suit"
         elif group == "plain":
@@ -864,23 +836,23 @@ _BELOTE_TOUT_ATOUT = {
 
 def _lowered(c: Ctx) -> bool:
     """Whether the takers' belote lowers their target (belote.counts_as lowered_target) rather than adding."""
-    return bool(c.belote and c.get("belote.counts_towards_contract") and c.get("belote.counts_as") == "lowered_target")
+    return bool(c.belote and c.rules.belote.counts_towards_contract and c.rules.belote.counts_as == "lowered_target")
 
 
 def _contract_target(c: Ctx) -> str:
     """What the takers' total must reach: the bid, or under lowered_target the bid less their belote."""
     if _lowered(c):
-        return f"the target (the bid less the takers' belote, {c.r['belote']['points']}, when they hold it)"
+        return f"the target (the bid less the takers' belote, {c.rules.belote.points}, when they hold it)"
     return "the bid"
 
 
 def _minimum_total(c: Ctx) -> str:
-    n = c.r["contract"]["minimum_total"]
-    low = c.r["auction"]["bids"]["minimum"]
+    n = c.rules.contract.minimum_total
+    low = c.rules.auction.bids.minimum
     if n <= low:
         return f"There is no other minimum: a total that reaches {_contract_target(c)} is enough."
     if _lowered(c):
-        less = n - c.r["belote"]["points"]
+        less = n - c.rules.belote.points
         return (f"The takers' total must also be at least {n}, or {less} when they hold the belote, so a bid of "
                 f"{low} needs {n} ({less} with the belote).")
     return f"The takers' total must also be at least {n}, so a bid of {low} needs {n}."
@@ -888,7 +860,7 @@ def _minimum_total(c: Ctx) -> str:
 
 def _tens(c: Ctx, usual: str) -> str:
     """How a rounding to tens treats the halfway digit, unless scoring.rounding_up_from says it per contract."""
-    if c.r["scoring"].get("rounding_up_from") is not None:
+    if c.rules.scoring.rounding_up_from is not None:
         return "rounded to the nearest 10 (from which digit it goes up: see below)"
     return usual
 
@@ -897,7 +869,7 @@ def _rounded(c: Ctx) -> str:
     """What scoring.rounding_stage rounds, as the subject of the rounding sentence."""
     return {"award": "Each side's award is", "before_multiplier": "Each side's award before the multiplier is",
             "card_points": "Each side's card points are", "card_points_complement": "The takers' card points are",
-            }[c.r["scoring"].get("rounding_stage", "award")]
+            }[c.rules.scoring.rounding_stage]
 
 
 def _after_judging(c: Ctx) -> str:
@@ -951,7 +923,7 @@ _LITIGE = {
 
 
 def _litige(c: Ctx) -> str:
-    return sentence_for("scoring.litige", _LITIGE, c.r["scoring"].get("litige", "none"))
+    return sentence_for("scoring.litige", _LITIGE, c.rules.scoring.litige)
 
 
 # contract.judged_on (optional; left out: card_points)
@@ -963,27 +935,27 @@ _JUDGED_ON = {
 
 
 def _judged_on(c: Ctx) -> str:
-    return sentence_for("contract.judged_on", _JUDGED_ON, c.r["contract"].get("judged_on", "card_points"))
+    return sentence_for("contract.judged_on", _JUDGED_ON, c.rules.contract.judged_on)
 
 
 _UP_FROM_PATHS = tuple(f"scoring.rounding_up_from.{k}" for k in ("suit", "sans_atout", "tout_atout"))
 
 
 def _rounding_up_from(c: Ctx) -> str:
-    up = c.r["scoring"].get("rounding_up_from")
+    up = c.rules.scoring.rounding_up_from
     if up is None:
         return "Rounding to tens goes up from the same digit in every contract."
-    kinds = [("in a suit contract", up["suit"])]
+    kinds = [("in a suit contract", up.suit)]
     if c.sa:
-        kinds.append(("at sans atout", up["sans_atout"]))
+        kinds.append(("at sans atout", up.sans_atout))
     if c.ta:
-        kinds.append(("at tout atout", up["tout_atout"]))
+        kinds.append(("at tout atout", up.tout_atout))
     said = "; ".join(f"{words}, from {n} ({10 + n} becomes 20, {9 + n} becomes 10)" for words, n in kinds)
     return f"Rounding to the nearest 10 goes up from a last digit that depends on the contract: {said}."
 
 
 def _both_sides(c: Ctx) -> bool:
-    return c.get("melds.sides_scoring") == "both_sides"
+    return c.rules.melds.sides_scoring == "both_sides"
 
 
 # match.belote_validation_deals: the deals in which a crossing through belote alone waits for a trick
@@ -1012,10 +984,10 @@ _BID_FACTOR_PATHS = tuple(f"scoring.bid_factor.{k}" for k in ("suit", "sans_atou
 
 def _bid_factor(c: Ctx) -> str:
     """scoring.bid_factor: the bid counted N times in the awards, per kind of contract."""
-    factor = c.r["scoring"].get("bid_factor") or {}
+    factor = c.rules.scoring.bid_factor
     kinds = [("a suit contract", "suit", True), ("sans atout", "sans_atout", c.sa), ("tout atout", "tout_atout", c.ta)]
-    said = [("twice" if factor.get(k, 1) == 2 else f"{factor.get(k, 1)} times") + f" in {words}"
-            for words, k, ok in kinds if ok and factor.get(k, 1) != 1]
+    said = [("twice" if factor[k] == 2 else f"{factor[k]} times") + f" in {words}"
+            for words, k, ok in kinds if ok and factor[k] != 1]
     if not said:
         return "The bid counts once in an award, whatever the contract."
     return ("Wherever an award counts the bid, it counts it " + ", ".join(said)
@@ -1024,23 +996,23 @@ def _bid_factor(c: Ctx) -> str:
 
 def _bid_scored_as(c: Ctx) -> str:
     """scoring.bid_scored_as: bids the awards count as another value."""
-    pairs = c.r["scoring"].get("bid_scored_as") or []
+    pairs = c.rules.scoring.bid_scored_as or ()
     if not pairs:
         return "Wherever an award counts the bid, it counts the bid's own value."
-    said = "; ".join(f"a bid of {p['bid']} counts {p['scores']}" for p in pairs)
+    said = "; ".join(f"a bid of {p.bid} counts {p.scores}" for p in pairs)
     return (f"Wherever an award counts the bid, {said}; the contract is still judged on the bid itself "
-            f"(a bid of {pairs[0]['bid']} must make {pairs[0]['bid']}).")
+            f"(a bid of {pairs[0].bid} must make {pairs[0].bid}).")
 
 
 def _rounding_stage(c: Ctx) -> str:
-    return sentence_for("scoring.rounding_stage", _ROUNDING_STAGE, c.r["scoring"].get("rounding_stage", "award"))
+    return sentence_for("scoring.rounding_stage", _ROUNDING_STAGE, c.rules.scoring.rounding_stage)
 
 
 def _target(c: Ctx) -> str:
-    if c.r["match"]["target"] is None:
+    if c.rules.match.target is None:
         return ("There is no match to a target: each deal is scored on its own, and no total wins"
-                + (" (unless a number of deals is set: see below)." if c.get("match.deals") else "."))
-    return f"The match is played to {c.r['match']['target']} points."
+                + (" (unless a number of deals is set: see below)." if c.rules.match.deals else "."))
+    return f"The match is played to {c.rules.match.target} points."
 
 
 
@@ -1050,9 +1022,9 @@ def _target(c: Ctx) -> str:
 def _exact_deals(c: Ctx) -> str:
     """Which deals match.last_deal_exact counts unrounded: those that would reach the target, the last of ``deals``."""
     crossing = "A deal whose rounded score would take a side to the target"
-    if c.get("match.deals") is None:
+    if c.rules.match.deals is None:
         return crossing
-    if c.r["match"]["target"] is None:
+    if c.rules.match.target is None:
         return "The last deal of the match"
     return crossing + ", or the last deal of the match,"
 
@@ -1066,7 +1038,7 @@ _REACH = {
 
 def _target_words(c: Ctx) -> str:
     """The target as a sentence names it: its points, or "the target" when there is none (match.target null)."""
-    target = c.r["match"]["target"]
+    target = c.rules.match.target
     return "the target" if target is None else str(target)
 
 
@@ -1090,7 +1062,7 @@ TEMPLATES: tuple[Template, ...] = (
     one("shuffle", "table", "Shuffle", "deal.shuffle", {
         "every_deal": "The dealer shuffles before every deal.",
         "never": lambda c: ("The cards are never shuffled: the tricks of the last deal are gathered up and the "
-                            "pack is " + ("only cut." if c.get("deal.cut.required") else "at most cut.")),
+                            "pack is " + ("only cut." if c.rules.deal.cut.required else "at most cut.")),
         "dealer_choice": "The dealer may shuffle or not, as he chooses.",
         "recommended": "The dealer is advised to shuffle before each deal, but need not.",
         "never_except_listed": ("Shuffling is forbidden, except in the cases the table's written rules list; otherwise "
@@ -1103,7 +1075,7 @@ TEMPLATES: tuple[Template, ...] = (
         "dealer_right": lambda c: f"The pack is cut by {c.neighbour('right')}.",
     }),
     one("cut-minimum", "table", "Size of the cut", "deal.cut.minimum_packet",
-        lambda c: f"Each part of the cut must hold at least {_plural(c.r['deal']['cut']['minimum_packet'], 'card')}."),
+        lambda c: f"Each part of the cut must hold at least {_plural(c.rules.deal.cut.minimum_packet, 'card')}."),
     one("cut-required", "table", "Cut required", "deal.cut.required", {
         "true": "The pack must be cut.",
         "false": "The player may decline to cut (no cut).",
@@ -1120,7 +1092,7 @@ TEMPLATES: tuple[Template, ...] = (
     }),
     one("bid-minimum", "auction", "Lowest bid", "auction.bids.minimum",
         lambda c: f"A bid names a value and {_what_is_named(c)}; the lowest value is "
-                  f"{c.r['auction']['bids']['minimum']}."),
+                  f"{c.rules.auction.bids.minimum}."),
     Template("bid-step", "auction", "Steps", ("auction.bids.step",), _steps),
     Template("bid-maximum", "auction", "Highest bid", ("auction.bids.maximum",), _maximum),
     Template("bid-ladder", "auction", "Ladder of bids", ("auction.bids.ladder",), _ladder),
@@ -1138,11 +1110,11 @@ TEMPLATES: tuple[Template, ...] = (
                                    "higher strain (see the order of strains)."),
     }),
     one("strain-order", "auction", "Order of strains", "auction.strain_order",
-        lambda c: f"From lowest to highest, the strains rank: {strain_list(c.r['auction']['strain_order'])}.",
+        lambda c: f"From lowest to highest, the strains rank: {strain_list(c.rules.auction.strain_order)}.",
         options={"auction.strain_order[]": STRAIN_WORDS}),
     one("capot-bid", "auction", "Capot bid", "auction.capot.allowed", _capot_bid),
     one("capot-value", "auction", "Value of a capot bid", "auction.capot.value",
-        lambda c: f"Wherever the scoring adds the bid, a capot bid counts {c.r['auction']['capot']['value']}."),
+        lambda c: f"Wherever the scoring adds the bid, a capot bid counts {c.rules.auction.capot.value}."),
     one("capot-over-capot", "auction", "Capot over capot", "auction.capot.overcall_by_capot", {
         "never": "A capot bid cannot be overcalled by another capot, whatever its strain.",
         None: "A capot bid cannot be overcalled by another capot, whatever its strain.",
@@ -1164,7 +1136,7 @@ TEMPLATES: tuple[Template, ...] = (
     }),
     one("generale", "auction", "Générale", "auction.generale.allowed", _generale),
     one("generale-value", "auction", "Value of a générale", "auction.generale.value",
-        lambda c: f"Wherever the scoring adds the bid, a générale counts {c.r['auction']['generale']['value']}."),
+        lambda c: f"Wherever the scoring adds the bid, a générale counts {c.rules.auction.generale.value}."),
     Template("passes-to-end", "auction", "End of the auction", ("auction.passes_to_end",), _passes_to_end),
     one("all-pass", "auction", "Four passes", "auction.all_pass", {
         "throw_in": "If all four players pass without a bid, the cards are thrown in and dealt again.",
@@ -1223,7 +1195,6 @@ TEMPLATES: tuple[Template, ...] = (
     }),
     one("coinche-ended-by", "coinche", "What ends the auction after a coinche", "auction.coinche.ended_by", {
         "passes": _ENDS_ON_PASSES,
-        None: _ENDS_ON_PASSES,
         "taker_pass": _taker_pass_ends,
     }),
     Template("coinche-passes", "coinche", "Passes after a coinche", ("auction.coinche.passes_after",),
@@ -1264,7 +1235,7 @@ TEMPLATES: tuple[Template, ...] = (
     one("trump-lead", "play", "Trump led", "play.trump_lead_must_overtrump", {
         "true": lambda c: ("When trump is led, each player must play a higher trump than the highest one in the "
                            "trick if he can"
-                           + (", even over his partner." if c.get("play.trump_lead_overtrump_partner")
+                           + (", even over his partner." if c.rules.play.trump_lead_overtrump_partner
                               else " (over his partner's winning trump he need not: see below).")),
         "false": "When trump is led, a player must follow with a trump but need not beat the trumps already played.",
     }),
@@ -1321,7 +1292,7 @@ TEMPLATES: tuple[Template, ...] = (
     _card_table("sans_atout", "Sans atout values", "In sans atout every suit counts", PLAIN_ORDER, "values"),
     _card_table("tout_atout", "Tout atout values", "In tout atout every suit counts", TRUMP_ORDER, "values"),
     one("last-trick", "values", "Last trick", "card_values.last_trick",
-        lambda c: f"The side that takes the last trick adds {c.r['card_values']['last_trick']} (dix de der)."),
+        lambda c: f"The side that takes the last trick adds {c.rules.card_values.last_trick} (dix de der)."),
     Template("card-scale", "values", "Sans atout and tout atout points rescaled", _SCALE_PATHS, _card_scale,
              _SCALE_WORDS),
     Template("sweep", "values", "All eight tricks", ("card_values.sweep.kind", "card_values.sweep.value"), _sweep,
@@ -1331,15 +1302,15 @@ TEMPLATES: tuple[Template, ...] = (
     one("melds", "melds", "Melds", "melds.enabled", {
         "true": "Players may declare melds (announcements): squares and runs.",
         "false": lambda c: ("There are no melds (announcements) in this game"
-                            + ("; only the belote is announced." if c.belote and c.get("belote.claim") != "automatic"
+                            + ("; only the belote is announced." if c.belote and c.rules.belote.claim != "automatic"
                                else ".")),
     }),
     Template("runs", "melds", "Runs", tuple(f"melds.runs.{n}" for n in ("3", "4", "5")), _runs),
     one("long-runs", "melds", "Longer runs", "melds.long_runs", {
         "highest_five": lambda c: (f"A run of more than five cards counts as its highest five "
-                                   f"({c.r['melds']['runs']['5']}); its lower cards stay free for another meld."),
+                                   f"({c.rules.melds.runs['5']}); its lower cards stay free for another meld."),
         "count_as_five": lambda c: (f"A run of more than five cards counts as a run of five "
-                                    f"({c.r['melds']['runs']['5']}), all its cards included."),
+                                    f"({c.rules.melds.runs['5']}), all its cards included."),
     }),
     one("run-order", "melds", "Order for runs", "melds.run_order", {
         "AKQJT987": "Runs follow the order A K Q J 10 9 8 7 in every suit, trumps included.",
@@ -1369,11 +1340,11 @@ TEMPLATES: tuple[Template, ...] = (
     }),
     Template("sides-scoring", "melds", "Which sides score their melds", ("melds.sides_scoring",),
              lambda c: sentence_for("melds.sides_scoring", _SIDES_SCORING,
-                                    c.get("melds.sides_scoring") or "best_side"),
+                                    c.rules.melds.sides_scoring),
              {"melds.sides_scoring": _SIDES_SCORING}),
     one("sevens-cancel", "melds", "Four sevens", "melds.sevens_cancel",
         lambda c: ("A player who declares the four sevens cancels every meld of the deal: nobody scores a meld "
-                   "(the belote still counts)." if c.get("melds.sevens_cancel") else
+                   "(the belote still counts)." if c.rules.melds.sevens_cancel else
                    "Four sevens cancel nothing; they score as the squares say.")),
     one("meld-timing", "melds", "Declaring and comparing", "melds.timing", {
         "declared_with_first_card": ("Each player declares his melds as he plays his first card. After the first "
@@ -1392,7 +1363,7 @@ TEMPLATES: tuple[Template, ...] = (
         "false": "There is no belote in this game.",
     }),
     one("belote-points", "belote", "Value", "belote.points",
-        lambda c: f"A belote is worth {c.r['belote']['points']} to its holder's side."),
+        lambda c: f"A belote is worth {c.rules.belote.points} to its holder's side."),
     one("belote-claim", "belote", "Saying it", "belote.claim", {
         "said": ("He must say \"belote\" as he plays the first of the two cards and \"rebelote\" with the second, "
                  "or the belote is lost."),
@@ -1408,12 +1379,12 @@ TEMPLATES: tuple[Template, ...] = (
     }),
     one("belote-counts", "belote", "Belote and the contract", "belote.counts_towards_contract", {
         "true": lambda c: ("The takers' belote helps them make the contract, as said below."
-                           if c.get("belote.counts_as") == "lowered_target" else
+                           if c.rules.belote.counts_as == "lowered_target" else
                            "The belote counts towards its side's total when the contract is judged."),
         "false": "The belote does not count towards the contract; it is only added to the score.",
     }),
     Template("belote-counts-as", "belote", "Belote: points or a lower target", ("belote.counts_as",),
-             lambda c: sentence_for("belote.counts_as", _COUNTS_AS, c.get("belote.counts_as") or "points")(c),
+             lambda c: sentence_for("belote.counts_as", _COUNTS_AS, c.rules.belote.counts_as)(c),
              {"belote.counts_as": _COUNTS_AS}),
     one("belote-failure", "belote", "When the takers fail", "belote.on_failure", {
         "holder": "When the contract fails, the takers keep their belote.",
@@ -1444,11 +1415,11 @@ TEMPLATES: tuple[Template, ...] = (
     }),
     Template("minimum-total", "contract", "Least total", ("contract.minimum_total",), _minimum_total),
     Template("margin", "contract", "A margin over the bid", ("contract.margin",),
-             lambda c: (f"A contract needs the bid plus {c.get('contract.margin')}: a bid of 100 needs "
-                        f"{100 + c.get('contract.margin')}; the score still counts the bid."
-                        if c.get("contract.margin") else "A contract needs its bid, no more.")),
+             lambda c: (f"A contract needs the bid plus {c.rules.contract.margin}: a bid of 100 needs "
+                        f"{100 + c.rules.contract.margin}; the score still counts the bid."
+                        if c.rules.contract.margin else "A contract needs its bid, no more.")),
     Template("capot-by", "contract", "Taking every trick", ("contract.capot_by",),
-             lambda c: sentence_for("contract.capot_by", _CAPOT_BY, c.get("contract.capot_by") or "tricks"),
+             lambda c: sentence_for("contract.capot_by", _CAPOT_BY, c.rules.contract.capot_by),
              options={"contract.capot_by": _CAPOT_BY}),
     Template("judged-on", "contract", "Rounded before judging", ("contract.judged_on",), _judged_on,
              {"contract.judged_on": _JUDGED_ON}),
@@ -1511,33 +1482,33 @@ TEMPLATES: tuple[Template, ...] = (
     Template("belote-validation-deals", "match", "Which deals the belote condition covers",
              ("match.belote_validation_deals",),
              lambda c: ("The condition on a belote covers " + _VALIDATION_DEALS[
-                 c.get("match.belote_validation_deals") or "failed_or_no_trick"] + "."),
+                 c.rules.match.belote_validation_deals] + "."),
              {"match.belote_validation_deals": {k: f"The condition on a belote covers {v}."
                                                 for k, v in _VALIDATION_DEALS.items()}}),
     one("last-deal-trick", "match", "A trick in the last deal", "match.last_deal_needs_a_trick",
         lambda c: ("A side that reaches the target in a deal in which it won no trick cannot win on that deal; it "
                    "wins at the end of a later deal in which it wins a trick, if it still has the target."
-                   if c.get("match.last_deal_needs_a_trick") else
+                   if c.rules.match.last_deal_needs_a_trick else
                    "A side may win on a deal in which it won no trick.")),
     one("last-deal-not-failed", "match", "Not down in the last deal", "match.last_deal_not_failed",
         lambda c: ("A side that failed its contract in a deal cannot win on that deal; it wins at the end of a "
                    "later deal in which it did not fail, if it still has the target."
-                   if c.get("match.last_deal_not_failed") else
+                   if c.rules.match.last_deal_not_failed else
                    "A side may win on a deal in which it failed its contract.")),
     one("last-deal-capot-meld", "match", "No win on a capot + meld", "match.last_deal_not_capot_meld",
         lambda c: ("A side that reaches the target in a deal in which it won no trick but scored melds cannot win "
                    "on that deal; it wins at the end of a later deal, if it still has the target."
-                   if c.get("match.last_deal_not_capot_meld") else
+                   if c.rules.match.last_deal_not_capot_meld else
                    "A side may win on a deal in which it won no trick but scored melds.")),
     one("last-deal-exact", "match", "The last deal counted exactly", "match.last_deal_exact",
         lambda c: (_exact_deals(c) + " is counted with its exact score, unrounded: rounding cannot win the match."
-                   if c.get("match.last_deal_exact") else
+                   if c.rules.match.last_deal_exact else
                    "The deal that wins the match is counted rounded, like any other.")),
     Template("throw-ins-count", "match", "Thrown-in deals", ("match.throw_ins_count",), _throw_ins_count,
              {"match.throw_ins_count": _THROW_INS_COUNT}),
     one("belote-validation", "match", "Reaching the target through belote", "match.belote_validation", {
         "true": lambda c: ("A side that reaches the target only thanks to its belote, in "
-                           + _VALIDATION_DEALS[c.get("match.belote_validation_deals") or "failed_or_no_trick"]
+                           + _VALIDATION_DEALS[c.rules.match.belote_validation_deals]
                            + ", has not yet won: it must first win a trick in a later deal."),
         "false": lambda c: ("There is no further condition: points from a belote count like any others towards "
                             "the target." if c.belote else "There is no further condition on reaching the target."),
@@ -1582,12 +1553,12 @@ def covers(rule_paths, template: Template) -> bool:
 
 def _bid_values(c: Ctx) -> str:
     """What "the bid" counts for a capot and a générale, in brackets (nothing when neither is played)."""
-    a = c.r["auction"]
+    a = c.rules.auction
     parts = []
     if c.capot:
-        parts.append(f"a capot bid counts {a['capot']['value']}")
+        parts.append(f"a capot bid counts {a.capot.value}")
     if c.generale:
-        value = a["generale"]["value"]
+        value = a.generale.value
         parts.append(f"a générale {value}" if parts else f"a générale counts {value}")
     return f" ({', '.join(parts)})" if parts else ""
 
@@ -1596,21 +1567,20 @@ def _bid_values(c: Ctx) -> str:
 
 def intro(section: str, c: Ctx) -> str | None:
     """A few words before a section's rules: what no parameter changes, or a total worked out."""
-    r = c.r
     if section == "table":
         return ("Four players in two partnerships, partners facing each other (North–South against East–West), "
                 "with a 32-card pack from the seven to the ace.")
     if section == "play":
         trump, plain = _orders(c)
         wins = ("The strongest card played wins the trick, whatever its suit (as said below)"
-                if c.get("play.trick_winner") == "any_suit_by_rank" else
+                if c.rules.play.trick_winner == "any_suit_by_rank" else
                 "The highest trump wins the trick, or the highest card of the led suit if no trump was played")
         return (f"Everyone must follow the suit led when he can. {wins}; the winner leads to the next trick. "
                 f"In a suit contract trumps rank {_rank_letters(trump)} and the other suits "
                 f"{_rank_letters(plain)}, strongest first.")
     if section == "values":
-        total = suit_total(r)
-        last = r["card_values"]["last_trick"]
+        total = c.rules.card_total("S")
+        last = c.rules.card_values.last_trick
         text = (f"In a suit contract the cards are worth {total} in all (the trump suit and three others), "
                 f"{total + last} with the last trick.")
         if c.sa:
@@ -1622,9 +1592,9 @@ def intro(section: str, c: Ctx) -> str | None:
         return text
     if section == "contract":
         parts = ["its card points"]
-        if c.melds and r["melds"]["count_towards_contract"]:
+        if c.melds and c.rules.melds.count_towards_contract:
             parts.append("its melds")
-        if c.belote and r["belote"]["counts_towards_contract"] and r["belote"].get("counts_as") != "lowered_target":
+        if c.belote and c.rules.belote.counts_towards_contract and c.rules.belote.counts_as != "lowered_target":
             parts.append("its belote")
         total = " plus ".join(parts)
         text = f"Each side's total is {total}."
@@ -1633,7 +1603,7 @@ def intro(section: str, c: Ctx) -> str | None:
         if c.generale:
             text += (" A générale is made only if the declarer alone takes all eight tricks; one trick taken by "
                      "his partner is enough to fail it.")
-        if c.r["scoring"]["rounding"] != "none":
+        if c.rules.scoring.rounding != "none":
             text += " The contract is always judged on the exact points, before any rounding."
         return text
     if section == "scoring":

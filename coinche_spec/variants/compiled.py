@@ -29,7 +29,7 @@ from typing import Any, Mapping
 from .rules import Rules
 
 __all__ = ["RuleGroup", "CompiledRules", "compiled_rules", "STRAINS", "SUITS", "with_unused_filled", "unused_left_out",
-           "capot_over_capot_matters", "left_out_defaults", "with_defaults", "every_rule", "recording_rules"]
+           "capot_over_capot_matters", "plain", "left_out_defaults", "with_defaults", "every_rule", "recording_rules"]
 
 SUITS = ("S", "H", "D", "C")
 STRAINS = SUITS + ("TA", "SA")
@@ -264,8 +264,41 @@ class RuleGroup:
     def keys(self):
         return [k for k in self.__dict__ if not k.startswith("_")]
 
+    def at(self, path: str) -> Any:
+        """The rule at the dotted ``path`` below this group (``c.at("scoring.rounding")``), for a reader
+        that holds a rule's path as text (a rules page's template); AttributeError naming the path for a
+        name the schema lacks, as an attribute read would. Below an optional group the file leaves out
+        (belote.placement: None), every rule reads None."""
+        node: Any = self
+        for key in path.split("."):
+            if node is None:
+                return None
+            if not isinstance(node, RuleGroup):
+                raise AttributeError(f"{self._path}.{path}: {key!r} is below a rule, not a group")
+            node = getattr(node, key)
+        return node
+
     def __repr__(self) -> str:
         return f"RuleGroup({self._path})"
+
+
+def plain(value: Any) -> Any:
+    """A compiled value as plain data (a group as a dict, a list as a list): what a reader writes out
+    or compares as text (``compare``'s rows)."""
+    if isinstance(value, RuleGroup):
+        return {k: plain(getattr(value, k)) for k in value.keys()}
+    if isinstance(value, tuple):
+        return [plain(v) for v in value]
+    return value
+
+
+def _holds(node: Any, keys: list) -> bool:
+    """Whether the nested mapping ``node`` has a value at ``keys``."""
+    for key in keys:
+        if not isinstance(node, Mapping) or key not in node:
+            return False
+        node = node[key]
+    return True
 
 
 def _compile(value: Any, path: str, group: type = RuleGroup) -> Any:
@@ -294,6 +327,9 @@ class CompiledRules(RuleGroup):
         d["strains"] = tuple(s for s in STRAINS if s in SUITS
                              or (s == "TA" and a.strains.tout_atout) or (s == "SA" and a.strains.sans_atout))
         d["capot_or_generale"] = bool(a.capot.allowed or a.generale.allowed)
+        # a capot bid may be overcalled by a capot in a higher strain (capot_over_capot_matters)
+        d["capot_over_capot"] = (a.capot.overcall_by_capot == "higher_strain" and bool(a.capot.allowed)
+                                 and not a.capot.ends_auction)
         d["coinche_possible"] = bool(a.coinche.allowed)
         # a coinche that ends the auction leaves the takers no turn to surcoinche (unless it comes after it)
         d["coinche_ends_auction"] = a.coinche.effect == "ends_auction" and a.coinche.when != "after_auction"
@@ -314,6 +350,20 @@ class CompiledRules(RuleGroup):
         if hit is None:
             hit = self._phases[key] = build(self)
         return hit
+
+    def left_out(self, path: str) -> str | None:
+        """How the file gave the rule at the dotted ``path``: None when it wrote it; else what these
+        rules hold in its place: ``"unused"`` (a rule no deal of the rule set can use, read as its
+        neutral value: ``unused_left_out``), ``"default"`` (an optional rule, read as its schema
+        default) or ``"none"`` (no value of its own: None). The one question a page asks of what a
+        file wrote rather than of what it plays (a cell marked "left out", a folded rule)."""
+        keys = path.split(".")
+        if _holds(self.document, keys):
+            return None
+        for fill, how in ((unused_left_out(self.document), "unused"), (left_out_defaults(), "default")):
+            if _holds(fill, keys):
+                return how
+        return "none"
 
     def strain_allowed(self, strain: str) -> bool:
         return strain in self.strains

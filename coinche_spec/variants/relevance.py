@@ -22,7 +22,7 @@ from __future__ import annotations
 import json
 from typing import Callable
 
-from .compiled import CompiledRules, capot_over_capot_matters, compiled_rules, with_defaults, with_unused_filled
+from .compiled import CompiledRules, compiled_rules, with_defaults, with_unused_filled
 
 __all__ = ["CANNOT_MATTER", "OUTCOMES", "cannot_matter", "leaf_unused", "rule_of", "term_uses", "set_but_moot",
            "moot_difference", "that_can_matter", "full_rules"]
@@ -90,7 +90,7 @@ def _on_the_ladder(r):
 
 
 def _strain_order_unused(r):
-    if r.auction.overcall == "higher_value_or_strain" or capot_over_capot_matters(r.document["auction"]):
+    if r.auction.overcall == "higher_value_or_strain" or r.capot_over_capot:
         return None
     return "bids are compared by value only"
 
