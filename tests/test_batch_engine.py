@@ -223,7 +223,7 @@ CHANGES = {
     "test-scale-card-points": _SCORE, "test-scale-round-down": _SCORE,
     "test-colver-belote": _SCORE, "test-belote-placement-defenders": _SCORE,
     "test-belote-placement-lost": _SCORE, "test-belote-placement-takers": _SCORE,
-    "test-belote-king-first": _BELOTE, "test-belote-one-word": _NOTHING,
+    "test-belote-king-first": _BELOTE, "test-belote-one-word": _NOTHING, "test-belote-rebelote-forgiven": _NOTHING,
     "test-match-last-deal": _NOTHING, "test-match-last-taker": _NOTHING, "test-match-draw": _NOTHING,
     "test-match-3-deals": _NOTHING, "test-colver-match": _NOTHING,
     # issue 8's scoring, meld, contract and match rules: the bid counted twice or three times, a margin

@@ -351,8 +351,8 @@ class BatchRules:
         self.belote_lowers = self.belote_count and batch_form(BELOTE_COUNTS_AS, b.counts_as)
         self.belote_multiplied = b.multiplied == "with_award"
         # belote.claim: the random and simple players say "belote" with the first of the king and queen and
-        # "rebelote" with the second, so said, said_once and automatic count every belote held; king_first
-        # only those whose king was played first
+        # "rebelote" with the second, so said, said_once, said_rebelote_forgiven_once (nothing is ever
+        # forgotten) and automatic count every belote held; king_first only those whose king was played first
         self.belote_king_first = batch_form(CLAIM, b.claim)
         # belote_dest[2 * placed + role]: where the takers' (role 0) or the defenders' (1) belote goes, for
         # placed = 2 * coinched + made (a litige counts as made): 0 the takers, 1 the defenders, 2 lost.

@@ -1381,6 +1381,9 @@ TEMPLATES: tuple[Template, ...] = (
                       "nothing more is needed with the second."),
         "king_first": ("He must play the king first, saying \"belote\", then the queen, saying \"rebelote\"; "
                        "played queen first, or not said, the belote is lost."),
+        "said_rebelote_forgiven_once": ("He must say \"belote\" as he plays the first of the two cards and "
+                                        "\"rebelote\" with the second, or the belote is lost; but a forgotten "
+                                        "\"rebelote\" is forgiven once per match to each side, the first time."),
     }),
     one("belote-in-run", "belote", "Belote and runs", "belote.in_run", {
         "allowed": "The king and queen may also sit in a declared run; the belote still counts.",
