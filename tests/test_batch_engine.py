@@ -31,6 +31,9 @@ DEALS = 2000
 WRITTEN = registry.ids("published") + registry.ids("implementation")
 # the rules the batch engine still refuses (auction rules added after it): a refusal must name one
 NOT_YET = {path for path, _, _ in BATCH_NOT_YET_RULES}
+# the enumerated rules with an option the batch has no form for (its engine table's batch=), which a test
+# rule set may play: play.generale_partner sits_out (three-card tricks)
+NO_BATCH_FORM = {path for path, t in TABLES.items() if t.batch is not SHARED and set(t) - set(t.batch)}
 
 
 def _batch_plays(ident) -> bool:
@@ -189,7 +192,7 @@ def test_test_rule_set_deal_for_deal(ident):
         batch_rules(load_variant(ident))
     except BatchUnsupported as refusal:
         rule = str(refusal).split(":")[0].removeprefix("rules.")
-        assert rule in NOT_YET, f"{ident}: refused for {rule}, which the batch engine plays"
+        assert rule in NOT_YET or rule in NO_BATCH_FORM, f"{ident}: refused for {rule}, which the batch engine plays"
         return
     batch, diffs = _replayed(load_variant(ident), 300, seed=8)
     assert diffs == [], replay_failures(ident, diffs, 8)

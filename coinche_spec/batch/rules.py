@@ -21,7 +21,7 @@ from ..engine.masks import PLAIN_RANK_ORDER, SUIT_MASKS
 from ..engine.belote import CLAIM
 from ..engine.melds import CARD_REUSE, RUN_ORDER, TIMING
 from ..engine.options import SHARED, choose, engine_phase, rule_options
-from ..engine.play import TRICK_WINNER, beat_table, rank_orders
+from ..engine.play import GENERALE_PARTNER, TRICK_WINNER, beat_table, rank_orders
 from ..engine.scoring import (BELOTE_COUNTS_AS, BELOTE_ON_FAILURE, BELOTE_PLACEMENT, BELOTE_PLACEMENT_RULES,
                               JUDGED_ON, LITIGE, ROUNDING, ROUNDING_STAGE, SCALE_APPLIES_TO, SCALE_DEFENDERS,
                               SCALE_ROUNDING, SWEEP_KIND, VERSUS_DEFENDERS)
@@ -103,6 +103,9 @@ class BatchRules:
         self.pcot = p.partner_cut_only_trumps == "must_overtrump"
         self.first_leader = p.first_leader
         self.generale_taker_leads = p.first_leader_generale == "taker"
+        # play.generale_partner: the batch plays four-card tricks only; a générale's partner who sits out
+        # (three-card tricks) has no batch form and is refused
+        batch_form(GENERALE_PARTNER, p.generale_partner)
         # per strain: trump mask, whether a follower must go up, beat table, card values
         self.trump_mask = np.array([SUIT_MASKS[t] if t >= 0 else 0 for t in _TRUMP], dtype=np.uint32)
         self.go_up = np.array([False] * 4 + [bool(p.tout_atout_must_go_up), bool(p.sans_atout_must_go_up)])

@@ -155,7 +155,7 @@ def _tricks(value, path):
         p = path + (i,)
         _object(t, p, ("leader", "winner", "cards"))
         out.append({"leader": _seat(t["leader"], p + ("leader",)), "winner": _seat(t["winner"], p + ("winner",)),
-                    "cards": _cards(t["cards"], p + ("cards",), 4, 4)})
+                    "cards": _cards(t["cards"], p + ("cards",), 3, 4)})   # 3: a générale's partner sits out
     return out
 
 

@@ -65,6 +65,7 @@ ENUM_WORDS: dict[str, dict] = {
                                "overbid_cancels": "a higher bid cancels it (décoinchage)",
                                "ends_bidding_window": "ends the bidding, then a surcoinche window"},
     "play.first_leader_generale": {"first_leader": "as any contract", "taker": "the générale's taker"},
+    "play.generale_partner": {"plays": "plays, may not win a trick", "sits_out": "sits out: 3-card tricks"},
     "play.trick_winner": {"led_suit": "highest trump, else of the led suit",
                           "any_suit_by_rank": "highest rank of any suit (trumps above)"},
     "play.first_leader": {"next_to_dealer": lambda c: f"next to the dealer ({_side(c, True)})",

@@ -672,6 +672,18 @@ def _first_leader_generale(c: Ctx) -> str:
     return _FIRST_LEADER_GENERALE[c.get("play.first_leader_generale") or "first_leader"]
 
 
+_GENERALE_PARTNER = {
+    "plays": "In a générale the taker's partner plays every trick; if he wins one, the générale fails.",
+    "sits_out": ("In a générale the taker's partner lays his hand aside and does not play: the tricks have "
+                 "three cards, and his cards, belote and melds count for nobody. Where he would lead the first "
+                 "trick, the next player leads."),
+}
+
+
+def _generale_partner(c: Ctx) -> str:
+    return _GENERALE_PARTNER[c.get("play.generale_partner") or "plays"]
+
+
 def _capital(text: str) -> str:
     return text[:1].upper() + text[1:]
 
@@ -1240,6 +1252,9 @@ TEMPLATES: tuple[Template, ...] = (
     Template("first-leader-generale", "play", "First lead of a générale", ("play.first_leader_generale",),
              _first_leader_generale,
              {"play.first_leader_generale": _FIRST_LEADER_GENERALE}),
+    Template("generale-partner", "play", "The générale's partner", ("play.generale_partner",),
+             _generale_partner,
+             {"play.generale_partner": _GENERALE_PARTNER}),
     one("trick-winner", "play", "Who wins a trick", "play.trick_winner", _TRICK_WINNER),
     one("trump-lead", "play", "Trump led", "play.trump_lead_must_overtrump", {
         "true": lambda c: ("When trump is led, each player must play a higher trump than the highest one in the "

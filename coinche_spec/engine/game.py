@@ -27,7 +27,7 @@ from .auction import Auction
 from .errors import BadInput, IllegalCall, IllegalPlay
 from .masks import cards_of
 from ..variants.compiled import compiled_rules
-from .play import _SEAT_INDEX, PlayState, compiled, first_leader
+from .play import _SEAT_INDEX, PlayState, compiled, first_leader, sitting_out
 from .play import _card  # the same card check and message everywhere
 
 __all__ = ["Deal", "DealOutcome", "run_deal_case"]
@@ -143,7 +143,8 @@ class Deal:
     Every ``apply_*`` returns a new Deal. ``phase`` is ``auction`` (calls
     go on), ``play`` (the contract is settled: cards, and before the first
     card a coinche or surcoinche where the variant allows one after the
-    auction), ``done`` (all 32 cards played) or ``redeal`` (four passes).
+    auction), ``done`` (all 32 cards played, 24 when a générale's partner sits out) or ``redeal``
+    (four passes).
     """
 
     __slots__ = ("rules", "dealer", "hands", "seen", "auction", "calls", "play", "log", "declared",
@@ -258,9 +259,10 @@ class Deal:
         if state == "contract":
             phase = "play"
             if play is None:   # the hands were checked by Deal.start
-                h = self.hands
-                play = PlayState._begin(compiled(self.rules, auction.contract.strain),
-                                        (h["N"], h["E"], h["S"], h["W"]), _SEAT_INDEX[self._leader(auction)])
+                h, contract = self.hands, auction.contract
+                play = PlayState._begin(compiled(self.rules, contract.strain),
+                                        (h["N"], h["E"], h["S"], h["W"]), _SEAT_INDEX[self._leader(auction)],
+                                        sitting_out(self.rules, contract.declarer, contract.value == "generale"))
         else:
             phase = "redeal" if state == "redeal" else "auction"
         new = _new_deal(Deal)                # every slot set below, as __init__ would
@@ -311,7 +313,7 @@ class Deal:
         declared, late = self.declared, self.late_melds
         if melds:
             given = _melds_given(melds, seat)
-            if len(log) < 4 and not declared[seat]:   # the first trick holds each player's first card
+            if len(log) < play.trick_size and not declared[seat]:   # the first trick: each player's first card
                 declared = dict(declared)
                 declared[seat] = given
             else:
@@ -372,7 +374,7 @@ class Deal:
 
         ``rebelote_forgiven``: the sides already forgiven a forgotten «rebelote» in the match."""
         if self.phase != "done":
-            raise IllegalPlay(f"the deal is not over: {len(self.log)} of 32 cards played")
+            raise IllegalPlay(f"the deal is not over: {len(self.log)} of {8 * play_size(self)} cards played")
         if self._outcome is not None and not rebelote_forgiven:
             return self._outcome
         rules, play, contract = self.rules, self.play, self.auction.contract
@@ -383,8 +385,10 @@ class Deal:
         # declarations go as made (seat -> tuple of card tuples); compare reads lists or tuples
         meld_result = melds_mod.compare(rules, strain, self.declared, hands=self.hands,
                                         leader=self.log[0][0], direction=play.direction)
-        belote = belote_mod.belote_points(rules, strain, self.hands, self.log, meld_result.valid, rebelote_forgiven)
-        forgiven_now = belote_mod.rebelotes_forgiven(rules, strain, self.hands, self.log, meld_result.valid,
+        # a hand laid aside (a générale's partner who sits out) holds no belote that counts
+        hands = self.hands if play.sitting_out is None else {**self.hands, play.sitting_out: 0}
+        belote = belote_mod.belote_points(rules, strain, hands, self.log, meld_result.valid, rebelote_forgiven)
+        forgiven_now = belote_mod.rebelotes_forgiven(rules, strain, hands, self.log, meld_result.valid,
                                                      rebelote_forgiven)
         by_seat = self.tricks_by_seat() if contract.value == "generale" else None
         result = scoring.score_deal(rules, contract, points, won, last, meld_result.points, belote,
@@ -406,6 +410,11 @@ class Deal:
     def __repr__(self) -> str:
         return (f"Deal(phase={self.phase}, dealer={self.dealer}, contract={self.contract}, "
                 f"calls={len(self.calls)}, cards={len(self.log)}, to_act={self.to_act})")
+
+
+def play_size(deal: "Deal") -> int:
+    """How many players play the deal's cards: four, three while one sits out."""
+    return deal.play.trick_size if deal.play is not None else 4
 
 
 def calls_for_contract(rules, dealer: str, hands: dict, contract: Contract) -> list | None:
