@@ -576,7 +576,7 @@ class PlayState:
         if len(trick) == (3 if absent < 0 else 2):
             cards = trick + (card,)
             v = sr.value
-            pts = sum(v[c] for c in cards)
+            pts = v[cards[0]] + v[cards[1]] + v[card] + (v[cards[2]] if absent < 0 else 0)
             p, w = self._points, self._won
             if win_seat & 1:
                 new._points = (p[0], p[1] + pts)
