@@ -50,7 +50,8 @@ HOUSE_QUESTIONS = (
         "said": "announced: “belote” with the first card, “rebelote” with the second, or it is lost",
         "automatic": "it counts without a word",
         "said_once": "“belote” said once, with the first of the two cards, or it is lost",
-        "king_first": "announced, and the king played before the queen, or it is lost"}),
+        "king_first": "announced, and the king played before the queen, or it is lost",
+        "said_rebelote_forgiven_once": "announced, but a forgotten “rebelote” is forgiven once per match to each side"}),
     Question("scoring.rounding", "How are the scores rounded?", labels={
         "none": "not rounded",
         "nearest_10_half_up": "to the nearest 10, a 5 going up (85 → 90)",

@@ -31,6 +31,9 @@ DEALS = 2000
 WRITTEN = registry.ids("published") + registry.ids("implementation")
 # the rules the batch engine still refuses (auction rules added after it): a refusal must name one
 NOT_YET = {path for path, _, _ in BATCH_NOT_YET_RULES}
+# the enumerated rules with an option the batch has no form for (its engine table's batch=), which a test
+# rule set may play: play.generale_partner sits_out (three-card tricks)
+NO_BATCH_FORM = {path for path, t in TABLES.items() if t.batch is not SHARED and set(t) - set(t.batch)}
 
 
 def _batch_plays(ident) -> bool:
@@ -189,7 +192,7 @@ def test_test_rule_set_deal_for_deal(ident):
         batch_rules(load_variant(ident))
     except BatchUnsupported as refusal:
         rule = str(refusal).split(":")[0].removeprefix("rules.")
-        assert rule in NOT_YET, f"{ident}: refused for {rule}, which the batch engine plays"
+        assert rule in NOT_YET or rule in NO_BATCH_FORM, f"{ident}: refused for {rule}, which the batch engine plays"
         return
     batch, diffs = _replayed(load_variant(ident), 300, seed=8)
     assert diffs == [], replay_failures(ident, diffs, 8)
@@ -223,7 +226,7 @@ CHANGES = {
     "test-scale-card-points": _SCORE, "test-scale-round-down": _SCORE,
     "test-colver-belote": _SCORE, "test-belote-placement-defenders": _SCORE,
     "test-belote-placement-lost": _SCORE, "test-belote-placement-takers": _SCORE,
-    "test-belote-king-first": _BELOTE, "test-belote-one-word": _NOTHING,
+    "test-belote-king-first": _BELOTE, "test-belote-one-word": _NOTHING, "test-belote-rebelote-forgiven": _NOTHING,
     "test-match-last-deal": _NOTHING, "test-match-last-taker": _NOTHING, "test-match-draw": _NOTHING,
     "test-match-3-deals": _NOTHING, "test-colver-match": _NOTHING,
     # issue 8's scoring, meld, contract and match rules: the bid counted twice or three times, a margin

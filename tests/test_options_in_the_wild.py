@@ -115,6 +115,9 @@ def _broken(change) -> list[str]:
     (lambda c: [e.update(planned={"branch": "rules-auction"}) for e in c["entries"]
                 if e.get("status") == "not_said"][:1], "planned is {branch: ..., option: ...}"),
     (lambda c: c["entries"][0].update(dimension="auction"), "dimension"),
+    (lambda c: [e.update(reading="Read as ...") for e in c["entries"] if e.get("status") == "not_said"][:1],
+     "an exact entry only"),
+    (lambda c: c["entries"][0].update(reading=" "), "a reading is a sentence"),
     (lambda c: c.update(extra=1), "unknown field 'extra'"),
 ])
 def test_a_malformed_entry_is_found(change, words):
@@ -221,9 +224,23 @@ def test_the_summary_lists_every_gap_under_each_rule_set_that_plays_it():
             for key, info in CAT["rule_sets"].items():
                 section = next(s for s in sections[1:] if s.startswith(info["name"]))
                 assert (f"**{e['id']}**" in section) == tally.is_played_by(e, key), (e["id"], key)
+    readings = page.split("## Said exactly under a reading", 1)[1].split("\n## ", 1)[0]
     for e in ENTRIES:
         if tally.status_of(e) == "exact":
-            assert f"**{e['id']}**" not in page
+            # an exact entry is named once, in the readings' section, when it is said under a reading
+            assert page.count(f"**{e['id']}**") == (1 if e.get("reading") else 0), e["id"]
+            assert (f"**{e['id']}**" in readings) == bool(e.get("reading")), e["id"]
+
+
+def test_the_rules_the_sources_state_loosely_say_their_reading_on_the_page():
+    """Issue 22: «no more than twice», the 162/250 ceiling and «à la vache» are counted exact under a
+    reading; the page says the reading where it counts them."""
+    page = tally.render_tally(CAT, SOURCE)
+    by_id = {e["id"]: e for e in ENTRIES}
+    for ident in ("bidding-round-cap", "bids-ceiling-162", "dealer-must-take"):
+        assert by_id[ident].get("reading", "").startswith("Read as"), ident
+        assert f"- **{ident}** ({by_id[ident]['dimension']}): {by_id[ident]['rule']} {by_id[ident]['reading']}" in page
+    assert tally.counts(CAT)["readings"] == sum(1 for e in ENTRIES if e.get("reading"))
 
 
 def test_the_committed_summary_is_up_to_date():

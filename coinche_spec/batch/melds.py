@@ -12,7 +12,8 @@ engine/melds.py compares them, with one integer key per meld.
 
 The belote: the random players say "belote" and "rebelote" with the king
 and queen as they play them, so a belote counts exactly when it is held
-under ``belote.claim`` said, said_once and automatic, and under king_first
+under ``belote.claim`` said, said_once, said_rebelote_forgiven_once and
+automatic, and under king_first
 when its king was played before its queen (read from the cards played);
 with ``belote.in_run: forbidden`` the pair must not sit in one of the
 holder's runs.

@@ -21,7 +21,7 @@ from ..engine.masks import PLAIN_RANK_ORDER, SUIT_MASKS
 from ..engine.belote import CLAIM
 from ..engine.melds import CARD_REUSE, RUN_ORDER, TIMING
 from ..engine.options import SHARED, choose, engine_phase, rule_options
-from ..engine.play import TRICK_WINNER, beat_table, rank_orders
+from ..engine.play import GENERALE_PARTNER, TRICK_WINNER, beat_table, rank_orders
 from ..engine.scoring import (BELOTE_COUNTS_AS, BELOTE_ON_FAILURE, BELOTE_PLACEMENT, BELOTE_PLACEMENT_RULES,
                               JUDGED_ON, LITIGE, ROUNDING, ROUNDING_STAGE, SCALE_APPLIES_TO, SCALE_DEFENDERS,
                               SCALE_ROUNDING, SWEEP_KIND, VERSUS_DEFENDERS)
@@ -103,6 +103,9 @@ class BatchRules:
         self.pcot = p.partner_cut_only_trumps == "must_overtrump"
         self.first_leader = p.first_leader
         self.generale_taker_leads = p.first_leader_generale == "taker"
+        # play.generale_partner: the batch plays four-card tricks only; a générale's partner who sits out
+        # (three-card tricks) has no batch form and is refused
+        batch_form(GENERALE_PARTNER, p.generale_partner)
         # per strain: trump mask, whether a follower must go up, beat table, card values
         self.trump_mask = np.array([SUIT_MASKS[t] if t >= 0 else 0 for t in _TRUMP], dtype=np.uint32)
         self.go_up = np.array([False] * 4 + [bool(p.tout_atout_must_go_up), bool(p.sans_atout_must_go_up)])
@@ -352,8 +355,8 @@ class BatchRules:
         self.belote_lowers = self.belote_count and batch_form(BELOTE_COUNTS_AS, b.counts_as)
         self.belote_multiplied = b.multiplied == "with_award"
         # belote.claim: the random and simple players say "belote" with the first of the king and queen and
-        # "rebelote" with the second, so said, said_once and automatic count every belote held; king_first
-        # only those whose king was played first
+        # "rebelote" with the second, so said, said_once, said_rebelote_forgiven_once (nothing is ever
+        # forgotten) and automatic count every belote held; king_first only those whose king was played first
         self.belote_king_first = batch_form(CLAIM, b.claim)
         # belote_dest[2 * placed + role]: where the takers' (role 0) or the defenders' (1) belote goes, for
         # placed = 2 * coinched + made (a litige counts as made): 0 the takers, 1 the defenders, 2 lost.

@@ -155,8 +155,15 @@ def _tricks(value, path):
         p = path + (i,)
         _object(t, p, ("leader", "winner", "cards"))
         out.append({"leader": _seat(t["leader"], p + ("leader",)), "winner": _seat(t["winner"], p + ("winner",)),
-                    "cards": _cards(t["cards"], p + ("cards",), 4, 4)})
+                    "cards": _cards(t["cards"], p + ("cards",), 3, 4)})   # 3: a générale's partner sits out
     return out
+
+
+def _sides(value, path):
+    """A list of sides, each once (a deal's rebelote_forgiven)."""
+    if not isinstance(value, list) or len(set(map(str, value))) != len(value):
+        raise CaseError(path, "expected a list of sides (NS, EW), each once")
+    return [_team(v, path + (i,)) for i, v in enumerate(value)]
 
 
 def _contract_or_null(value, path):
@@ -170,7 +177,7 @@ EXPECT_FIELDS: dict[str, dict] = {
     "deal": {"accepted": _deal_accepted, "contract": _contract_or_null, "tricks": _tricks,
              "tricks_won": _teams, "card_points": _null_or(_teams), "melds": _null_or(_teams),
              "belote": _null_or(_team), "made": _null_or(_bool), "score": _null_or(_teams),
-             "legal_next": _card_list},
+             "legal_next": _card_list, "rebelote_forgiven": _sides},
     "score": {"made": _bool, "card_points": _teams, "score": _teams, "held": _teams},
     "melds": {"winner": _null_or(_team), "points": _teams, "invalid": _invalid},
     "match": {"state": _enum("open", "over"), "winner": _null_or(_team), "totals": _teams, "held": _held},

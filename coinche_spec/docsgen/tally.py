@@ -24,7 +24,7 @@ _WORDS = {"exact": "exact", "approximate": "approximate", "not_said": "not said"
 _DIMENSION = re.compile(r"-|[TAPVMBSG]\d*(?:[-/][TAPVMBSG]?\d+)*")
 _TOP = {"default_base", "rule_sets", "entries", "notes"}
 _FIELDS = {"id", "dimension", "rule", "played_by", "said_by", "frame", "status", "nearest", "reason",
-           "planned", "counted", "defect", "base", "note", "examples"}
+           "planned", "counted", "defect", "base", "note", "reading", "examples"}
 
 
 def status_of(entry: dict) -> str:
@@ -168,6 +168,12 @@ def _entry_problems(entry, sets: dict, where) -> list[tuple]:
                         and isinstance(example["expect"], dict) and example["expect"]):
                     out.append((("examples", i), "an example is {case: a protocol case, expect: the result "
                                                  "fields worked out by hand}"))
+    if "reading" in entry:
+        if status != "exact":
+            out.append((("reading",), "a reading says how an exact entry's said_by reads a loose source: "
+                                      "an exact entry only"))
+        elif not isinstance(entry["reading"], str) or not entry["reading"].strip():
+            out.append((("reading",), "a reading is a sentence: how the source is read, and the other reading"))
     if "counted" in entry and status != "outside":
         out.append((("counted",), "only an outside entry is left out of the count"))
     if "defect" in entry and entry["defect"] is not True:
@@ -217,7 +223,9 @@ def counts(catalogue: dict) -> dict:
     counted = by["exact"] + by["approximate"] + by["not_said"]
     planned = sum(1 for e in catalogue["entries"] if "planned" in e)
     examples = sum(1 for e in catalogue["entries"] if e.get("examples"))
+    readings = sum(1 for e in catalogue["entries"] if e.get("reading"))
     return {"entries": len(catalogue["entries"]), "counted": counted, "planned": planned, "examples": examples,
+            "readings": readings,
             **{s: by[s] for s in STATUSES},
             "percent_exact": round(100 * by["exact"] / counted, 1) if counted else 0.0,
             "percent_if_planned": round(100 * (by["exact"] + planned) / counted, 1) if counted else 0.0}
@@ -268,6 +276,7 @@ def render_tally(catalogue: dict, source: str = "docs/options-in-the-wild.yaml")
            f"| **counted** | **{c['counted']}** |",
            f"| said exactly | {c['exact']} |",
            f"| … of which played on a worked example | {c['examples']} |",
+           f"| … of which under a reading of a loose source | {c['readings']} |",
            f"| said approximately | {c['approximate']} |",
            f"| not said | {c['not_said']} |",
            f"| **said exactly, of those counted** | **{c['percent_exact']} %** |",
@@ -285,6 +294,12 @@ def render_tally(catalogue: dict, source: str = "docs/options-in-the-wild.yaml")
         out += [_heading(key, info), ""]
         out += [_gap_line(e) for e in own] if own else ["Every option it plays is said exactly."]
         out.append("")
+    read = [e for e in entries if e.get("reading")]
+    out += ["## Said exactly under a reading", "",
+            "Counted as said exactly, though the source states the rule loosely: each says how it is read "
+            "(and the other reading, where there is one).", ""]
+    out += [f"- **{e['id']}** ({e['dimension']}): {e['rule']} {e['reading']}" for e in read] or ["None."]
+    out.append("")
     outside = [e for e in entries if status_of(e) == "outside"]
     out += ["## Outside the count", ""]
     out += [f"- **{e['id']}** ({e['dimension']}): {e['rule']} {e['reason']}" for e in outside] or ["None."]

@@ -647,6 +647,18 @@ def _first_leader_generale(c: Ctx) -> str:
     return _FIRST_LEADER_GENERALE[c.rules.play.first_leader_generale]
 
 
+_GENERALE_PARTNER = {
+    "plays": "In a générale the taker's partner plays every trick; if he wins one, the générale fails.",
+    "sits_out": ("In a générale the taker's partner lays his hand aside and does not play: the tricks have "
+                 "three cards, and his cards, belote and melds count for nobody. Where he would lead the first "
+                 "trick, the next player leads."),
+}
+
+
+def _generale_partner(c: Ctx) -> str:
+    return _GENERALE_PARTNER[c.get("play.generale_partner") or "plays"]
+
+
 def _capital(text: str) -> str:
     return text[:1].upper() + text[1:]
 
@@ -1231,6 +1243,9 @@ TEMPLATES: tuple[Template, ...] = (
     Template("first-leader-generale", "play", "First lead of a générale", ("play.first_leader_generale",),
              _first_leader_generale,
              {"play.first_leader_generale": _FIRST_LEADER_GENERALE}),
+    Template("generale-partner", "play", "The générale's partner", ("play.generale_partner",),
+             _generale_partner,
+             {"play.generale_partner": _GENERALE_PARTNER}),
     one("trick-winner", "play", "Who wins a trick", "play.trick_winner", _TRICK_WINNER),
     one("trump-lead", "play", "Trump led", "play.trump_lead_must_overtrump", {
         "true": lambda c: ("When trump is led, each player must play a higher trump than the highest one in the "
@@ -1372,6 +1387,9 @@ TEMPLATES: tuple[Template, ...] = (
                       "nothing more is needed with the second."),
         "king_first": ("He must play the king first, saying \"belote\", then the queen, saying \"rebelote\"; "
                        "played queen first, or not said, the belote is lost."),
+        "said_rebelote_forgiven_once": ("He must say \"belote\" as he plays the first of the two cards and "
+                                        "\"rebelote\" with the second, or the belote is lost; but a forgotten "
+                                        "\"rebelote\" is forgiven once per match to each side, the first time."),
     }),
     one("belote-in-run", "belote", "Belote and runs", "belote.in_run", {
         "allowed": "The king and queen may also sit in a declared run; the belote still counts.",

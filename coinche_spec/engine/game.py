@@ -27,7 +27,7 @@ from .auction import Auction
 from .errors import BadInput, IllegalCall, IllegalPlay
 from .masks import cards_of
 from ..variants.compiled import compiled_rules
-from .play import _SEAT_INDEX, PlayState, compiled, first_leader
+from .play import _SEAT_INDEX, PlayState, compiled, first_leader, sitting_out
 from .play import _card  # the same card check and message everywhere
 
 __all__ = ["Deal", "DealOutcome", "run_deal_case"]
@@ -58,6 +58,7 @@ class DealOutcome:
     score: dict                   # what each side records for the deal
     invalid_melds: list = field(default_factory=list)  # declarations that score nothing, as card lists
     score_result: scoring.ScoreResult | None = None
+    rebelote_forgiven: tuple = ()  # the sides forgiven a forgotten «rebelote» in this deal
 
     @property
     def lines(self) -> list:
@@ -142,7 +143,8 @@ class Deal:
     Every ``apply_*`` returns a new Deal. ``phase`` is ``auction`` (calls
     go on), ``play`` (the contract is settled: cards, and before the first
     card a coinche or surcoinche where the variant allows one after the
-    auction), ``done`` (all 32 cards played) or ``redeal`` (four passes).
+    auction), ``done`` (all 32 cards played, 24 when a générale's partner sits out) or ``redeal``
+    (four passes).
     """
 
     __slots__ = ("rules", "dealer", "hands", "seen", "auction", "calls", "play", "log", "declared",
@@ -257,9 +259,10 @@ class Deal:
         if state == "contract":
             phase = "play"
             if play is None:   # the hands were checked by Deal.start
-                h = self.hands
-                play = PlayState._begin(compiled(self.rules, auction.contract.strain),
-                                        (h["N"], h["E"], h["S"], h["W"]), _SEAT_INDEX[self._leader(auction)])
+                h, contract = self.hands, auction.contract
+                play = PlayState._begin(compiled(self.rules, contract.strain),
+                                        (h["N"], h["E"], h["S"], h["W"]), _SEAT_INDEX[self._leader(auction)],
+                                        sitting_out(self.rules, contract.declarer, contract.value == "generale"))
         else:
             phase = "redeal" if state == "redeal" else "auction"
         new = _new_deal(Deal)                # every slot set below, as __init__ would
@@ -310,7 +313,7 @@ class Deal:
         declared, late = self.declared, self.late_melds
         if melds:
             given = _melds_given(melds, seat)
-            if len(log) < 4 and not declared[seat]:   # the first trick holds each player's first card
+            if len(log) < play.trick_size and not declared[seat]:   # the first trick: each player's first card
                 declared = dict(declared)
                 declared[seat] = given
             else:
@@ -333,8 +336,11 @@ class Deal:
             out[winner] += 1
         return out
 
-    def result(self) -> dict:
-        """The protocol's deal fields so far (without ``accepted``): scores only once all 32 cards are played."""
+    def result(self, rebelote_forgiven=()) -> dict:
+        """The protocol's deal fields so far (without ``accepted``): scores only once all 32 cards are played.
+
+        ``rebelote_forgiven``: the sides forgiven a forgotten «rebelote» earlier in the match (an input
+        of the protocol's deal case; belote.claim said_rebelote_forgiven_once)."""
         contract = self.auction.contract
         out = {"contract": contract.to_json() if contract is not None else None,
                "tricks": None, "tricks_won": None, "card_points": None, "melds": None,
@@ -347,7 +353,7 @@ class Deal:
         out["tricks_won"] = play.tricks_won()
         if self.phase != "done":
             return out
-        o = self.outcome()
+        o = self.outcome(rebelote_forgiven)
         out.update(card_points=dict(o.card_points), melds=dict(o.melds), belote=o.belote,
                    made=o.made, score=dict(o.score))
         ns, ew = o.belote_points["NS"], o.belote_points["EW"]
@@ -357,15 +363,19 @@ class Deal:
             out["belotes"] = {"NS": ns // each, "EW": ew // each}
         if o.score_result is not None and o.score_result.held is not None:
             out["held"] = dict(o.score_result.held)      # a litige (scoring.litige)
+        if o.rebelote_forgiven:
+            out["rebelote_forgiven"] = list(o.rebelote_forgiven)   # protocol extension: carried to the next deal
         if o.invalid_melds:
             out["invalid_melds"] = [[card_name(c) for c in m] for m in o.invalid_melds]
         return out
 
-    def outcome(self) -> DealOutcome:
-        """Judge the finished deal: meld comparison, belote, card points, contract and award."""
+    def outcome(self, rebelote_forgiven=()) -> DealOutcome:
+        """Judge the finished deal: meld comparison, belote, card points, contract and award.
+
+        ``rebelote_forgiven``: the sides already forgiven a forgotten «rebelote» in the match."""
         if self.phase != "done":
-            raise IllegalPlay(f"the deal is not over: {len(self.log)} of 32 cards played")
-        if self._outcome is not None:
+            raise IllegalPlay(f"the deal is not over: {len(self.log)} of {8 * play_size(self)} cards played")
+        if self._outcome is not None and not rebelote_forgiven:
             return self._outcome
         rules, play, contract = self.rules, self.play, self.auction.contract
         strain = contract.strain
@@ -375,7 +385,11 @@ class Deal:
         # declarations go as made (seat -> tuple of card tuples); compare reads lists or tuples
         meld_result = melds_mod.compare(rules, strain, self.declared, hands=self.hands,
                                         leader=self.log[0][0], direction=play.direction)
-        belote = belote_mod.belote_points(rules, strain, self.hands, self.log, meld_result.valid)
+        # a hand laid aside (a générale's partner who sits out) holds no belote that counts
+        hands = self.hands if play.sitting_out is None else {**self.hands, play.sitting_out: 0}
+        belote = belote_mod.belote_points(rules, strain, hands, self.log, meld_result.valid, rebelote_forgiven)
+        forgiven_now = belote_mod.rebelotes_forgiven(rules, strain, hands, self.log, meld_result.valid,
+                                                     rebelote_forgiven)
         by_seat = self.tricks_by_seat() if contract.value == "generale" else None
         result = scoring.score_deal(rules, contract, points, won, last, meld_result.points, belote,
                                     explain=False, tricks_by_seat=by_seat)
@@ -383,17 +397,24 @@ class Deal:
         invalid = [list(m) for m in meld_result.invalid]
         if self.late_melds:
             invalid += [list(m) for m in self.late_melds]
-        self._outcome = out = DealOutcome(
+        out = DealOutcome(
             trick_points=points, tricks_won=won, last_trick=last, card_points=result.card_points,
             melds=meld_result.points, meld_result=meld_result, belote_points=belote,
             belote=("NS" if ns else "EW" if ew else None) if not (ns and ew) else None,
             made=result.made, score=result.score, invalid_melds=invalid,
-            score_result=result)
+            score_result=result, rebelote_forgiven=tuple(forgiven_now))
+        if not rebelote_forgiven:
+            self._outcome = out
         return out
 
     def __repr__(self) -> str:
         return (f"Deal(phase={self.phase}, dealer={self.dealer}, contract={self.contract}, "
                 f"calls={len(self.calls)}, cards={len(self.log)}, to_act={self.to_act})")
+
+
+def play_size(deal: "Deal") -> int:
+    """How many players play the deal's cards: four, three while one sits out."""
+    return deal.play.trick_size if deal.play is not None else 4
 
 
 def calls_for_contract(rules, dealer: str, hands: dict, contract: Contract) -> list | None:
@@ -433,8 +454,10 @@ def calls_for_contract(rules, dealer: str, hands: dict, contract: Contract) -> l
     return calls
 
 
-def run_deal_case(rules, dealer: str, hands: dict, calls: list, plays: list) -> dict:
+def run_deal_case(rules, dealer: str, hands: dict, calls: list, plays: list, rebelote_forgiven=()) -> dict:
     """Replay a protocol ``deal`` case (already parsed) and answer with the protocol's result.
+
+    ``rebelote_forgiven``: the sides forgiven a forgotten «rebelote» earlier in the match.
 
     The first call or card the rules refuse stops the replay: ``accepted``
     counts what came before it and ``reason`` says why. Cards are played
@@ -463,7 +486,7 @@ def run_deal_case(rules, dealer: str, hands: dict, calls: list, plays: list) -> 
         reason = ("no card may be played: all four passed and the cards are thrown in" if deal.phase == "redeal"
                   else "no card may be played: the auction has not reached a contract")
     result = {"accepted": {"calls": accepted_calls, "plays": accepted_plays}}
-    result.update(deal.result())
+    result.update(deal.result(rebelote_forgiven))
     if not playing:
         # play never started: every card field stays null (rules-model §8)
         result["tricks"] = result["tricks_won"] = None

@@ -92,6 +92,10 @@ FIRST_LEADER = option_table("play.first_leader", {
 })
 # play.first_leader_generale (optional, left out: first_leader): does the générale's taker lead?
 FIRST_LEADER_GENERALE = option_table("play.first_leader_generale", {"first_leader": False, "taker": True})
+# play.generale_partner (optional, left out: plays): does the générale bidder's partner sit out, his hand
+# laid aside and every trick of three cards? The batch plays four-card tricks only.
+GENERALE_PARTNER = option_table("play.generale_partner", {"plays": False, "sits_out": True},
+                                batch={"plays": False})
 _NO_LEADER = {"first_bidder": "the variant has the first bidder lead, but no bid was made",
               "declarer": "the variant has the taker lead, but there is no contract"}
 # play.trick_winner (optional, left out: led_suit): the cards that beat the card winning a trick, per
@@ -326,16 +330,25 @@ def trick_points(rules, strain: str, cards) -> int:
 
 def _lead_rules(c) -> tuple:
     """(the seat step of table.direction, the play.first_leader behaviour, whether a générale's
-    taker leads instead)."""
+    taker leads instead, whether a générale's partner sits out)."""
     return (seat_step(c), choose(FIRST_LEADER, c.play.first_leader),
-            choose(FIRST_LEADER_GENERALE, c.play.first_leader_generale))
+            choose(FIRST_LEADER_GENERALE, c.play.first_leader_generale),
+            choose(GENERALE_PARTNER, c.play.generale_partner))
+
+
+def sitting_out(rules, declarer: str | None, generale: bool) -> int:
+    """The seat index of the player who lays his hand aside for the deal (play.generale_partner:
+    sits_out, the générale bidder's partner), or -1 when all four play."""
+    if not generale or declarer is None or not engine_phase(rules, "lead", _lead_rules)[3]:
+        return -1
+    return _SEAT_INDEX[declarer] ^ 2
 
 
 def first_leader(rules, dealer: str, first_bidder: str | None = None, declarer: str | None = None,
                  generale: bool = False) -> str:
     """Who leads the first trick (P1): next to the dealer, the first bidder, or the taker;
     ``generale``: the contract is a générale (play.first_leader_generale may name its taker)."""
-    step, leader_of, generale_taker_leads = engine_phase(rules, "lead", _lead_rules)
+    step, leader_of, generale_taker_leads, _ = engine_phase(rules, "lead", _lead_rules)
     dealer = _seat(dealer, "dealer")
     after_dealer = SEATS[(_SEAT_INDEX[dealer] + step) & 3]
     if generale and generale_taker_leads:
@@ -392,7 +405,7 @@ class PlayState:
     """
 
     __slots__ = ("_sr", "_hands", "_trick", "_tricks", "_leader", "_to_act",
-                 "_win", "_win_seat", "_points", "_won", "_legal")
+                 "_win", "_win_seat", "_points", "_won", "_legal", "_absent")
 
     @classmethod
     def start(cls, rules, strain: str, leader: str, hands) -> "PlayState":
@@ -402,10 +415,19 @@ class PlayState:
         return cls._begin(sr, masks, _SEAT_INDEX[_seat(leader, "leader")])
 
     @classmethod
-    def _begin(cls, sr: StrainRules, hands: tuple, leader: int) -> "PlayState":
-        """``start`` for hands already checked (N E S W masks): a Deal checked them when dealt."""
+    def _begin(cls, sr: StrainRules, hands: tuple, leader: int, absent: int = -1) -> "PlayState":
+        """``start`` for hands already checked (N E S W masks): a Deal checked them when dealt.
+
+        ``absent``: the seat that sits out (a générale's partner under play.generale_partner:
+        sits_out): his hand is laid aside, every trick has three cards, and where he would lead,
+        the next player in the direction of play leads instead."""
         st = cls.__new__(cls)
         st._sr = sr
+        st._absent = absent
+        if absent >= 0:
+            hands = tuple(0 if i == absent else h for i, h in enumerate(hands))
+            if leader == absent:
+                leader = (leader + sr.step) & 3
         st._hands = hands[0] | hands[1] << 32 | hands[2] << 64 | hands[3] << 96
         st._trick = ()          # the cards of the trick in progress, in play order
         st._tricks = ()
@@ -451,7 +473,18 @@ class PlayState:
     def trick(self) -> list[tuple[str, int]]:
         """The cards already played to the current trick, as (seat, card)."""
         lead, step = self._leader, self._sr.step
-        return [(SEATS[(lead + step * i) & 3], c) for i, c in enumerate(self._trick)]
+        order = [s for s in ((lead + step * i) & 3 for i in range(4)) if s != self._absent]
+        return [(SEATS[order[i]], c) for i, c in enumerate(self._trick)]
+
+    @property
+    def trick_size(self) -> int:
+        """Four cards to a trick, three while a player sits out."""
+        return 4 if self._absent < 0 else 3
+
+    @property
+    def sitting_out(self) -> str | None:
+        """The seat that lays his hand aside for this deal (a générale's partner), or None."""
+        return SEATS[self._absent] if self._absent >= 0 else None
 
     @property
     def tricks(self) -> list[tuple[str, str, list[int]]]:
@@ -465,7 +498,7 @@ class PlayState:
 
     @property
     def cards_played(self) -> int:
-        return 4 * len(self._tricks) + len(self._trick)
+        return self.trick_size * len(self._tricks) + len(self._trick)
 
     @property
     def winning(self) -> str | None:
@@ -530,6 +563,7 @@ class PlayState:
         sr = self._sr
         new = _new_state(PlayState)
         new._sr = sr
+        new._absent = absent = self._absent
         new._hands = self._hands ^ (b << (s << 5))
         new._legal = None
         trick = self._trick
@@ -539,10 +573,10 @@ class PlayState:
             win, win_seat = card, s
         else:
             win, win_seat = self._win, self._win_seat
-        if len(trick) == 3:
+        if len(trick) == (3 if absent < 0 else 2):
             cards = trick + (card,)
             v = sr.value
-            pts = v[cards[0]] + v[cards[1]] + v[cards[2]] + v[card]
+            pts = v[cards[0]] + v[cards[1]] + v[card] + (v[cards[2]] if absent < 0 else 0)
             p, w = self._points, self._won
             if win_seat & 1:
                 new._points = (p[0], p[1] + pts)
@@ -561,7 +595,8 @@ class PlayState:
             new._tricks = self._tricks
             new._trick = trick + (card,)
             new._leader = self._leader
-            new._to_act = (s + sr.step) & 3
+            nxt = (s + sr.step) & 3
+            new._to_act = (nxt + sr.step) & 3 if nxt == absent else nxt
             new._win = win
             new._win_seat = win_seat
         return new

@@ -405,6 +405,8 @@ class _View:
         self.win = win
         self.win_seat = st.winning
         self.after = _after(seat, sr.direction, len(trick))   # who plays after him in this trick
+        if st.sitting_out is not None:    # a générale's partner laid his hand aside: three to a trick
+            self.after = [s for s in _after(seat, sr.direction, 0) if s != st.sitting_out][:2 - len(trick)]
 
     def holds(self, card: int, seats=None) -> bool:
         """Whether ``card``, winning the trick, cannot be beaten by anyone still to play (as far as he knows)."""

@@ -274,7 +274,7 @@ def _deal(case: dict, path: tuple) -> dict:
     # `calls` may be left out, and must be empty if given
     given = case.get("contract") if isinstance(case, dict) else None
     _object(case, path, ("kind", "dealer", "hands", "play") + (() if given is not None else ("calls",)),
-            ("contract", "calls"))
+            ("contract", "calls", "rebelote_forgiven"))
     dealer = _seat(case["dealer"], path + ("dealer",))
     hands = _hands(case["hands"], path + ("hands",), 8)
     calls = _call_entries(case.get("calls", []), path + ("calls",))
@@ -297,7 +297,18 @@ def _deal(case: dict, path: tuple) -> dict:
     out = {"kind": "deal", "dealer": dealer, "hands": hands, "calls": calls, "play": play}
     if given is not None:
         out["contract"] = _contract(given, path + ("contract",))
+    if case.get("rebelote_forgiven") is not None:   # extension: the match's forgiveness spent so far
+        out["rebelote_forgiven"] = _rebelote_forgiven(case["rebelote_forgiven"], path + ("rebelote_forgiven",))
     return out
+
+
+def _rebelote_forgiven(value: Any, path: tuple) -> list[str]:
+    """The extension ``rebelote_forgiven``: the sides already forgiven a forgotten «rebelote» in the
+    match (belote.claim said_rebelote_forgiven_once), each once, in the order N-S, E-W."""
+    sides = [_team(v, path + (i,)) for i, v in enumerate(_list(value, path, 0, 2, "sides"))]
+    if len(set(sides)) != len(sides):
+        raise CaseError(path, f"{sides[0]} is named twice: a side is forgiven once per match")
+    return [t for t in ("NS", "EW") if t in sides]
 
 
 def _tricks_by_seat(value: Any, path: tuple, tricks_won: dict) -> dict:
@@ -530,15 +541,16 @@ def _run_deal(rules, case: dict) -> dict:
     plays = [{"seat": p["seat"], "card": parse_card(p["card"]),
               "melds": [[parse_card(c) for c in m] for m in p["melds"]] if "melds" in p else None,
               "say": p.get("say")} for p in case["play"]]
+    forgiven = tuple(case.get("rebelote_forgiven", ()))
     if "contract" in case:
         from ..engine.game import calls_for_contract
         calls = calls_for_contract(rules, case["dealer"], hands, parse_contract(case["contract"]))
         if calls is None:
             raise CaseError(("case", "contract"), "no auction of this rule set ends in this contract")
-        result = run_deal_case(rules, case["dealer"], hands, calls, plays)
+        result = run_deal_case(rules, case["dealer"], hands, calls, plays, forgiven)
         result["accepted"]["calls"] = 0    # no call was given: the auction was skipped
         return result
-    return run_deal_case(rules, case["dealer"], hands, calls, plays)
+    return run_deal_case(rules, case["dealer"], hands, calls, plays, forgiven)
 
 
 def _run_score(rules, case: dict) -> dict:

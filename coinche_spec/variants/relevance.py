@@ -366,6 +366,7 @@ CANNOT_MATTER: dict[str, Callable[[CompiledRules], str | None]] = {
     "auction.surcoinche.ends_auction": _surcoinche_ends_unused,
     "auction.surcoinche.multiplier": _no_surcoinche,
     "play.first_leader_generale": _no_generale_lead,
+    "play.generale_partner": _no_generale_lead,
     "play.trump_lead_overtrump_partner": _no_trump_lead_duty,
     "play.void_partner_winning.trump_must_overtrump": _partner_rules_unused,
     "play.cannot_overtrump": _cannot_overtrump_unused,
