@@ -323,8 +323,22 @@ def open_configured(setup: Setup) -> Implementation:
 CHUNK = 5   # deals a job takes from the common pile at a time
 
 
-def _chunks(indices: range, size: int = CHUNK) -> list:
-    return [(indices[i], indices[min(i + size, len(indices)) - 1] + 1) for i in range(0, len(indices), size)]
+class Pile:
+    """The deals still to play, taken a chunk at a time by the jobs: a counter shared between processes,
+    so that a pile of a billion deals costs nothing to lay out."""
+
+    def __init__(self, context, indices: range, size: int = CHUNK):
+        self.first, self.stop, self.size = indices.start, indices.stop, size
+        self.next = context.Value("q", indices.start)
+
+    def get(self) -> tuple | None:
+        """The next chunk (first deal, deal after the last), or None when every deal is taken."""
+        with self.next.get_lock():
+            start = self.next.value
+            if start >= self.stop:
+                return None
+            self.next.value = min(start + self.size, self.stop)
+            return start, self.next.value
 
 
 def _job(setup: Setup, tasks, out, stop=None) -> None:
@@ -388,13 +402,8 @@ def play_jobs(setup: Setup, indices: range, jobs: int, on_progress: Callable[[in
     soon as it is played, and ``on_deal(total)`` is called. Once ``stop()`` says so, no job starts a
     new deal; the jobs finish the deal in hand and the run ends with what was played."""
     context = multiprocessing.get_context("spawn")
-    tasks, out = context.Queue(), context.Queue()
-    tasks.cancel_join_thread()   # a run stopped early leaves chunks unread: never wait on them at exit
+    tasks, out = Pile(context, indices), context.Queue()
     halt = context.Event()
-    for chunk in _chunks(indices):
-        tasks.put(chunk)
-    for _ in range(jobs):
-        tasks.put(None)   # one stop sign for each job
     spawned = jobs - 1 if impl is not None else jobs
     procs = [context.Process(target=_job, args=(setup, tasks, out, halt), daemon=True) for _ in range(spawned)]
     for p in procs:
