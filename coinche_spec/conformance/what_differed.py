@@ -4,7 +4,7 @@ A bug shows in the field it breaks: a capot scored wrong changes the
 takers' score, a belote given to the wrong side the defenders'. Grouping
 failures by the rules their fixtures depend on spreads one bug over a dozen
 groups (every score fixture depends on the card values and the rounding).
-So a case that went wrong is filed under the fields that differed, named in
+So a case that went wrong is filed under the first field that differed, named in
 the game's words: ``score.takers`` rather than ``score.NS``, ``tricks.winner``
 rather than ``tricks[3].winner``, ``legal_cards`` for the legal cards of a
 ``legal_cards`` case and a deal's ``legal_next`` alike, ``auction.contract``
@@ -65,13 +65,13 @@ def field_name(kind: str, path: str, taker_team: str | None = None) -> str:
 
 
 def differed(record: dict) -> str:
-    """The group of a case record that went wrong: the fields that differed, or its outcome."""
+    """The group of a case record that went wrong: the first field that differed (in the expectation's
+    order: a contract judged made wrongly is filed under ``made``, not under the score that follows), or
+    its outcome when there is no answer to compare."""
     diffs = record.get("diff") or []
     if not diffs:
         return f"no answer ({record.get('outcome')})"
-    team = takers(record.get("case"))
-    names = [field_name(record.get("kind") or "", d.get("field") or "", team) for d in diffs]
-    return ", ".join(dict.fromkeys(names))
+    return field_name(record.get("kind") or "", diffs[0].get("field") or "", takers(record.get("case")))
 
 
 @dataclass
