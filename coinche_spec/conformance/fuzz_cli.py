@@ -284,8 +284,10 @@ def _main(args) -> int:
             causes = _causes(tally, variant, stopper)
     except WriteError as exc:
         raise OptionError(str(exc)) from None
-    except BaseException:
+    except BaseException as exc:
         if recorder is not None:
+            if isinstance(exc, CoincheSpecError):   # the implementation stopped answering, a batch bug
+                recorder.aborted(str(exc))
             recorder.close()    # what it holds stays: every record was flushed as it was written
         raise
     finally:

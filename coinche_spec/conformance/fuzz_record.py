@@ -8,7 +8,8 @@ outright. So nothing waits for the end:
   file is never touched), then one ``divergence`` record for each new
   divergence as soon as a deal shows it, then, at the end, a ``shrunk``
   record for each divergence shrunk and a ``summary`` record (the
-  ``--json`` line). Every record is flushed as it is written: a run
+  ``--json`` line), or an ``aborted`` record saying why the run could not
+  go on. Every record is flushed as it is written: a run
   killed with SIGKILL keeps every divergence found before it.
 - ``--out DIR``: each divergence's fixture is written as soon as it is found
   (the case as the deal gave it), then replaced by the shrunk case once the
@@ -88,6 +89,10 @@ class Recorder:
 
     def summary(self, info: dict) -> None:
         self._write({"record": "summary", **info})
+
+    def aborted(self, why: str) -> None:
+        """The run could not go on (exit status 2 or 3): the last record says why, in place of a summary."""
+        self._write({"record": "aborted", "message": why})
 
     # --- fixture files ---
 
