@@ -490,19 +490,11 @@ class Shrunk:
     fields: list              # every field that differs in the shrunk case
 
 
-class Stopped(Exception):
-    """A signal came while shrinking: the divergence stays as found. Control flow, caught by the caller."""
-
-
-def shrink_divergence(impl: Implementation, rules, d: Divergence, budget: int = 400,
-                      stop: Callable[[], bool] | None = None) -> Shrunk:
-    """The smallest case the shrinker finds that still shows ``d``'s disagreement; :class:`Stopped`
-    as soon as ``stop()`` says so."""
+def shrink_divergence(impl: Implementation, rules, d: Divergence, budget: int = 400) -> Shrunk:
+    """The smallest case the shrinker finds that still shows ``d``'s disagreement."""
     from .shrink import shrink
 
     def diverges(case: dict) -> bool:
-        if stop is not None and stop():
-            raise Stopped
         result = reference(rules, case)
         if result is None:
             return False
@@ -530,5 +522,5 @@ def summary(tally: Tally, seconds: float, **extra) -> dict:
 
 
 __all__ = ["KINDS", "Divergence", "Tally", "Setup", "FuzzAbort", "BatchDisagrees", "deal_rng", "play_range",
-           "play_jobs", "shard_range", "shrink_divergence", "Stopped", "depends_on", "summary", "open_configured", "start_implementation",
+           "play_jobs", "shard_range", "shrink_divergence", "depends_on", "summary", "open_configured", "start_implementation",
            "configure_implementation"]

@@ -196,12 +196,15 @@ def main(args) -> int:
     except BatchDisagrees as exc:
         _say(f"coinche-spec: fuzz: BATCH ENGINE BUG, run stopped: {exc}")
         return BATCH_BUG_STATUS
+    except Signalled as exc:   # before the run began: nothing to write
+        return 128 + exc.signum
 
 
 def _main(args) -> int:
     from .fixture_writer import WriteError, expectation_key
-    from .fuzz import KINDS, FuzzAbort, Setup, Stopped, Tally, configure_implementation, play_jobs, play_range, \
+    from .fuzz import KINDS, FuzzAbort, Setup, Tally, configure_implementation, play_jobs, play_range, \
         shard_range, shrink_divergence, start_implementation, summary
+    from .fuzz_causes import merge_by_rule
     from .fuzz_record import Recorder
 
     if not args.impl or not args.impl.strip():
@@ -254,34 +257,33 @@ def _main(args) -> int:
 
             progress = Progress(len(indices))
             started = time.monotonic()
+            seconds = shrink_seconds = 0.0
             stopper.start()
 
             def on_deal(t) -> None:
                 recorder.saw(t)
                 progress.update(t.deals, t.divergent_cases)
 
-            if jobs == 1:
-                play_range(impl, variant.rules, seed, indices, kinds, on_deal, generator, tally=tally,
-                           stop=stopper.stop)
-            else:
-                play_jobs(setup, indices, jobs, None, impl, variant.rules, on_deal=on_deal, total=tally,
-                          stop=stopper.stop)
-            seconds = time.monotonic() - started
-            progress.update(tally.deals, tally.divergent_cases, force=True)
+            try:
+                if jobs == 1:
+                    play_range(impl, variant.rules, seed, indices, kinds, on_deal, generator, tally=tally,
+                               stop=stopper.stop)
+                else:
+                    play_jobs(setup, indices, jobs, None, impl, variant.rules, on_deal=on_deal, total=tally,
+                              stop=stopper.stop)
+                seconds = time.monotonic() - started
+                progress.update(tally.deals, tally.divergent_cases, force=True)
+                shrink_started = time.monotonic()
+                for d in tally.divergences():
+                    small = shrink_divergence(impl, variant.rules, d)
+                    shrunk[d.key] = (small, recorder.shrunk(d, small))
+                shrink_seconds = time.monotonic() - shrink_started
+                causes = _causes(tally, variant)
+            except Signalled:   # the implementations are gone: what was found is written as it stands
+                seconds = seconds or time.monotonic() - started
+                causes = merge_by_rule(list(tally.causes.values()))
             progress.close()
-
             found = tally.divergences()
-            shrink_started = time.monotonic()
-            for d in found:
-                if stopper.signal:
-                    break
-                try:
-                    small = shrink_divergence(impl, variant.rules, d, stop=lambda: bool(stopper.signal))
-                except Stopped:
-                    break
-                shrunk[d.key] = (small, recorder.shrunk(d, small))
-            shrink_seconds = time.monotonic() - shrink_started
-            causes = _causes(tally, variant, stopper)
     except WriteError as exc:
         raise OptionError(str(exc)) from None
     except BaseException as exc:
@@ -321,16 +323,13 @@ def _str(path) -> str | None:
     return str(path) if path else None
 
 
-def _causes(tally, variant, stopper) -> list:
-    """The run's causes, each with its likely rule (not looked for once a signal came), those one rule
-    option explains counted as one."""
+def _causes(tally, variant) -> list:
+    """The run's causes, each with its likely rule, those one rule option explains counted as one."""
     from .fuzz_causes import Options, likely_rule, merge_by_rule
     causes = list(tally.causes.values())
-    if causes and not stopper.signal:
+    if causes:
         options = Options(variant.document)
         for c in causes:
-            if stopper.signal:
-                break
             c.rule = likely_rule(c.first, options)
     return merge_by_rule(causes)
 
@@ -367,15 +366,22 @@ def _jsonl(text: str | None, variant_path):
         raise OptionError(f"--report-jsonl {exc}") from None
 
 
+class Signalled(BaseException):
+    """A signal came: the implementations are ended, and the run writes what it found and exits with
+    128 + the signal's number. A BaseException, as KeyboardInterrupt, so no handler of errors takes it."""
+
+    def __init__(self, signum: int):
+        super().__init__(signum)
+        self.signum = signum
+
+
 class Stopper:
     """When the run stops starting deals: its time budget spent, or a signal.
 
-    The first SIGINT, SIGTERM or SIGHUP does not kill the run: no new deal is started, nothing more is
-    shrunk, and the summary is printed and written, then the run exits with 128 + the signal's number
-    (130, 143, 129), as the runner's other commands do. A second signal ends it at once, its
-    implementations first."""
-
-    SIGNALS = ("SIGINT", "SIGTERM", "SIGHUP")
+    The first SIGINT, SIGTERM or SIGHUP ends the implementations at once (one may hang on the case in
+    hand), as the runner's other commands do, and stops the run where it is: nothing more is played,
+    shrunk or looked for, the summary is printed and written, and the run exits with 128 + the
+    signal's number (130, 143, 129). A second signal ends it at once."""
 
     def __init__(self, budget: float | None):
         self.budget = budget
@@ -401,46 +407,19 @@ class Stopper:
         return "all deals"
 
     def catching_signals(self):
-        import contextlib
+        """While inside, the first signal only asks the run to stop (see the class); a second ends it."""
         import signal
-        import threading
+        from ..protocol import children
 
-        @contextlib.contextmanager
-        def catching():
-            if threading.current_thread() is not threading.main_thread():
-                yield
-                return
-            saved = {}
-
-            def handler(signum, frame) -> None:  # noqa: ARG001
-                if not self.signal:
-                    self.signal = signum
-                    _say(f"coinche-spec: fuzz: {signal.Signals(signum).name}: no new deal; writing what was "
-                         "found (a second signal stops at once)")
-                    return
-                from ..protocol import children
-                children.end_all()
-                if signum == signal.SIGINT:
-                    raise KeyboardInterrupt
-                raise SystemExit(128 + signum)
-
-            for name in self.SIGNALS:
-                sig = getattr(signal, name, None)
-                if sig is None:
-                    continue
-                try:
-                    saved[sig] = signal.signal(sig, handler)
-                except (ValueError, OSError):  # pragma: no cover
-                    pass
-            try:
-                yield
-            finally:
-                for sig, old in saved.items():
-                    try:
-                        signal.signal(sig, old)
-                    except (ValueError, OSError, TypeError):  # pragma: no cover
-                        pass
-        return catching()
+        def handler(signum, frame) -> None:  # noqa: ARG001
+            if self.signal:
+                children.end_now(signum)
+            self.signal = signum
+            children.end_all()
+            _say(f"coinche-spec: fuzz: {signal.Signals(signum).name}: stopped; writing what was found "
+                 "(a second signal stops at once)")
+            raise Signalled(signum)
+        return children.handling_signals(handler)
 
 
 def _report(info: dict) -> str:
