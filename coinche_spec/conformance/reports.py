@@ -311,7 +311,7 @@ def markdown(report: Report) -> str:
         out.append("")
     if found:
         base = what_differed.base_for_fingerprint(found, what_differed.outcome_view)
-        out.extend([_md(line) for line in what_differed.summary_lines(found, _spec(report), base)[:1]]
+        out.extend([_md(line) for line in what_differed.summary_lines(found, _spec(report), base)[:1]] + [""]
                    + [f"- `{g.name}`: {plural(len(g.cases), 'case')}; {_md(what_differed.likely_text(g))}"
                       for g in found])
         command = what_differed.fingerprint_command(_spec(report), base)
