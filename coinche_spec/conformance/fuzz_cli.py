@@ -368,7 +368,8 @@ def _jsonl(text: str | None, variant_path):
 
 class Signalled(BaseException):
     """A signal came: the implementations are ended, and the run writes what it found and exits with
-    128 + the signal's number. A BaseException, as KeyboardInterrupt, so no handler of errors takes it."""
+    128 + the signal's number. Private control flow, caught in this module (never shown); a
+    BaseException, as KeyboardInterrupt, so no handler of errors takes it."""
 
     def __init__(self, signum: int):
         super().__init__(signum)
