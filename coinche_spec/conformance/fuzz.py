@@ -255,11 +255,11 @@ def play_range(impl: Implementation, rules, seed: int, indices, kinds,
     the deals from ``generator`` ("deal" or "batch", fuzz_deals) or from ``source`` when given.
 
     Into ``tally`` when given (so a caller stopped half-way keeps what was played); no new deal is
-    started once ``stop()`` says so (a time budget spent, a signal)."""
+    started once ``stop()`` says so (a time budget spent), the first deal always played."""
     tally = tally if tally is not None else Tally()
     source = source or deal_source(generator, rules, seed)
-    for index in indices:
-        if stop is not None and stop():
+    for n, index in enumerate(indices):
+        if n and stop is not None and stop():
             break
         play_deal(impl, rules, seed, index, kinds, tally, source)
         if on_deal is not None:
@@ -441,12 +441,13 @@ def play_jobs(setup: Setup, indices: range, jobs: int, on_progress: Callable[[in
             on_progress(total.deals, total.divergent_cases)
 
     try:
-        while impl is not None and not stopping():   # this process's own share, reading the others' between deals
+        # this process's own share, reading the others' between deals; its first deal always played
+        while impl is not None and not (total.deals and stopping()):
             task = tasks.get()
             if task is None:
                 break
             for index in range(*task):
-                if stopping():
+                if total.deals and stopping():
                     break
                 one = Tally()
                 play_deal(impl, rules, setup.seed, index, setup.kinds, one, source)

@@ -164,5 +164,23 @@ def merge_by_rule(causes: list) -> list:
     return sorted(out, key=lambda c: (-c.deals, c.first.order()))
 
 
+def causes_of(tally, variant_document: dict) -> list:
+    """A run's causes (fuzz.Tally), each with its likely rule, those one rule option explains counted
+    as one, the most deals first."""
+    causes = list(tally.causes.values())
+    if causes:
+        options = Options(variant_document)
+        for c in causes:
+            c.rule = likely_rule(c.first, options)
+    return merge_by_rule(causes)
+
+
+def cause_json(c) -> dict:
+    """One cause as the summary gives it."""
+    d = c.first
+    return {"cause": c.key, "where": where(d.case, [d.field], d.diffs), "deals": c.deals, "first_deal": d.index,
+            "likely_rule": c.rule, "shows_as": sorted(c.fields)}
+
+
 __all__ = ["STAGES", "Cause", "Options", "part_ways", "where", "deal_cause", "likely_rule", "rule_options_of",
-           "merge_by_rule"]
+           "merge_by_rule", "causes_of", "cause_json"]

@@ -184,6 +184,7 @@ BATCH_BUG_STATUS = 3   # the batch engine played what the per-deal engine refuse
 
 def main(args) -> int:
     from .fuzz import BatchDisagrees, FuzzAbort
+    from .fuzz_stop import Signalled
     try:
         return _main(args)
     except OptionError as exc:
@@ -204,8 +205,9 @@ def _main(args) -> int:
     from .fixture_writer import WriteError, expectation_key
     from .fuzz import KINDS, FuzzAbort, Setup, Tally, configure_implementation, play_jobs, play_range, \
         shard_range, shrink_divergence, start_implementation, summary
-    from .fuzz_causes import merge_by_rule
+    from .fuzz_causes import cause_json, causes_of, merge_by_rule
     from .fuzz_record import Recorder
+    from .fuzz_stop import Signalled, Stopper
 
     if not args.impl or not args.impl.strip():
         raise OptionError("--impl is required: the command line of the implementation to fuzz")
@@ -278,7 +280,7 @@ def _main(args) -> int:
                     small = shrink_divergence(impl, variant.rules, d)
                     shrunk[d.key] = (small, recorder.shrunk(d, small))
                 shrink_seconds = time.monotonic() - shrink_started
-                causes = _causes(tally, variant)
+                causes = causes_of(tally, variant.document)
             except Signalled:   # the implementations are gone: what was found is written as it stands
                 seconds = seconds or time.monotonic() - started
                 causes = merge_by_rule(list(tally.causes.values()))
@@ -307,7 +309,7 @@ def _main(args) -> int:
                         "case": d.case})
     info = summary(tally, seconds, **run, ended=stopper.ended(len(indices), tally.deals),
                    shrink_seconds=round(shrink_seconds, 3), causes=len(causes),
-                   by_cause=[_cause_json(c) for c in causes], found=details)
+                   by_cause=[cause_json(c) for c in causes], found=details)
     recorder.summary(info)
     recorder.close()
     if args.json:
@@ -321,24 +323,6 @@ def _main(args) -> int:
 
 def _str(path) -> str | None:
     return str(path) if path else None
-
-
-def _causes(tally, variant) -> list:
-    """The run's causes, each with its likely rule, those one rule option explains counted as one."""
-    from .fuzz_causes import Options, likely_rule, merge_by_rule
-    causes = list(tally.causes.values())
-    if causes:
-        options = Options(variant.document)
-        for c in causes:
-            c.rule = likely_rule(c.first, options)
-    return merge_by_rule(causes)
-
-
-def _cause_json(c) -> dict:
-    from .fuzz_causes import where
-    d = c.first
-    return {"cause": c.key, "where": where(d.case, [d.field], d.diffs), "deals": c.deals, "first_deal": d.index,
-            "likely_rule": c.rule, "shows_as": sorted(c.fields)}
 
 
 def _budget(text) -> float | None:
@@ -364,63 +348,6 @@ def _jsonl(text: str | None, variant_path):
         return outputs.plan([("--report-jsonl", text)], [variant_path] if variant_path else [])[0]
     except OutputError as exc:
         raise OptionError(f"--report-jsonl {exc}") from None
-
-
-class Signalled(BaseException):
-    """A signal came: the implementations are ended, and the run writes what it found and exits with
-    128 + the signal's number. Private control flow, caught in this module (never shown); a
-    BaseException, as KeyboardInterrupt, so no handler of errors takes it."""
-
-    def __init__(self, signum: int):
-        super().__init__(signum)
-        self.signum = signum
-
-
-class Stopper:
-    """When the run stops starting deals: its time budget spent, or a signal.
-
-    The first SIGINT, SIGTERM or SIGHUP ends the implementations at once (one may hang on the case in
-    hand), as the runner's other commands do, and stops the run where it is: nothing more is played,
-    shrunk or looked for, the summary is printed and written, and the run exits with 128 + the
-    signal's number (130, 143, 129). A second signal ends it at once."""
-
-    def __init__(self, budget: float | None):
-        self.budget = budget
-        self.deadline = None
-        self.signal = 0
-        self.budget_spent = False
-
-    def start(self) -> None:
-        if self.budget is not None:
-            self.deadline = time.monotonic() + self.budget
-
-    def stop(self) -> bool:
-        if self.deadline is not None and not self.budget_spent and time.monotonic() >= self.deadline:
-            self.budget_spent = True
-        return self.budget_spent or bool(self.signal)
-
-    def ended(self, asked: int, played: int) -> str:
-        import signal
-        if self.signal:
-            return signal.Signals(self.signal).name
-        if self.budget_spent and played < asked:
-            return "time budget"
-        return "all deals"
-
-    def catching_signals(self):
-        """While inside, the first signal only asks the run to stop (see the class); a second ends it."""
-        import signal
-        from ..protocol import children
-
-        def handler(signum, frame) -> None:  # noqa: ARG001
-            if self.signal:
-                children.end_now(signum)
-            self.signal = signum
-            children.end_all()
-            _say(f"coinche-spec: fuzz: {signal.Signals(signum).name}: stopped; writing what was found "
-                 "(a second signal stops at once)")
-            raise Signalled(signum)
-        return children.handling_signals(handler)
 
 
 def _report(info: dict) -> str:
