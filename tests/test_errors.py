@@ -27,6 +27,7 @@ INTERNAL = {
     "coinche_spec.yamlstrict._Syntax",               # the fast YAML parser hands over to the reference one
     "coinche_spec.housefile._Stop",                  # `new`: the answers ran out before the last question
     "coinche_spec.conformance.fuzz_deals._Refused",  # placed by BatchDisagrees, which the user sees
+    "coinche_spec.conformance.fuzz_stop.Signalled",  # a signal: caught by the fuzz command, which writes its summary
     # colver's adapter answers the protocol with its reason (its file is hashed into the published
     # results, docs/implementations/, so its docstring says what it is without saying this)
     "coinche_spec.adapters.colver.Refused",

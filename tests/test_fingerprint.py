@@ -120,3 +120,26 @@ def test_bad_options_are_one_line_and_exit_2(argv, said, capsys):
     assert main(["fingerprint"] + argv) == 2
     err = capsys.readouterr().err
     assert said in err and len(err.strip().splitlines()) == 1
+
+
+def test_the_residue_of_rules_found_is_none_when_the_rules_explain_every_answer(changed):
+    assert changed.answered > 0 and changed.residue == []
+    assert f"residue: none: the rules found give all {changed.answered} answers" in fp.render_text(changed)
+
+
+def test_answers_no_option_explains_are_the_residue_with_a_few_fixture_ids(capsys):
+    """One point too many on every score: no option gives it, so every score case answered is residue."""
+    import json
+    spec = f"python:{IMPLS / 'changed_rules.py'}:ScoresOffByOne"
+    result = take(spec)
+    assert result.answered > 0 and len(result.residue) == result.answered
+    shown = fp.examples(result.residue)
+    assert 0 < len(shown) <= fp.RESIDUE_EXAMPLES and all(c.source.startswith("fixture ") for c in shown)
+    text = fp.render_text(result)
+    assert (f"residue: {result.answered} of the {result.answered} cases it answered still differ from the rules "
+            f"found, which no single option value explains; for example: "
+            + ", ".join(c.source for c in shown)) in text
+    assert main(["fingerprint", "--impl", spec, "--deals", "0", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["residue"] == {"cases": result.answered, "of": result.answered,
+                               "examples": [c.source for c in shown]}

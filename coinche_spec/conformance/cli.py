@@ -66,8 +66,8 @@ def register(subparsers) -> None:
     p.add_argument("--markdown", metavar="FILE", default=None, help="write the matrix and failures as Markdown")
     p.add_argument("--html", metavar="FILE", default=None,
                    help="write a self-contained HTML report: the matrix (area x rule set, passed, failed and other "
-                        "cases), and every case that went wrong, by rule, opening on its differences, rules and "
-                        "arithmetic (docs/reports.md)")
+                        "cases), and every case that went wrong, grouped by what differed with its likely rules, opening "
+                        "on its differences, rules and arithmetic (docs/reports.md)")
     p.add_argument("--check-protocol", action="store_true",
                    help="validate every reply against the protocol's JSON Schema; a reply that breaks it fails "
                         "its case, with the path in the reply and the schema's message")

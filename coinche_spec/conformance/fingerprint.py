@@ -180,11 +180,13 @@ class Asker:
     def __init__(self, impl: Implementation):
         self.impl = impl
         self.answers: dict[str, Any] = {}
+        self.cases: dict[str, Case] = {}     # every case asked, by key, in the order asked
         self.asked = 0
 
     def __call__(self, case: Case):
         if case.key not in self.answers:
             self.asked += 1
+            self.cases[case.key] = case
             try:
                 reply = self.impl.run(f"fingerprint-{self.asked}", case.case)
             except ImplementationError as exc:
@@ -340,6 +342,8 @@ class Fingerprint:
     rounds: int
     asked: int
     rules: dict               # the rules found (the base where nothing else was found)
+    residue: list = field(default_factory=list)   # Case: answers the rules found do not give
+    answered: int = 0         # cases the implementation answered, the residue among them
 
     def changed(self) -> list[RuleFinding]:
         return [f for f in self.findings if f.status == "changed" and f.found != f.base]
@@ -351,7 +355,35 @@ class Fingerprint:
         return {"implementation": self.implementation, "base": self.base, "configured": self.configured,
                 "kinds": self.kinds, "rounds": self.rounds, "cases_asked": self.asked,
                 "differences": [{"rule": f.path, "base": f.base, "found": f.found} for f in self.changed()],
+                "residue": {"cases": len(self.residue), "of": self.answered,
+                            "examples": [c.source for c in examples(self.residue)]},
                 "rules": [f.to_json() for f in self.findings]}
+
+
+RESIDUE_EXAMPLES = 3
+
+
+def examples(residue: list, n: int = RESIDUE_EXAMPLES) -> list:
+    """A few cases of the residue, fixtures first (an id is easier to replay than a random deal)."""
+    return sorted(residue, key=lambda c: not c.source.startswith("fixture "))[:n]
+
+
+def find_residue(document: dict, found_rules: dict, ask: "Asker") -> tuple[list, int]:
+    """The cases asked whose answer the rules found do not give, on the fields the protocol compares:
+    what no single option value explains. (cases, how many cases were answered)."""
+    rules = playable(document, found_rules)
+    if rules is None:
+        return [], 0
+    residue, answered = [], 0
+    for key, case in ask.cases.items():
+        got = ask.answers.get(key)
+        expected = _answer(rules, case.case)
+        if got is None or expected is None:
+            continue
+        answered += 1
+        if compare(expected, got):
+            residue.append(case)
+    return residue, answered
 
 
 def known_rule_sets() -> list[dict]:
@@ -449,7 +481,9 @@ def fingerprint(impl: Implementation, base, corpus: Path | None = None, deals: i
             f.found = final_flat[f.path]
             if f.found != f.base:
                 f.status = "changed"
-    return Fingerprint(impl.describe(), base.id, configured, claimed, findings, done, ask.asked, found_rules)
+    residue, answered = find_residue(base.document, found_rules, ask)
+    return Fingerprint(impl.describe(), base.id, configured, claimed, findings, done, ask.asked, found_rules,
+                       residue, answered)
 
 
 # --- what it prints -------------------------------------------------------------
@@ -527,6 +561,12 @@ def render_text(fp: Fingerprint) -> str:
                      f"rule{'s' if n != 1 else ''} gave answers that fit no single option (below).")
     else:
         lines.append(f"plays like {fp.base}: no rule found to differ.")
+    if fp.residue:
+        shown = ", ".join(c.source for c in examples(fp.residue))
+        lines.append(f"residue: {len(fp.residue)} of the {fp.answered} cases it answered still differ from the rules "
+                     f"found, which no single option value explains; for example: {shown}.")
+    elif fp.answered:
+        lines.append(f"residue: none: the rules found give all {fp.answered} answers it gave.")
     same = fp.by_status("same")
     lines.append(f"{len(same)} rule{'s' if len(same) != 1 else ''} confirmed as {fp.base} plays them.")
     for status, title in (("unclear", "answers that fit no single option (several rules may differ at once)"),

@@ -217,8 +217,9 @@ def divergence_fixture(shrunk, original, expect_key: str, variant_id: str, seed:
         "expected_by": "engine",
         "depends_on": depends_on(d.kind, names),
         "notes": (f"Found by coinche-spec fuzz (seed {seed}, deal {d.index}, case {d.number} of that deal), "
-                  f"shrunk{smaller} in {shrunk.tries} tries. The expectation is the reference engine's answer "
-                  "until a person checks it against the rule text."),
+                  + (f"shrunk{smaller} in {shrunk.tries} tries" if shrunk.tries else "not shrunk")
+                  + ". The expectation is the reference engine's answer until a person checks it against the "
+                  "rule text."),
         "case": d.case,
         "expect": {expect_key: expect},
     }

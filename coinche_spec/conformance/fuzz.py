@@ -29,6 +29,7 @@ from ..protocol.client import Implementation, ImplementationError
 from .compare import compare
 from .fixtures import EXPECT_FIELDS
 from .fuzz_cases import KINDS
+from .fuzz_causes import Cause, deal_cause, part_ways
 from .fuzz_deals import BatchDisagrees, PerDeal, deal_rng, deal_source
 
 # After this many cases in a row without a proper reply, the implementation is taken for dead.
@@ -174,6 +175,7 @@ class Tally:
     divergent_deals: int = 0
     by_kind: dict = field(default_factory=dict)
     first: dict = field(default_factory=dict)     # key -> Divergence
+    causes: dict = field(default_factory=dict)    # cause key -> fuzz_causes.Cause: each divergent deal once
     silent: int = 0      # cases in a row the implementation gave no proper reply to (not merged)
 
     def merge(self, other: "Tally") -> None:
@@ -187,6 +189,11 @@ class Tally:
         for key, d in other.first.items():
             if key not in self.first or d.order() < self.first[key].order():
                 self.first[key] = d
+        for key, c in other.causes.items():
+            if key in self.causes:
+                self.causes[key].merge(c)
+            else:
+                self.causes[key] = Cause(c.key, c.deals, c.first, set(c.fields))
 
     def divergences(self) -> list:
         return sorted(self.first.values(), key=Divergence.order)
@@ -201,7 +208,8 @@ def play_deal(impl: Implementation, rules, seed: int, index: int, kinds, tally: 
     answers: list = []
     replies = impl.run_many([(f"fuzz-{seed}-{index}-{n}", case) for n, case in enumerate(cases)],
                             lambda: answers.extend(reference(rules, case) for case in cases))
-    diverged = False
+    divergent: list = []     # (where the case parts ways, its Divergence)
+    shown: set = set()       # every kind/field the deal's cases differ in
     for number, (case, result, reply) in enumerate(zip(cases, answers, replies)):
         if result is None:   # a case the engine would refuse is not judged
             continue
@@ -218,24 +226,41 @@ def play_deal(impl: Implementation, rules, seed: int, index: int, kinds, tally: 
                             f"last: {judged.answer}")
         if not judged.fields:
             continue
-        diverged = True
         tally.divergent_cases += 1
         for f in judged.fields:
             key = f"{case['kind']}/{f}"
+            shown.add(key)
             if key not in tally.first:
                 tally.first[key] = Divergence(case["kind"], f, index, number, case, expected, judged.answer,
                                               judged.diffs)
+        divergent.append((part_ways(case, judged.fields, judged.diffs),
+                          Divergence(case["kind"], judged.fields[0], index, number, case, expected, judged.answer,
+                                     judged.diffs)))
     tally.deals += 1
-    tally.divergent_deals += diverged
+    if divergent:
+        tally.divergent_deals += 1
+        key, earliest = deal_cause(divergent)
+        cause = tally.causes.get(key)
+        if cause is None:
+            tally.causes[key] = Cause(key, 1, earliest, shown)
+        else:
+            cause.deals += 1
+            cause.fields |= shown
 
 
 def play_range(impl: Implementation, rules, seed: int, indices, kinds,
-               on_deal: Callable[[Tally], None] | None = None, generator: str = "deal", source=None) -> Tally:
+               on_deal: Callable[[Tally], None] | None = None, generator: str = "deal", source=None,
+               tally: Tally | None = None, stop: Callable[[], bool] | None = None) -> Tally:
     """Play the deals ``indices`` in order on one implementation already started and configured,
-    the deals from ``generator`` ("deal" or "batch", fuzz_deals) or from ``source`` when given."""
-    tally = Tally()
+    the deals from ``generator`` ("deal" or "batch", fuzz_deals) or from ``source`` when given.
+
+    Into ``tally`` when given (so a caller stopped half-way keeps what was played); no new deal is
+    started once ``stop()`` says so (a time budget spent), the first deal always played."""
+    tally = tally if tally is not None else Tally()
     source = source or deal_source(generator, rules, seed)
-    for index in indices:
+    for n, index in enumerate(indices):
+        if n and stop is not None and stop():
+            break
         play_deal(impl, rules, seed, index, kinds, tally, source)
         if on_deal is not None:
             on_deal(tally)
@@ -298,15 +323,31 @@ def open_configured(setup: Setup) -> Implementation:
 CHUNK = 5   # deals a job takes from the common pile at a time
 
 
-def _chunks(indices: range, size: int = CHUNK) -> list:
-    return [(indices[i], indices[min(i + size, len(indices)) - 1] + 1) for i in range(0, len(indices), size)]
+class Pile:
+    """The deals still to play, taken a chunk at a time by the jobs: a counter shared between processes,
+    so that a pile of a billion deals costs nothing to lay out."""
+
+    def __init__(self, context, indices: range, size: int = CHUNK):
+        self.first, self.stop, self.size = indices.start, indices.stop, size
+        self.next = context.Value("q", indices.start)
+
+    def get(self) -> tuple | None:
+        """The next chunk (first deal, deal after the last), or None when every deal is taken."""
+        with self.next.get_lock():
+            start = self.next.value
+            if start >= self.stop:
+                return None
+            self.next.value = min(start + self.size, self.stop)
+            return start, self.next.value
 
 
-def _job(setup: Setup, tasks, out) -> None:
-    """One local process: its own implementation, chunks from the pile, one tally per chunk on ``out``.
+def _job(setup: Setup, tasks, out, stop=None) -> None:
+    """One local process: its own implementation, chunks from the pile, one tally per deal on ``out``
+    (so a run stopped half-way loses no deal a job finished), then ``done``.
 
-    Stopped with SIGTERM once every deal is played (it may still be starting): it then stops its
-    implementation on the way out."""
+    Takes no new deal once the ``stop`` event is set (the time budget is spent, the runner got a
+    signal). Stopped with SIGTERM once every deal is played (it may still be starting): it then stops
+    its implementation on the way out."""
     import signal
     import sys
     from ..protocol import children
@@ -319,19 +360,25 @@ def _job(setup: Setup, tasks, out) -> None:
         signal.signal(signal.SIGTERM, ended)
         signal.signal(signal.SIGINT, ended)
     from ..variants import load_variant
+    stopped = (lambda: stop.is_set()) if stop is not None else (lambda: False)
     try:
         rules = load_variant(setup.variant).rules
         source = deal_source(setup.generator, rules, setup.seed)
         impl = open_configured(setup)
         try:
-            while True:
+            while not stopped():
                 task = tasks.get()
                 if task is None:
                     break
-                out.put(("chunk", play_range(impl, rules, setup.seed, range(*task), setup.kinds, source=source),
-                         None))
+                for index in range(*task):
+                    if stopped():
+                        break
+                    one = Tally()
+                    play_deal(impl, rules, setup.seed, index, setup.kinds, one, source)
+                    out.put(("deal", one, None))
         finally:
             impl.stop()
+        out.put(("done", None, None))
     except BatchDisagrees as exc:
         out.put(("batch", None, str(exc)))
     except FuzzAbort as exc:
@@ -341,62 +388,89 @@ def _job(setup: Setup, tasks, out) -> None:
 
 
 def play_jobs(setup: Setup, indices: range, jobs: int, on_progress: Callable[[int, int], None] | None = None,
-              impl: Implementation | None = None, rules=None) -> Tally:
+              impl: Implementation | None = None, rules=None, on_deal: Callable[[Tally], None] | None = None,
+              total: Tally | None = None, stop: Callable[[], bool] | None = None) -> Tally:
     """Play ``indices`` in ``jobs`` local jobs, each with its own implementation process.
 
     The deals wait in a common pile, in chunks: a job takes the next chunk when it is ready, so a
     job that starts late plays less, and one still starting when the pile is played is stopped.
     With ``impl`` (started and configured) and ``rules``, this process is one of the jobs, so
     ``jobs`` jobs start ``jobs - 1`` new processes. Which job plays a deal changes nothing in the
-    outcome: counts add up, and the first divergence in seed order wins."""
+    outcome: counts add up, and the first divergence in seed order wins.
+
+    Each deal a job plays reaches ``total`` (given, so that a caller stopped half-way keeps it) as
+    soon as it is played, and ``on_deal(total)`` is called. Once ``stop()`` says so, no job starts a
+    new deal; the jobs finish the deal in hand and the run ends with what was played."""
     context = multiprocessing.get_context("spawn")
-    tasks, out = context.Queue(), context.Queue()
-    for chunk in _chunks(indices):
-        tasks.put(chunk)
-    for _ in range(jobs):
-        tasks.put(None)   # one stop sign for each job
+    tasks, out = Pile(context, indices), context.Queue()
+    halt = context.Event()
     spawned = jobs - 1 if impl is not None else jobs
-    procs = [context.Process(target=_job, args=(setup, tasks, out), daemon=True) for _ in range(spawned)]
+    procs = [context.Process(target=_job, args=(setup, tasks, out, halt), daemon=True) for _ in range(spawned)]
     for p in procs:
         p.start()
-    total = Tally()
+    total = total if total is not None else Tally()
     errors: list = []
+    finished = [0]   # spawned jobs that said "done"
     source = deal_source(setup.generator, rules, setup.seed) if impl is not None else None
+
+    def stopping() -> bool:
+        if stop is not None and stop():
+            halt.set()
+        return halt.is_set()
 
     def take(message) -> None:
         what, tally, error = message
-        if what == "chunk":
+        if what == "deal":
             total.merge(tally)
+            if on_deal is not None:
+                on_deal(total)
+        elif what == "done":
+            finished[0] += 1
         else:
             errors.append(BatchDisagrees(error) if what == "batch" else FuzzAbort(error))
+
+    def drain() -> None:
+        while True:
+            try:
+                take(out.get_nowait())
+            except queue_mod.Empty:
+                return
 
     def report() -> None:
         if on_progress is not None:
             on_progress(total.deals, total.divergent_cases)
 
     try:
-        while impl is not None:   # this process's own share, reading the others' chunks between deals
+        # this process's own share, reading the others' between deals; its first deal always played
+        while impl is not None and not (total.deals and stopping()):
             task = tasks.get()
             if task is None:
                 break
             for index in range(*task):
-                play_deal(impl, rules, setup.seed, index, setup.kinds, total, source)
-                while True:
-                    try:
-                        take(out.get_nowait())
-                    except queue_mod.Empty:
-                        break
+                if total.deals and stopping():
+                    break
+                one = Tally()
+                play_deal(impl, rules, setup.seed, index, setup.kinds, one, source)
+                take(("deal", one, None))
+                drain()
                 report()
-        while total.deals < len(indices) and not errors:
+        while total.deals < len(indices) and not errors and finished[0] < len(procs):
+            stopping()
             try:
-                take(out.get(timeout=1.0))
+                take(out.get(timeout=0.2))
             except queue_mod.Empty:
                 if not any(p.is_alive() for p in procs):
-                    errors.append(FuzzAbort("a fuzz job ended without a word"))
+                    drain()
+                    if finished[0] < len(procs) and total.deals < len(indices) and not halt.is_set():
+                        errors.append(FuzzAbort("a fuzz job ended without a word"))
+                    break
                 continue
             report()
+        drain()
     finally:
+        halt.set()
         for p in procs:
+            p.join(timeout=0.5 if finished[0] >= len(procs) else 0)
             if p.is_alive():
                 p.terminate()
         for p in procs:
@@ -438,7 +512,7 @@ def shrink_divergence(impl: Implementation, rules, d: Divergence, budget: int = 
 
 def summary(tally: Tally, seconds: float, **extra) -> dict:
     """The JSON summary line's fields."""
-    out = {"deals": tally.deals, "divergences": len(tally.first),
+    out = {"deals": tally.deals, "divergences": len(tally.first), "causes": len(tally.causes),
            "deals_per_second": round(tally.deals / seconds, 2) if seconds > 0 else None,
            "divergent_deals": tally.divergent_deals, "divergent_cases": tally.divergent_cases,
            "cases": tally.cases, "cases_by_kind": dict(sorted(tally.by_kind.items())),

@@ -53,6 +53,12 @@ def register(subparsers) -> None:
                         "players), or auto (default): batch when numpy is installed and the batch engine plays "
                         "the rule set, else deal, saying why on standard error. The same seed gives the same "
                         "deals with the same generator, other deals with the other")
+    p.add_argument("--time-budget", metavar="SECONDS", default=None,
+                   help="stop starting new deals once SECONDS have passed, then shrink and write everything as "
+                        "at the end of the deals")
+    p.add_argument("--report-jsonl", metavar="FILE", default=None,
+                   help="write the run as JSON Lines as it goes: a header, each divergence as soon as it is "
+                        "found, each shrunk divergence, the summary (replaces only a file coinche-spec wrote)")
     p.add_argument("--json", action="store_true", help="print one JSON summary line instead of the report")
     p.set_defaults(func=main)
 
@@ -178,6 +184,7 @@ BATCH_BUG_STATUS = 3   # the batch engine played what the per-deal engine refuse
 
 def main(args) -> int:
     from .fuzz import BatchDisagrees, FuzzAbort
+    from .fuzz_stop import Signalled
     try:
         return _main(args)
     except OptionError as exc:
@@ -190,12 +197,17 @@ def main(args) -> int:
     except BatchDisagrees as exc:
         _say(f"coinche-spec: fuzz: BATCH ENGINE BUG, run stopped: {exc}")
         return BATCH_BUG_STATUS
+    except Signalled as exc:   # before the run began: nothing to write
+        return 128 + exc.signum
 
 
 def _main(args) -> int:
-    from .fixture_writer import WriteError, divergence_fixture, expectation_key, write_fixture
-    from .fuzz import KINDS, FuzzAbort, Setup, configure_implementation, play_jobs, play_range, shard_range, \
-        shrink_divergence, start_implementation, summary
+    from .fixture_writer import WriteError, expectation_key
+    from .fuzz import KINDS, FuzzAbort, Setup, Tally, configure_implementation, play_jobs, play_range, \
+        shard_range, shrink_divergence, start_implementation, summary
+    from .fuzz_causes import cause_json, causes_of, merge_by_rule
+    from .fuzz_record import Recorder
+    from .fuzz_stop import Signalled, Stopper
 
     if not args.impl or not args.impl.strip():
         raise OptionError("--impl is required: the command line of the implementation to fuzz")
@@ -206,8 +218,10 @@ def _main(args) -> int:
         raise OptionError(f"--jobs {jobs}: at most {MAX_JOBS}")
     shard = _shard(args.shard)
     timeout = _timeout(args.timeout)
+    budget = _budget(args.time_budget)
     out = _out_dir(args.out)
     variant, engine_ref, variant_path = _variant(args.variant)
+    jsonl = _jsonl(args.report_jsonl, variant_path)
     generator = _generator(args.generator, variant.rules)
     indices = shard_range(deals, shard)
     if not len(indices):
@@ -216,83 +230,160 @@ def _main(args) -> int:
     # One implementation here first: it must start and take the rule set before any job is spent;
     # it shrinks the divergences at the end.
     impl = start_implementation(args.impl, timeout)
+    stopper = Stopper(budget)
+    tally = Tally()
+    recorder = None
+    shrunk: dict = {}
+    run = {"variant": variant.id, "seed": seed, "shard": f"{shard[0]}/{shard[1]}", "first_deal": indices.start,
+           "last_deal": indices.stop - 1, "jobs": jobs, "generator": generator, "time_budget": budget}
     try:
-        info = impl.info or {}
-        playable = info.get("variants")
-        if playable is not None and variant.id not in playable:
-            raise FuzzAbort(f"--impl \"{args.impl}\" does not play {variant.id} (it plays: "
-                            f"{', '.join(playable) or 'nothing'})")
-        kinds = tuple(k for k in KINDS if k in (info.get("kinds") or []))
-        if not kinds:
-            raise FuzzAbort(f"--impl \"{args.impl}\" answers none of the kinds fuzzing asks ({', '.join(KINDS)})")
-        setup = Setup(args.impl, timeout, engine_ref, variant.id if playable is not None else variant.document,
-                      seed, kinds, generator)
-        configure_implementation(impl, setup.configure, args.impl)
+        with stopper.catching_signals():
+            info = impl.info or {}
+            playable = info.get("variants")
+            if playable is not None and variant.id not in playable:
+                raise FuzzAbort(f"--impl \"{args.impl}\" does not play {variant.id} (it plays: "
+                                f"{', '.join(playable) or 'nothing'})")
+            kinds = tuple(k for k in KINDS if k in (info.get("kinds") or []))
+            if not kinds:
+                raise FuzzAbort(f"--impl \"{args.impl}\" answers none of the kinds fuzzing asks ({', '.join(KINDS)})")
+            setup = Setup(args.impl, timeout, engine_ref, variant.id if playable is not None else variant.document,
+                          seed, kinds, generator)
+            configure_implementation(impl, setup.configure, args.impl)
+            label = impl.describe()
+            run["implementation"] = label
+            date = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d")
+            context = {"expect_key": expectation_key(variant.id, variant_path, out) if out is not None else None,
+                       "variant_id": variant.id, "seed": seed, "implementation": label, "date": date}
+            recorder = Recorder(jsonl, out, context)
+            recorder.open(run)
 
-        progress = Progress(len(indices))
-        started = time.monotonic()
-        if jobs == 1:
-            tally = play_range(impl, variant.rules, seed, indices, kinds,
-                               lambda t: progress.update(t.deals, t.divergent_cases), generator)
-        else:
-            tally = play_jobs(setup, indices, jobs, progress.update, impl, variant.rules)
-        seconds = time.monotonic() - started
-        progress.update(tally.deals, tally.divergent_cases, force=True)
-        progress.close()
+            progress = Progress(len(indices))
+            started = time.monotonic()
+            seconds = shrink_seconds = 0.0
+            stopper.start()
 
-        found = tally.divergences()
-        shrink_started = time.monotonic()
-        shrunk = [shrink_divergence(impl, variant.rules, d) for d in found]
-        shrink_seconds = time.monotonic() - shrink_started
-        label = impl.describe()
+            def on_deal(t) -> None:
+                recorder.saw(t)
+                progress.update(t.deals, t.divergent_cases)
+
+            try:
+                if jobs == 1:
+                    play_range(impl, variant.rules, seed, indices, kinds, on_deal, generator, tally=tally,
+                               stop=stopper.stop)
+                else:
+                    play_jobs(setup, indices, jobs, None, impl, variant.rules, on_deal=on_deal, total=tally,
+                              stop=stopper.stop)
+                seconds = time.monotonic() - started
+                progress.update(tally.deals, tally.divergent_cases, force=True)
+                shrink_started = time.monotonic()
+                for d in tally.divergences():
+                    small = shrink_divergence(impl, variant.rules, d)
+                    shrunk[d.key] = (small, recorder.shrunk(d, small))
+                shrink_seconds = time.monotonic() - shrink_started
+                causes = causes_of(tally, variant.document)
+            except Signalled:   # the implementations are gone: what was found is written as it stands
+                seconds = seconds or time.monotonic() - started
+                causes = merge_by_rule(list(tally.causes.values()))
+            progress.close()
+            found = tally.divergences()
+    except WriteError as exc:
+        raise OptionError(str(exc)) from None
+    except BaseException as exc:
+        if recorder is not None:
+            if isinstance(exc, CoincheSpecError):   # the implementation stopped answering, a batch bug
+                recorder.aborted(str(exc))
+            recorder.close()    # what it holds stays: every record was flushed as it was written
+        raise
     finally:
         impl.stop()
 
-    written: list = [None] * len(shrunk)
-    if out is not None and shrunk:
-        try:
-            out.mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            raise OptionError(f"--out {args.out}: cannot make the directory: {exc.strerror or exc}") from None
-        key = expectation_key(variant.id, variant_path, out)
-        date = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d")
-        for i, (original, small) in enumerate(zip(found, shrunk)):
-            base, fixture, area, header, answers = divergence_fixture(small, original, key, variant.id, seed,
-                                                                      label, date)
-            try:
-                written[i] = str(write_fixture(out, base, fixture, area, header, answers, key))
-            except WriteError as exc:
-                raise OptionError(str(exc)) from None
-
     details = []
-    for original, small, path in zip(found, shrunk, written):
-        d = small.divergence
-        details.append({"key": original.key, "deal": original.index, "fields": small.fields,
-                        "diff": [str(x) for x in d.diffs] or [str(d.answer)], "shrink_tries": small.tries,
-                        "file": path, "case": d.case})
-    info = summary(tally, seconds, variant=variant.id, seed=seed, shard=f"{shard[0]}/{shard[1]}",
-                   first_deal=indices.start, last_deal=indices.stop - 1, jobs=jobs, generator=generator,
-                   implementation=label,
-                   shrink_seconds=round(shrink_seconds, 3), found=details)
+    for original in found:
+        small, path = shrunk.get(original.key, (None, None))
+        d = small.divergence if small is not None else original
+        details.append({"key": original.key, "deal": original.index,
+                        "fields": small.fields if small is not None else [original.field],
+                        "diff": [str(x) for x in d.diffs] or [str(d.answer)],
+                        "shrunk": small is not None, "shrink_tries": small.tries if small is not None else 0,
+                        "file": path if small is not None else _str(recorder.recorded.get(original.key)),
+                        "case": d.case})
+    info = summary(tally, seconds, **run, ended=stopper.ended(len(indices), tally.deals),
+                   shrink_seconds=round(shrink_seconds, 3), causes=len(causes),
+                   by_cause=[cause_json(c) for c in causes], found=details)
+    recorder.summary(info)
+    recorder.close()
     if args.json:
         print(json.dumps(info, ensure_ascii=False), flush=True)
     else:
         print(_report(info), flush=True)
+    if stopper.signal:
+        return 128 + stopper.signal
     return 1 if found else 0
 
 
+def _str(path) -> str | None:
+    return str(path) if path else None
+
+
+def _budget(text) -> float | None:
+    """--time-budget: seconds, a positive number, or None."""
+    if text is None:
+        return None
+    try:
+        value = float(text)
+    except ValueError:
+        value = float("nan")
+    if not value > 0 or value == float("inf"):
+        raise OptionError(f"--time-budget {text}: give a number of seconds above 0, such as 600")
+    return value
+
+
+def _jsonl(text: str | None, variant_path):
+    """--report-jsonl: a file this run may write (new, or written by coinche-spec before)."""
+    if text is None:
+        return None
+    from .. import outputs
+    from ..errors import OutputError
+    try:
+        return outputs.plan([("--report-jsonl", text)], [variant_path] if variant_path else [])[0]
+    except OutputError as exc:
+        raise OptionError(f"--report-jsonl {exc}") from None
+
+
 def _report(info: dict) -> str:
+    if info["ended"] == "all deals":
+        ended = ""
+    elif info["ended"] == "time budget":
+        ended = f", stopped when the time budget of {info['time_budget']:g} s was spent"
+    else:
+        ended = f", stopped by {info['ended']}"
     lines = [f"fuzz: {info['implementation']} against the reference engine, rule set {info['variant']}, "
              f"seed {info['seed']}, deals {info['first_deal']}-{info['last_deal']} (shard {info['shard']}, "
              f"{info['jobs']} job{'s' if info['jobs'] != 1 else ''}, deals from the "
-             f"{'batch engine' if info['generator'] == 'batch' else 'per-deal engine'})",
+             f"{'batch engine' if info['generator'] == 'batch' else 'per-deal engine'}{ended})",
              f"{info['deals']} deals, {info['cases']} cases ({info['skipped']} skipped): "
-             f"{info['divergences']} distinct divergence{'s' if info['divergences'] != 1 else ''} in "
-             f"{info['divergent_cases']} cases of {info['divergent_deals']} deals"]
+             f"{info['causes']} cause{'s' if info['causes'] != 1 else ''} in {info['divergent_deals']} divergent "
+             f"deal{'s' if info['divergent_deals'] != 1 else ''} "
+             f"({info['divergences']} distinct divergence{'s' if info['divergences'] != 1 else ''} by kind and "
+             f"field, in {info['divergent_cases']} cases)"]
+    if info["by_cause"]:
+        lines.append("by cause (each divergent deal once, under the earliest point where the implementation "
+                     "and the engine part ways):")
+    for c in info["by_cause"]:
+        rule = (f"; likely rule: {c['likely_rule']}" if c["likely_rule"] else
+                "; no single rule option explains it" if info["ended"] in ("all deals", "time budget") else "")
+        lines.append(f"  {c['cause']} at {c['where']}: {c['deals']} deal{'s' if c['deals'] != 1 else ''} "
+                     f"(first: deal {c['first_deal']}){rule}")
+        others = [k for k in c["shows_as"] if k != c["cause"]]
+        if others:
+            lines.append(f"    also shows as: {', '.join(others)}")
+    if info["found"]:
+        lines.append("divergences by kind and field, the first of each:")
     for d in info["found"]:
         where = f"written to {d['file']}" if d["file"] else "not written (no --out)"
         lines.append(f"  {d['key']} (first in deal {d['deal']}): {'; '.join(d['diff'][:3])}")
-        lines.append(f"    shrunk in {d['shrink_tries']} tries, {where}")
+        lines.append(f"    {'shrunk in ' + str(d['shrink_tries']) + ' tries' if d['shrunk'] else 'not shrunk'}, "
+                     f"{where}")
         if not d["file"]:
             lines.append(f"    case: {json.dumps(d['case'], ensure_ascii=False)}")
     rate = info["deals_per_second"]

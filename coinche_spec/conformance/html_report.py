@@ -4,7 +4,8 @@ One page for one run (``conformance --html``) or several set side by side
 (``report RUN.jsonl ... --html``, as Bowtie's report does for JSON Schema
 implementations): first implementations x rule sets, one row per run, then
 each run's matrix of areas x rule sets, then the cases that went wrong,
-grouped by the rule each fixture exercises, each a ``<details>`` that opens
+grouped by the fields that differed with the rules the evidence points at
+(what_differed.py), each a ``<details>`` that opens
 on the expected and received values, the rules the fixture depends on, the
 arithmetic written beside its expectation and the case that was sent.
 Every cell counts passed, failed and other (error, time-out, corpus defect,
@@ -20,7 +21,6 @@ from __future__ import annotations
 import json
 from html import escape
 
-from .records import primary_rule
 from .runfile import Run, Tally
 
 CSS = """
@@ -202,17 +202,24 @@ def problem(c: dict, index: int) -> str:
             f'<div class="body">{"".join(body)}</div></details>')
 
 
-def problems_by_rule(run: Run, index: int) -> str:
-    groups: dict = {}
-    for c in run.problems():
-        groups.setdefault(primary_rule(c.get("exercises") or []), []).append(c)
-    if not groups:
+def problems_by_field(run: Run, index: int) -> str:
+    """The cases that went wrong grouped by the fields that differed (what_differed.py), each group with
+    its likely rules; then the fingerprint command to run."""
+    from . import what_differed
+    found = what_differed.groups(run.cases)
+    if not found:
         return "<p>No case went wrong.</p>"
     out = []
-    for rule, cases in sorted(groups.items(), key=lambda kv: (-len(kv[1]), kv[0])):
-        out.append(f'<section class="rule-group"><h4><code>{_e(rule)}</code>: {len(cases)} '
-                   f'case{"s" if len(cases) != 1 else ""} went wrong</h4>'
-                   + "".join(problem(c, index) for c in cases) + "</section>")
+    for g in found:
+        out.append(f'<section class="field-group" data-differed="{_e(g.name)}"><h4><code>{_e(g.name)}</code>: '
+                   f'{len(g.cases)} case{"s" if len(g.cases) != 1 else ""} went wrong</h4>'
+                   f'<p class="likely">{_e(what_differed.likely_text(g))}</p>'
+                   + "".join(problem(c, index) for c in g.cases) + "</section>")
+    spec = (run.header.get("implementation") or {}).get("spec")
+    command = what_differed.fingerprint_command(spec, what_differed.base_for_fingerprint(found))
+    if command:
+        out.append(f'<p class="fingerprint">To tell which option of each rule it plays: <code>{_e(command)}</code>'
+                   "</p>")
     return "".join(out)
 
 
@@ -270,7 +277,7 @@ def render(runs: list[Run], title: str = "Conformance report") -> str:
     for i, run in enumerate(runs, 1):
         sections.append(f'<section class="run" id="run-{i}" data-run="{i}"><h2>{_e(run.label)}</h2>'
                         f'{_run_meta(run)}<h3>Areas &times; rule sets</h3>{area_matrix(run, i)}'
-                        f'<h3>Cases that went wrong, by rule</h3>{problems_by_rule(run, i)}</section>')
+                        f'<h3>Cases that went wrong, by what differed</h3>{problems_by_field(run, i)}</section>')
     legend = ("Each cell: &#10003; passed, &#10007; failed, ! other (error, time-out, corpus defect, not run); "
               "+N skip: cases the implementation did not claim, not counted; n/a cases are left out.")
     return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"

@@ -3,15 +3,15 @@
 One table, implementations (one row per run) x rule sets, each cell
 ``passed/played`` with the failed, other and skipped cases counted apart
 (runfile.Tally); then one paragraph per run: where it came from (file,
-``--impl``, date, corpus and rule hashes) and the rules its failures
-exercise, the largest group first; then, for two runs of one implementation,
+``--impl``, date, corpus and rule hashes) and its failures grouped by what
+differed, each group with its likely rules, and the fingerprint command; then, for two runs of one implementation,
 what got fixed and what newly fails (run_changes.py).
 """
 
 from __future__ import annotations
 
 from . import run_changes
-from .records import primary_rule
+from . import what_differed
 from .runfile import Run
 
 LEGEND = ("Each cell: passed/played (n/a left out); fail: failed, other: errors, time-outs, corpus defects and "
@@ -44,14 +44,10 @@ def run_lines(i: int, run: Run) -> list[str]:
              f"coinche-spec {h.get('coinche_spec') or '?'}; corpus {_short(corpus.get('hash'))}",
              f"   rule sets (rules hash): {sets or 'none recorded'}",
              "   " + ", ".join(f"{n} {k}" for k, n in c.items() if n)]
-    groups: dict = {}
-    for case in run.problems():
-        rule = primary_rule(case.get("exercises") or [])
-        groups[rule] = groups.get(rule, 0) + 1
-    if groups:
-        ordered = sorted(groups.items(), key=lambda kv: (-kv[1], kv[0]))
-        lines.append("   went wrong, by the rule each fixture exercises: "
-                     + ", ".join(f"{rule} {n}" for rule, n in ordered))
+    found = what_differed.groups(run.cases)
+    if found:
+        lines.extend(what_differed.summary_lines(found, impl.get("spec"), what_differed.base_for_fingerprint(found),
+                                                 indent="   "))
     for why in (f.get("refused") or {}).values():
         lines.append(f"   refused: {why}")
     return lines

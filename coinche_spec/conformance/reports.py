@@ -17,7 +17,7 @@ from __future__ import annotations
 import json
 import xml.etree.ElementTree as ET
 from .. import outputs
-from . import records
+from . import records, what_differed
 from .compare import show
 from .fixture_comments import arithmetic
 from .fixtures import AREAS
@@ -161,39 +161,31 @@ def describe_problem(o: Outcome, indent: str = "  ") -> list[str]:
     return lines
 
 
-def by_rule(problems: list[Outcome]) -> list[tuple[str, list[Outcome]]]:
-    """The cases that went wrong, grouped by the rule each fixture is written to test (the first of its
-    exercises), the largest group first."""
-    groups: dict = {}
-    for o in problems:
-        groups.setdefault(records.primary_rule(o.fixture.exercises), []).append(o)
-    return sorted(groups.items(), key=lambda kv: (-len(kv[1]), kv[0]))
+def by_what_differed(report: Report) -> list:
+    """The cases that went wrong grouped by the fields that differed, each group with its likely rules
+    (what_differed.py), the largest group first."""
+    return what_differed.groups(report.outcomes, what_differed.outcome_view)
 
 
-def shared_rules(problems: list[Outcome], top: int = 5) -> list[tuple[str, int]]:
-    """The rules most of the failing fixtures depend on: where a common cause is likely."""
-    counts: dict = {}
-    for o in problems:
-        for rule in dict.fromkeys(o.fixture.depends_on or ()):
-            counts[rule] = counts.get(rule, 0) + 1
-    return sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))[:top]
+def _spec(report: Report) -> str | None:
+    return ((report.header or {}).get("implementation") or {}).get("spec")
 
 
 def problem_lines(report: Report) -> list[str]:
-    """The cases that went wrong, under the rule each exercises, then the rules they share."""
-    problems = report.problems()
-    if not problems:
+    """The cases that went wrong, under what differed, then the closing summary: each group's likely
+    rules and the fingerprint command to run."""
+    found = by_what_differed(report)
+    if not found:
         return []
     lines: list[str] = []
-    for rule, group in by_rule(problems):
-        lines.append(f"== {rule}: {plural(len(group), 'case')} went wrong")
-        for o in group:
+    for group in found:
+        lines.append(f"== {group.name}: {plural(len(group.cases), 'case')} went wrong; "
+                     f"{what_differed.likely_text(group)}")
+        for o in group.cases:
             lines.extend(describe_problem(o))
         lines.append("")
-    shared = shared_rules(problems)
-    if shared:
-        lines.append(f"rules the {plural(len(problems), 'case')} that went wrong depend on most: "
-                     + ", ".join(f"{rule} ({n} of {len(problems)})" for rule, n in shared))
+    base = what_differed.base_for_fingerprint(found, what_differed.outcome_view)
+    lines.extend(what_differed.summary_lines(found, _spec(report), base))
     return lines
 
 
@@ -293,14 +285,17 @@ def markdown(report: Report) -> str:
         label = f"**{r[0]}**" if r[0] == "all" else r[0]
         out.append("| " + " | ".join([label] + r[1:]) + " |")
     out.append("")
-    problems = report.problems()
-    if problems:
-        out.append("## Cases that went wrong, by rule")
+    found = by_what_differed(report)
+    if found:
+        out.append("## Cases that went wrong, by what differed")
         out.append("")
-    for rule, group in by_rule(problems):
-        out.append(f"### `{rule}`")
+    for group in found:
+        out.append(f"### `{group.name}`")
         out.append("")
-        for o in group:
+        likely = what_differed.likely_text(group)
+        out.append(_md(likely[:1].upper() + likely[1:]) + ".")
+        out.append("")
+        for o in group.cases:
             out.append(f"- **{_LABEL[o.outcome]}** `{o.fixture.id}` under `{o.variant}`: "
                        f"{_md(o.fixture.title)} ({o.fixture.where})")
             for d in o.diffs:
@@ -313,6 +308,15 @@ def markdown(report: Report) -> str:
             if o.outcome in ("fail", "defect") or o.diffs:
                 head, *comments = arithmetic_lines(o, "")
                 out.append(f"  - {_md(head)}" + "".join(f"\n    - {_md(c.strip())}" for c in comments))
+        out.append("")
+    if found:
+        base = what_differed.base_for_fingerprint(found, what_differed.outcome_view)
+        out.extend([_md(line) for line in what_differed.summary_lines(found, _spec(report), base)[:1]] + [""]
+                   + [f"- `{g.name}`: {plural(len(g.cases), 'case')}; {_md(what_differed.likely_text(g))}"
+                      for g in found])
+        command = what_differed.fingerprint_command(_spec(report), base)
+        if command:
+            out.extend(["", f"To tell which option of each rule it plays: `{command}`"])
         out.append("")
     for line in note_lines(report):
         out.extend([_md(line), ""])

@@ -165,22 +165,26 @@ def die_with_parent() -> None:
         pass
 
 
+ENDING_SIGNALS = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)
+
+
+def end_now(signum: int) -> None:
+    """End every tracked child (and what it started), then the runner: status 128 + the signal's number
+    (SIGINT: KeyboardInterrupt, which the command line turns into 130)."""
+    end_all()
+    if signum == signal.SIGINT:
+        raise KeyboardInterrupt
+    raise SystemExit(128 + signum)
+
+
 @contextlib.contextmanager
-def ending_children_on_signals(signals: tuple = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)):
-    """While inside: SIGTERM, SIGINT or SIGHUP to the runner first ends every tracked child (and what it
-    started), then ends the runner with status 128 + the signal's number (SIGINT: KeyboardInterrupt, as
-    before, once the children are gone). Only in the main thread, where Python handles signals."""
+def handling_signals(handler, signals: tuple = ENDING_SIGNALS):
+    """While inside, ``handler(signum, frame)`` handles ``signals``; the handlers before are put back
+    on the way out. Only in the main thread, where Python handles signals (elsewhere: nothing changes)."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
     saved: dict = {}
-
-    def handler(signum: int, frame) -> None:  # noqa: ARG001
-        end_all()
-        if signum == signal.SIGINT:
-            raise KeyboardInterrupt
-        raise SystemExit(128 + signum)
-
     for sig in signals:
         try:
             saved[sig] = signal.signal(sig, handler)
@@ -196,5 +200,12 @@ def ending_children_on_signals(signals: tuple = (signal.SIGTERM, signal.SIGINT, 
                 pass
 
 
+def ending_children_on_signals(signals: tuple = ENDING_SIGNALS):
+    """While inside: SIGTERM, SIGINT or SIGHUP to the runner first ends every tracked child (and what it
+    started), then ends the runner with status 128 + the signal's number (SIGINT: KeyboardInterrupt, as
+    before, once the children are gone)."""
+    return handling_signals(lambda signum, frame: end_now(signum), signals)
+
+
 __all__: list = ["track", "untrack", "live", "end_all", "kill_tree", "related", "die_with_parent",
-                 "ending_children_on_signals"]
+                 "ending_children_on_signals", "handling_signals", "end_now", "ENDING_SIGNALS"]

@@ -15,7 +15,7 @@ import re
 from html import escape
 
 from ..conformance import html_report
-from ..conformance.records import primary_rule
+from ..conformance import what_differed
 from ..conformance.runfile import parse_run
 from ..conformance.runner import SOURCES
 
@@ -70,13 +70,10 @@ def _conformance(results: dict, run) -> list:
               ("matrix", run)]
     problems = run.problems()
     if problems:
-        blocks.append(("h3", "Cases that went wrong, by rule"))
-        groups: dict = {}
-        for c in problems:
-            groups.setdefault(primary_rule(c.get("exercises") or []), []).append(c)
-        for rule, cases in sorted(groups.items(), key=lambda kv: (-len(kv[1]), kv[0])):
+        blocks.append(("h3", "Cases that went wrong, by what differed"))
+        for group in what_differed.groups(run.cases):
             items = []
-            for c in cases:
+            for c in group.cases:
                 diff = "; ".join(f"`{d['field']}` expected `{json.dumps(d['expected'])}`, got "
                                  + ("nothing" if d.get("missing") else f"`{json.dumps(d['got'])}`")
                                  for d in c.get("diff") or []) or (c.get("message") or c["outcome"])
@@ -85,7 +82,7 @@ def _conformance(results: dict, run) -> list:
                     (f"{x['field']}: " if x.get("field") else "") + x["text"] for x in comments)) if comments else ""
                 items.append(f"{c['outcome'].upper()} `{c['fixture']}` under `{c['variant']}` "
                              f"({c.get('file')}:{c.get('line')}): {diff}{arithmetic}")
-            blocks += [("p", f"`{rule}`:"), ("ul", items)]
+            blocks += [("p", f"`{group.name}` ({what_differed.likely_text(group)}):"), ("ul", items)]
     unanswered = (results.get("start") or {}).get("unanswered") or {}
     if unanswered:
         blocks.append(("p", _kinds_line(results["start"]) + " The kinds it skips, in its own words:"))
@@ -256,7 +253,7 @@ def render_html(results: dict) -> str:
             body.append(html_report.area_matrix(block[1], 1))
             if block[1].problems():
                 body.append("<details><summary>Every case that went wrong, opened on its differences</summary>"
-                            + html_report.problems_by_rule(block[1], 1) + "</details>")
+                            + html_report.problems_by_field(block[1], 1) + "</details>")
     return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
             "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
             f"<title>{escape(title)}</title><style>{html_report.CSS}</style></head><body>"

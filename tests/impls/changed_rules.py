@@ -51,3 +51,11 @@ class ScoresOffByOne(Changed):
         if isinstance(result.get("score"), dict):
             result["score"] = {team: points + 1 if points else points for team, points in result["score"].items()}
         return {"result": result}
+
+
+class CoincheEndsSooner(Changed):
+    """contree-701 whose auction ends after one pass once someone coinches (not three): one auction
+    rule, which shows in the auction, the deal's contract, its tricks and its score alike."""
+
+    def __init__(self):
+        self.rules = with_changes("contree-701", {"auction.coinche.passes_after": 1})

@@ -8,33 +8,21 @@ the fuzzer must find it within a few dozen deals.
     python3 tests/impls/off_by_one.py
 """
 
-import os
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
-
-from coinche_spec.notation import other_team, team_of  # noqa: E402
-from coinche_spec.protocol import server  # noqa: E402
+from planted import Planted, serve  # first: it puts the checkout on sys.path
+from coinche_spec.notation import other_team, team_of
 
 
-class OffByOne(server.Session):
-    def _start(self, request):
-        reply = super()._start(request)
-        if "implementation" in reply:
-            reply["implementation"] = {"name": "off-by-one", "version": "0", "language": "Python",
-                                       "homepage": None}
-        return reply
+class OffByOne(Planted):
+    NAME = "off-by-one"
 
-    def _run(self, request):
-        reply = super()._run(request)
-        result = reply.get("result")
-        case = request.get("case") if isinstance(request.get("case"), dict) else {}
-        if result and case.get("kind") in ("score", "deal") and result.get("made") is False and result.get("score"):
+    def plant(self, case, result):
+        if case.get("kind") in ("score", "deal") and result.get("made") is False and result.get("score"):
             contract = case["contract"] if case.get("kind") == "score" else result["contract"]
             defenders = other_team(team_of(contract["declarer"]))
             result["score"][defenders] += 1
-        return reply
 
 
 if __name__ == "__main__":
-    sys.exit(server.serve(session=OffByOne()))
+    sys.exit(serve(OffByOne()))
