@@ -16,13 +16,12 @@ need not be played. Every rule it does look at is changed and played.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
 
 from ..protocol.cases import CaseError, run_canonical
 from ..variants.compiled import recording_rules
 from ..variants.rules import Rules
 from .fixtures import Fixture, normalised
-from .variations import Variation, variations
+from .variations import variations
 
 
 def fields_of(fixture: Fixture) -> tuple:
@@ -101,24 +100,14 @@ class Change:
     after: tuple
 
 
-@lru_cache(maxsize=64)
-def _variations_of(key: str, document_json: str) -> tuple:
-    import json
-    return tuple(variations(json.loads(document_json)))
-
-
-def cached_variations(document: dict) -> tuple[Variation, ...]:
-    import json
-    return _variations_of(document["id"], json.dumps(document, sort_keys=True))
-
-
 def changes_by_rule_set(fixtures: list[Fixture], document: dict,
                         skip=lambda fixture, path: False) -> dict:
     """Every one-rule change of ``document`` that changes a fixture's outcome, for many fixtures under
     one rule set: fixture id -> [Change] (changes ``skip(fixture, path)`` names are not tried).
 
     Each changed rule set is played on every fixture before the next is built,
-    so the engine compiles it once (its caches hold only a few rule sets)."""
+    so the engine compiles it once (its caches hold only a few rule sets). Only the rules some fixture
+    both read and does not skip are changed: the others could not change an outcome here."""
     base = Rules(document["rules"], document["id"])
     plan = []
     for f in fixtures:
@@ -126,7 +115,11 @@ def changes_by_rule_set(fixtures: list[Fixture], document: dict,
         plan.append((f, fields, outcome(base, f, fields),
                      _Reads.of(rules_read(document["rules"], f))))
     out: dict = {f.id: [] for f in fixtures}
-    for v in cached_variations(document):
+
+    def wanted(path: str) -> bool:
+        return any(not skip(f, path) and read.saw(path) for f, _, _, read in plan)
+
+    for v in variations(document, wanted):
         for f, fields, before, read in plan:
             if skip(f, v.path) or not read.saw(v.path):
                 continue

@@ -117,10 +117,13 @@ def points(node: dict, doc: dict, prefix: tuple = ()) -> Iterator[tuple[str, dic
 
 
 def _set(rules: dict, path: str, value) -> dict:
-    out = copy.deepcopy(rules)
+    """``rules`` with one rule changed: a new dict along the path, the untouched groups shared (never
+    changed in place: a variation is only read)."""
+    out = dict(rules)
     node = out
     keys = path.split(".")
     for key in keys[:-1]:
+        node[key] = dict(node[key])
         node = node[key]
     if value is MISSING:
         node.pop(keys[-1], None)
@@ -129,11 +132,15 @@ def _set(rules: dict, path: str, value) -> dict:
     return out
 
 
-def variations(document: dict) -> list[Variation]:
-    """Every valid rule set one rule away from ``document`` (a resolved variant document)."""
+def variations(document: dict, wanted=None) -> list[Variation]:
+    """Every valid rule set one rule away from ``document`` (a resolved variant document); with
+    ``wanted``, only the changes of the rules ``wanted(path)`` accepts (building a change checks and
+    compiles a whole rule set, so a caller that will not play one saves that work)."""
     rules_schema = schema()["$defs"]["rules"]
     out = []
     for path, node, current in points(rules_schema, document["rules"]):
+        if wanted is not None and not wanted(path):
+            continue
         values = options(node, current, path) if path != "auction.bids.ladder" else _ladders(document, current)
         if current is not MISSING and path.rsplit(".", 1)[-1] not in _required_at(path):
             values.append(MISSING)  # an optional rule left out

@@ -584,6 +584,8 @@ class Subprocess(Implementation):
         pipes = self._pipes
         if self._proc is None or pipes is None:
             raise ImplementationError("crashed", "the implementation is not running")
+        if not requests:  # the case went ahead of its turn: nothing to write, and the reply is _receive's
+            return        # to wait for (pumping here would read on, idle, to the deadline)
         if timeout is None:
             timeout = self.timeout
         if deadline is None:

@@ -24,7 +24,8 @@ the schema and ``semantics`` do the judging.
 from __future__ import annotations
 
 import json
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from .rules import Rules
 

@@ -8,7 +8,8 @@ key is a bug in the engine, not in the user's file.
 
 from __future__ import annotations
 
-from typing import Any, Iterator, Mapping
+from collections.abc import Iterator, Mapping
+from typing import Any
 
 
 class RuleNode(Mapping):
