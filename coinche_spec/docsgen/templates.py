@@ -656,7 +656,7 @@ _GENERALE_PARTNER = {
 
 
 def _generale_partner(c: Ctx) -> str:
-    return _GENERALE_PARTNER[c.get("play.generale_partner") or "plays"]
+    return _GENERALE_PARTNER[c.rules.play.generale_partner]
 
 
 def _capital(text: str) -> str:
