@@ -342,10 +342,11 @@ def _trick_bound(rules, strain: str, tricks: int, points: int, total: int) -> st
     values = sorted(play_rules(rules, strain).value)
     most = sum(values[-4 * tricks:]) if tricks else 0
     least = sum(values[:4 * tricks])
+    n = f"{tricks} trick{'s' if tricks != 1 else ''}"
     if points > most:
-        return f"NS's {tricks} tricks hold at most {most} card points, not {points}"
+        return f"NS's {n} hold at most {most} card points (the {4 * tricks} best cards), not {points}"
     if points < least:
-        return f"NS's {tricks} tricks hold at least {least} card points, not {points}"
+        return f"NS's {n} hold at least {least} card points (the {4 * tricks} poorest cards), not {points}"
     other = 8 - tricks
     rest = total - points
     most = sum(values[-4 * other:]) if other else 0

@@ -11,8 +11,9 @@ second run changes nothing and takes seconds.
 
 Options: ``--corpus DIR`` (default: the shipped corpus; its ``realised/``
 folder is written), ``--retry`` (search again for the pairs recorded as
-unrealisable), ``--check`` (write nothing; exit 1 when the store is not up
-to date, naming each fixture).
+unrealisable), ``--check`` (write nothing, search nothing: list what is out
+of date, naming each fixture, and exit 1 if anything is; the staleness test
+runs the same check).
 """
 
 from __future__ import annotations
@@ -97,9 +98,8 @@ def plan_fixture(fixture, variants: list, stored: list, unrealised: list, retry:
     return deals, [Unrealised(fixture.id, ids, reason, summary) for reason, ids in bad.items()], searched
 
 
-def build(corpus: Path | None = None, retry: bool = False, check: bool = False, log=None) -> dict:
-    """Bring the store up to date (or, with ``check``, say what is out of date); returns counts and
-    the files that changed (or would)."""
+def build(corpus: Path | None = None, retry: bool = False, log=None) -> dict:
+    """Bring the store up to date; returns counts and the files that changed."""
     fixtures = [f for f in load_corpus(corpus) if f.kind == "score"]
     extra = shipped_variants()
     folder = store_dir(corpus)
@@ -115,7 +115,7 @@ def build(corpus: Path | None = None, retry: bool = False, check: bool = False, 
             variants = scope_variants(fixture, extra)
             pairs += len(variants)
             d, u, s = plan_fixture(fixture, variants, [x for x in stored_deals if x.fixture == fixture.id],
-                                   [x for x in stored_bad if x.fixture == fixture.id], retry, search=not check)
+                                   [x for x in stored_bad if x.fixture == fixture.id], retry)
             deals += d
             bad += u
             searched += s
@@ -127,18 +127,54 @@ def build(corpus: Path | None = None, retry: bool = False, check: bool = False, 
         old = path.read_text(encoding="utf-8") if path.exists() else None
         if text != old:
             changed.append(path)
-            if not check:
-                folder.mkdir(parents=True, exist_ok=True)
-                part = path.with_name(path.name + ".part")
-                part.write_text(text, encoding="utf-8")
-                part.replace(path)      # whole or not at all
+            folder.mkdir(parents=True, exist_ok=True)
+            part = path.with_name(path.name + ".part")
+            part.write_text(text, encoding="utf-8")
+            part.replace(path)      # whole or not at all
     for path in sorted(folder.glob("*.yaml")) if folder.is_dir() else []:
         if path.name not in by_file:
             changed.append(path)
-            if not check:
-                path.unlink()
+            path.unlink()
     return {"fixtures": len(fixtures), "pairs": pairs, "unrealisable": unrealisable, "searched": searched,
             "changed": changed}
+
+
+def stale(corpus: Path | None = None, store=None) -> list[str]:
+    """What is out of date in the store, one line each naming the fixture: a stored deal that no longer
+    realises its fixture's summary under a rule set it lists, or a (fixture, rule set) pair with a hand
+    or carried expectation and neither a deal nor a recorded reason. Replays only; never searches."""
+    from .realised import load_store
+    store = load_store(store_dir(corpus)) if store is None else store
+    fixtures = [f for f in load_corpus(corpus) if f.kind == "score"]
+    extra = {v.id: v for v in shipped_variants()}
+    out = []
+    for fixture in fixtures:
+        variants = {v.id: v for v in scope_variants(fixture, extra.values())}
+        summary = summary_of_case(fixture.case)
+        served = set()
+        for deal in store.deals.get(fixture.id, []):
+            for vid in deal.rule_sets:
+                variant = variants.get(vid) or fixture.rule_sets.get(vid) or extra.get(vid)
+                if variant is None:
+                    out.append(f"{fixture.where}: {fixture.id}: the deal at {deal.where} lists {vid}, "
+                               "a rule set the fixture is not judged under")
+                    continue
+                why = ("it was built for another summary" if deal.summary != summary
+                       else realises(variant.rules, fixture.case, deal.deal))
+                if why is None:
+                    served.add(vid)
+                else:
+                    out.append(f"{fixture.where}: {fixture.id} under {vid}: the stored deal at {deal.where} no "
+                               f"longer realises the fixture's summary ({why})")
+        for u in store.unrealised.get(fixture.id, []):
+            if u.summary == summary:
+                served |= set(u.rule_sets)
+        for vid in sorted(set(variants) - served):
+            out.append(f"{fixture.where}: {fixture.id} under {vid}: no stored deal realises the fixture's summary")
+    known = {f.id for f in fixtures}
+    for fid in sorted(set(store.deals) - known):
+        out.append(f"{store.deals[fid][0].where}: {fid}: a stored deal for a score fixture that no longer exists")
+    return out
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -149,27 +185,40 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--corpus", metavar="DIR", default=None, help="the corpus folder (default: the shipped one)")
     parser.add_argument("--retry", action="store_true", help="search again for the pairs recorded as unrealisable")
     parser.add_argument("--check", action="store_true",
-                        help="write nothing; exit 1 when a file is out of date (a fixture without a deal)")
+                        help="write nothing and search nothing: list what is out of date (a stored deal that no "
+                             "longer realises its fixture, a fixture without a deal), exit 1 if anything is")
     parser.add_argument("-v", "--verbose", action="store_true", help="name every pair searched")
     args = parser.parse_args(argv)
     from ..errors import CoincheSpecError
     t0 = time.monotonic()
+    if args.check:
+        try:
+            lines = stale(Path(args.corpus) if args.corpus else None)
+        except CoincheSpecError as exc:
+            for line in exc.render().splitlines() or [""]:
+                print(f"realised_build: {line}", file=sys.stderr)
+            return 2
+        for line in lines:
+            print(line)
+        print(f"{len(lines)} out of date ({time.monotonic() - t0:.0f} s)"
+              + ("; rebuild with python -m coinche_spec.conformance.realised_build" if lines else ""))
+        return 1 if lines else 0
     try:
-        stats = build(Path(args.corpus) if args.corpus else None, args.retry, args.check,
+        stats = build(Path(args.corpus) if args.corpus else None, args.retry,
                       log=(lambda line: print(line, file=sys.stderr, flush=True)) if args.verbose else None)
     except CoincheSpecError as exc:
         for line in exc.render().splitlines() or [""]:
             print(f"realised_build: {line}", file=sys.stderr)
         return 2
     found = sum(ok for _, _, ok in stats["searched"])
-    verb = "out of date" if args.check else "written"
+    verb = "written"
     print(f"{stats['fixtures']} score fixtures, {stats['pairs']} (fixture, rule set) pairs: "
           f"{stats['pairs'] - stats['unrealisable']} realised, {stats['unrealisable']} unrealisable; "
           f"{len(stats['searched'])} searched ({found} found); {len(stats['changed'])} files {verb} "
           f"({time.monotonic() - t0:.0f} s)")
     for path in stats["changed"]:
         print(f"  {verb}: {path}")
-    return 1 if args.check and stats["changed"] else 0
+    return 0
 
 
 if __name__ == "__main__":
