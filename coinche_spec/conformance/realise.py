@@ -44,8 +44,13 @@ class Unrealisable(Exception):
     """No legal whole deal realises this summary under this rule set (the reason says why)."""
 
 
+KINDS = ("score", "melds")   # the case kinds a realised deal can pose
+
+
 def summary_of_case(case: dict) -> dict:
-    """The fields of a score case a deal must reproduce."""
+    """The fields of a score case (or a melds case) a deal must reproduce."""
+    if case["kind"] == "melds":
+        return {k: case[k] for k in ("strain", "declared", "leader") if k in case}
     out = {k: case[k] for k in SUMMARY_FIELDS}
     if "tricks_won_by_seat" in case:
         out["tricks_won_by_seat"] = case["tricks_won_by_seat"]
@@ -87,7 +92,10 @@ def summary_of_deal(rules, deal_case: dict, deal: Deal | None = None) -> dict:
 
 
 def realises(rules, case: dict, deal_case: dict) -> str | None:
-    """None when the whole deal's summary under ``rules`` is the score case's; else what differs."""
+    """None when the whole deal's summary under ``rules`` is the score case's (for a melds case: the
+    same declarations, in that strain, with that first leader); else what differs."""
+    if case["kind"] == "melds":
+        return _realises_melds(rules, case, deal_case)
     try:
         deal = replay(rules, deal_case)
         got = summary_of_deal(rules, deal_case, deal)
@@ -256,10 +264,90 @@ def _pack_total(rules, strain: str) -> int:
     return sum(play_rules(rules, strain).value)
 
 
+def _realises_melds(rules, case: dict, deal_case: dict) -> str | None:
+    try:
+        deal = replay(rules, deal_case)
+    except (EngineError, ValueError, KeyError, TypeError, Unrealisable) as exc:
+        return f"the deal does not replay: {exc}"
+    diffs = []
+    if deal.contract.strain != case["strain"]:
+        diffs.append(f"strain: the deal's contract is in {deal.contract.strain}, the case's {case['strain']}")
+    declared = {s: [[card_name(c) for c in m] for m in deal.declared[s]] for s in SEATS}
+    if declared != case["declared"]:
+        diffs.append(f"declared: the deal declares {declared}, the case {case['declared']}")
+    if deal.late_melds:
+        diffs.append("a declaration is made after a player's first card")
+    if "leader" in case and deal.log[0][0] != case["leader"]:
+        diffs.append(f"leader: {deal.log[0][0]} leads the deal, the case says {case['leader']}")
+    return "; ".join(diffs) or None
+
+
+def _realise_melds(rules, case: dict, seed: int) -> dict:
+    """A deal in the case's strain where each player holds and declares, with his first card, exactly
+    what the melds case declares for him (the first lead from the case's leader, when it names one)."""
+    fixed: dict = {}
+    for seat, melds in case["declared"].items():
+        for meld in melds:
+            for name in meld:
+                card = parse_card(name)
+                if fixed.setdefault(card, seat) != seat:
+                    raise Unrealisable(f"{name} is declared by {fixed[card]} and {seat}")
+    for seat in SEATS:
+        held = sum(1 for s in fixed.values() if s == seat)
+        if held > 8:
+            raise Unrealisable(f"{seat} declares {held} different cards; a hand holds 8")
+    rng = random.Random(seed)
+    strain = case["strain"]
+    last = "no auction of this rule set gives a contract in this strain"
+    for _attempt in range(ATTEMPTS):
+        hands = _hands(rules, strain, fixed, 0.0, rng)
+        if hands is None:
+            raise Unrealisable("the declared cards do not fit in four hands of 8")
+        masks = {s: sum(1 << c for c in h) for s, h in hands.items()}
+        for dealer in rng.sample(SEATS, 4):
+            start = Deal.start(rules, dealer, masks)
+            bids = [(s, c) for s, c in start.legal_calls()
+                    if c.kind == "bid" and c.strain == strain and isinstance(c.value, int)]
+            if not bids:
+                continue
+            seat, call = min(bids, key=lambda b: b[1].value)
+            from ..notation import Contract
+            calls = calls_for_contract(rules, dealer, masks, Contract(call.value, strain, seat, 1))
+            if calls is None:
+                continue
+            deal = start
+            for s, c in calls:
+                deal = deal.apply_call(s, c)
+            if "leader" in case and deal.play.leader != case["leader"]:
+                last = f"no dealer found whose deal {case['leader']} leads"
+                continue
+            play, st = [], deal.play
+            while not st.done:
+                card = rng.choice(cards_of(st.legal()))
+                play.append((st.to_act, card))
+                st = st.apply(card)
+            out_play, first = [], set()
+            for seat, card in play:
+                entry = {"seat": seat, "card": card_name(card)}
+                if seat not in first and case["declared"][seat]:
+                    entry["melds"] = [list(m) for m in case["declared"][seat]]
+                first.add(seat)
+                out_play.append(entry)
+            deal_case = {"dealer": dealer, "hands": {s: [card_name(c) for c in hands[s]] for s in SEATS},
+                         "calls": [{"seat": s, "call": str(c)} for s, c in calls], "play": out_play}
+            reason = _realises_melds(rules, case, deal_case)
+            if reason is None:
+                return deal_case
+            last = reason
+    raise Unrealisable(f"no deal found in {ATTEMPTS} hands: {last}")
+
+
 def realise(rules, case: dict, seed: int = 0) -> dict:
     """A whole deal case whose summary under ``rules`` is the score case's; Unrealisable if none is found.
 
     Deterministic for a given seed (and engine)."""
+    if case["kind"] == "melds":
+        return _realise_melds(rules, case, seed)
     if "belotes" in case:
         raise Unrealisable("a summary with two belotes (the 'belotes' extension) is not realised")
     summary = summary_of_case(case)

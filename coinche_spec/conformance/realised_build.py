@@ -26,7 +26,7 @@ from pathlib import Path
 
 from .carry import find
 from .fixtures import load_corpus
-from .realise import Unrealisable, realise, realises, summary_of_case
+from .realise import KINDS, Unrealisable, realise, realises, summary_of_case
 from .realised import RealisedDeal, Unrealised, load_file, render, store_dir
 
 
@@ -100,7 +100,7 @@ def plan_fixture(fixture, variants: list, stored: list, unrealised: list, retry:
 
 def build(corpus: Path | None = None, retry: bool = False, log=None) -> dict:
     """Bring the store up to date; returns counts and the files that changed."""
-    fixtures = [f for f in load_corpus(corpus) if f.kind == "score"]
+    fixtures = [f for f in load_corpus(corpus) if f.kind in KINDS]
     extra = shipped_variants()
     folder = store_dir(corpus)
     by_file: dict = {}
@@ -145,7 +145,7 @@ def stale(corpus: Path | None = None, store=None) -> list[str]:
     or carried expectation and neither a deal nor a recorded reason. Replays only; never searches."""
     from .realised import load_store
     store = load_store(store_dir(corpus)) if store is None else store
-    fixtures = [f for f in load_corpus(corpus) if f.kind == "score"]
+    fixtures = [f for f in load_corpus(corpus) if f.kind in KINDS]
     extra = {v.id: v for v in shipped_variants()}
     out = []
     for fixture in fixtures:
@@ -173,7 +173,7 @@ def stale(corpus: Path | None = None, store=None) -> list[str]:
             out.append(f"{fixture.where}: {fixture.id} under {vid}: no stored deal realises the fixture's summary")
     known = {f.id for f in fixtures}
     for fid in sorted(set(store.deals) - known):
-        out.append(f"{store.deals[fid][0].where}: {fid}: a stored deal for a score fixture that no longer exists")
+        out.append(f"{store.deals[fid][0].where}: {fid}: a stored deal for a fixture that no longer exists")
     return out
 
 
@@ -212,7 +212,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     found = sum(ok for _, _, ok in stats["searched"])
     verb = "written"
-    print(f"{stats['fixtures']} score fixtures, {stats['pairs']} (fixture, rule set) pairs: "
+    print(f"{stats['fixtures']} score and melds fixtures, {stats['pairs']} (fixture, rule set) pairs: "
           f"{stats['pairs'] - stats['unrealisable']} realised, {stats['unrealisable']} unrealisable; "
           f"{len(stats['searched'])} searched ({found} found); {len(stats['changed'])} files {verb} "
           f"({time.monotonic() - t0:.0f} s)")

@@ -151,12 +151,22 @@ def plan(fixtures: list[Fixture], variant, engine_verdicts: bool) -> list[tuple[
 
 
 def through_deal(fixture: Fixture, variant, kinds: set, store) -> dict | None:
-    """The whole ``deal`` case that poses a score fixture to an implementation answering deals but not
-    score: a stored realised deal that realises the fixture's summary under ``variant`` (None: none)."""
-    if fixture.kind != "score" or "score" in kinds or "deal" not in kinds:
+    """The whole ``deal`` case that poses a score (or melds) fixture to an implementation answering
+    deals but not that kind: a stored deal that realises the fixture's case under ``variant`` (None:
+    none)."""
+    if fixture.kind not in ("score", "melds") or fixture.kind in kinds or "deal" not in kinds:
         return None
     deal = store().deal_for(fixture, variant)
     return deal.case() if deal is not None else None
+
+
+def deal_fields(kind: str, fields: dict) -> dict | None:
+    """The expectation a realised deal's reply is judged on: a score fixture's own fields (a deal reply
+    has them all); a melds fixture's ``points`` as the deal's ``melds`` (a deal reply says neither the
+    comparison's winner nor the invalid declarations). None: nothing a deal reply shows."""
+    if kind == "melds":
+        return {"melds": fields["points"]} if "points" in fields else None
+    return fields
 
 
 def run(impl: Implementation, fixtures: list[Fixture], variants: list,
@@ -224,11 +234,11 @@ def run(impl: Implementation, fixtures: list[Fixture], variants: list,
                 steps.append((fixture, source, refusal, None, None))
             elif fixture.kind not in kinds:
                 posed = through_deal(fixture, variant, kinds, store)
-                if posed is not None:
+                if posed is not None and deal_fields(fixture.kind, expectation.fields) is not None:
                     steps.append((fixture, source, None, posed, "deal"))
                 else:
                     why = f"the implementation does not answer {fixture.kind}"
-                    if fixture.kind == "score" and "deal" in kinds:
+                    if fixture.kind in ("score", "melds") and "deal" in kinds:
                         why += f" (and no realised deal poses this fixture under {variant.id})"
                     steps.append((fixture, source, ("skip", why), None, None))
             else:
@@ -254,14 +264,19 @@ def run(impl: Implementation, fixtures: list[Fixture], variants: list,
                 add(outcome(outcome_of(exc), message=exc.message, seconds=time.perf_counter() - t0))
                 continue
             seconds = time.perf_counter() - t0
-            verdict, diffs, message = judge(source.expectation.fields, reply)
+            expected = source.expectation.fields if through is None else deal_fields(fixture.kind,
+                                                                                      source.expectation.fields)
+            verdict, diffs, message = judge(expected, reply)
             add(outcome(verdict, diffs, message, seconds, reply.get("result")))
     report.seconds = time.monotonic() - started
-    posed = sum(o.through == "deal" and o.outcome not in ("skip", "not run") for o in report.outcomes)
-    if posed:
-        report.notes.append(f"{posed} score {'case was' if posed == 1 else 'cases were'} posed as realised whole "
-                            "deals (the implementation answers deal, not score) and judged on the fixtures' own "
-                            "expectations")
+    for kind in ("score", "melds"):
+        posed = sum(o.through == "deal" and o.fixture.kind == kind and o.outcome not in ("skip", "not run")
+                    for o in report.outcomes)
+        if posed:
+            report.notes.append(
+                f"{posed} {kind} {'case was' if posed == 1 else 'cases were'} posed as realised whole deals (the "
+                f"implementation answers deal, not {kind}) and judged on the fixtures' own expectations"
+                + (" (the meld points, as the deal's melds)" if kind == "melds" else ""))
     report.notes.extend(given_up_notes(impl, report))
     return report
 
