@@ -223,3 +223,47 @@ def test_the_realised_folder_is_not_read_as_fixtures(tmp_path):
     realised_build.build(folder)
     assert [f.id for f in load_corpus(folder)] == ["mine-089-on-090"]
     shutil.rmtree(folder / "realised")
+
+
+def test_melds_and_match_fixtures_are_judged_through_realised_deals(corpus, store):
+    """A melds fixture on its points (the deal's melds); a realisable match fixture as a played match."""
+    fixtures = [f for f in corpus if f.kind in ("melds", "match")]
+    report = _run(DEAL_ONLY, fixtures, ["federation"])
+    assert report.ok, [(o.fixture.id, str(o.diffs), o.message) for o in report.problems()][:3]
+    melds = [o for o in _judged(report, {"melds"})]
+    assert melds and all(o.through == "deal" and o.sent["kind"] == "deal" for o in melds)
+    variant = load_variant("federation")
+    realisable = [f for f in fixtures if f.kind == "match" and store.deal_for(f, variant) is not None]
+    matches = _judged(report, {"match"})
+    assert {o.fixture.id for o in matches} == {f.id for f in realisable if find(f, variant) is not None
+                                               and find(f, variant).expectation.applicable}
+    assert all(o.sent["kind"] == "played_match" for o in matches)
+    skipped = [o for o in report.outcomes if o.fixture.kind == "match" and o.outcome == "skip"]
+    assert all("no realised deal poses this fixture" in o.message for o in skipped)
+
+
+def test_a_played_match_is_answered_as_the_match_of_its_deals_results():
+    from coinche_spec.protocol.cases import CaseError, run_case
+    rules = load_variant("federation").rules
+    fed = next(d for d in load_store().deals[HEADLINE] if "federation" in d.rule_sets).deal
+    result = run_case(rules, {"kind": "played_match", "deals": [fed, fed]})
+    # each deal: 90 hearts failed, defenders 160 + 90 = 250 (the fixture's own arithmetic)
+    assert result == {"state": "open", "winner": None, "totals": {"NS": 0, "EW": 500}}
+    with pytest.raises(CaseError, match="not a whole deal"):
+        run_case(rules, {"kind": "played_match", "deals": [dict(fed, play=fed["play"][:31])]})
+
+
+@pytest.mark.parametrize("variant_id", ["federation", "contree-701"])
+def test_a_deal_only_engine_misses_only_dealing_and_the_unrealisable_cases(corpus, store, variant_id):
+    """Every hand or carried case the full engine is judged on, a deal-only engine is judged on too, but
+    for the dealing cases (no deal shows a dealing) and the fixtures recorded unrealisable."""
+    full = {(o.fixture.id, o.variant) for o in _judged(_run(None, corpus, [variant_id]))}
+    only = {(o.fixture.id, o.variant) for o in _judged(_run(DEAL_ONLY, corpus, [variant_id]))}
+    assert only <= full
+    kinds = {f.id: f.kind for f in corpus}
+    unrealisable = {(fid, variant_id) for fid, entries in store.unrealised.items() for u in entries
+                    if variant_id in u.rule_sets}
+    missing = full - only
+    assert {p for p in missing if kinds[p[0]] != "dealing"} == missing & unrealisable
+    assert missing - unrealisable == {p for p in full if kinds[p[0]] == "dealing"}
+    print(f"{variant_id}: full engine {len(full)}, deal-only {len(only)} ({100 * len(only) / len(full):.1f} %)")

@@ -1,4 +1,5 @@
-"""Whole deals that realise a score fixture's summary, so that a deal-only engine is judged on it.
+"""Whole deals that realise a score fixture's summary, so that a deal-only engine is judged on it
+(and melds and match fixtures too: see ``_realise_melds`` and ``_realise_match``).
 
 A ``score`` case gives a summary of a deal (contract, trick points, tricks,
 last trick, melds after comparison, belote). A program that scores only
@@ -38,19 +39,23 @@ SUMMARY_FIELDS = ("contract", "trick_points", "tricks_won", "last_trick", "melds
 SIDE_SEATS = {"NS": ("N", "S"), "EW": ("E", "W")}
 ATTEMPTS = 60          # hands dealt per (fixture, rule set) before giving up
 NODES = 4000           # cards tried in the play search of one hand
+MATCH_ATTEMPTS = 8     # hands dealt for one deal of a match, for each of its first summaries
 
 
 class Unrealisable(Exception):
     """No legal whole deal realises this summary under this rule set (the reason says why)."""
 
 
-KINDS = ("score", "melds")   # the case kinds a realised deal can pose
+KINDS = ("score", "melds", "match")   # the case kinds realised deals can pose
+MATCH_EXTENSIONS = ("belotes", "melds", "exact_score")   # match-deal fields no summary search here gives
 
 
 def summary_of_case(case: dict) -> dict:
     """The fields of a score case (or a melds case) a deal must reproduce."""
     if case["kind"] == "melds":
         return {k: case[k] for k in ("strain", "declared", "leader") if k in case}
+    if case["kind"] == "match":
+        return {"deals": case["deals"]}
     out = {k: case[k] for k in SUMMARY_FIELDS}
     if "tricks_won_by_seat" in case:
         out["tricks_won_by_seat"] = case["tricks_won_by_seat"]
@@ -96,6 +101,8 @@ def realises(rules, case: dict, deal_case: dict) -> str | None:
     same declarations, in that strain, with that first leader); else what differs."""
     if case["kind"] == "melds":
         return _realises_melds(rules, case, deal_case)
+    if case["kind"] == "match":
+        return _realises_match(rules, case, deal_case)
     try:
         deal = replay(rules, deal_case)
         got = summary_of_deal(rules, deal_case, deal)
@@ -146,10 +153,8 @@ def _meld_candidates(rules, strain: str) -> list:
 
 def _meld_plans(rules, strain: str, side: str, points: int, rng: random.Random, taken: dict) -> list:
     """Declarations for one seat of ``side`` whose points after comparison are ``points``, at random."""
-    if points == 0:
-        return [None]
     candidates = [c for c in _meld_candidates(rules, strain)
-                  if not any(taken.get(x) not in (None,) and team_of(taken[x]) != side for x in c[0])]
+                  if not any(x in taken and team_of(taken[x]) != side for x in c[0])]
     plans = []
     for n in (1, 2, 3):
         combos = [combo for combo in combinations(candidates, n)
@@ -342,12 +347,15 @@ def _realise_melds(rules, case: dict, seed: int) -> dict:
     raise Unrealisable(f"no deal found in {ATTEMPTS} hands: {last}")
 
 
-def realise(rules, case: dict, seed: int = 0) -> dict:
-    """A whole deal case whose summary under ``rules`` is the score case's; Unrealisable if none is found.
+def realise(rules, case: dict, seed: int = 0, attempts: int = ATTEMPTS) -> dict:
+    """A whole deal case whose summary under ``rules`` is the score case's; Unrealisable if none is found
+    in ``attempts`` hands.
 
     Deterministic for a given seed (and engine)."""
     if case["kind"] == "melds":
         return _realise_melds(rules, case, seed)
+    if case["kind"] == "match":
+        return _realise_match(rules, case, seed)
     if "belotes" in case:
         raise Unrealisable("a summary with two belotes (the 'belotes' extension) is not realised")
     summary = summary_of_case(case)
@@ -364,7 +372,7 @@ def realise(rules, case: dict, seed: int = 0) -> dict:
     meld_side = next((s for s in ("NS", "EW") if summary["melds"][s]), None)
     lean_base = (won["NS"] - 4) / 2.0
     last_reason = "no deal found"
-    for attempt in range(ATTEMPTS):
+    for attempt in range(attempts):
         fixed: dict = {}
         belote_seat = None
         if belote_side is not None and suits:
@@ -421,7 +429,7 @@ def realise(rules, case: dict, seed: int = 0) -> dict:
                 return deal_case
             last_reason = reason
             break
-    raise Unrealisable(f"no deal found in {ATTEMPTS} hands: {last_reason}")
+    raise Unrealisable(f"no deal found in {attempts} hands: {last_reason}")
 
 
 def _trick_bound(rules, strain: str, tricks: int, points: int, total: int) -> str | None:
@@ -462,3 +470,159 @@ def _deal_case(dealer, hands, calls, play, meld_seat, meld_cards, belote_seat, f
         out_play.append(entry)
     return {"dealer": dealer, "hands": {s: [card_name(c) for c in hands[s]] for s in SEATS},
             "calls": [{"seat": s, "call": str(c)} for s, c in calls], "play": out_play}
+
+
+# --- a match as the whole deals played ---------------------------------------------
+
+def _played(rules, deal_case: dict) -> dict:
+    """What a match records of one whole deal (protocol.cases.match_deal), as the reference engine plays it."""
+    from ..protocol.cases import match_deal, run_case
+    result = run_case(rules, dict(deal_case, kind="deal"))
+    if result["contract"] is not None and result["score"] is None:
+        raise Unrealisable("not a whole deal: " + str(result.get("reason") or "cards are missing"))
+    return match_deal(result)
+
+
+def _realises_match(rules, case: dict, deal_case: dict) -> str | None:
+    """None when each played deal records what the match case's deal at the same place gives."""
+    played = deal_case.get("deals") if isinstance(deal_case, dict) else None
+    if not isinstance(played, list) or len(played) != len(case["deals"]):
+        return f"{len(case['deals'])} deals are wanted"
+    for i, (want, deal) in enumerate(zip(case["deals"], played)):
+        try:
+            got = _played(rules, deal)
+        except (EngineError, ValueError, KeyError, TypeError, Unrealisable) as exc:
+            return f"deal {i + 1} does not replay: {exc}"
+        if got != want:
+            return f"deal {i + 1} records {got}, the match case {want}"
+    return None
+
+
+_SUMMARIES: dict = {}   # (the deal wanted, the rules a score depends on) -> summaries: rule sets share scoring
+
+
+def _summaries(rules, want: dict, rng: random.Random):
+    """Score-case summaries whose award (made, score, held) is the match deal's, in a seeded order: the
+    reference engine's scoring says which summaries give that award, never what the match does with it."""
+    import json
+    doc = rules.to_dict()
+    scoring = {k: v for k, v in doc.items() if k not in ("table", "deal", "play", "match", "auction")}
+    auction = doc.get("auction", {})        # what the search reads of the auction: the bids and multipliers
+    scoring["auction"] = {k: auction.get(k) for k in ("bids", "capot", "generale", "strains")}
+    for double in ("coinche", "surcoinche"):
+        scoring["auction"][double] = {k: (auction.get(double) or {}).get(k) for k in ("allowed", "multiplier")}
+    key = (json.dumps(want, sort_keys=True), json.dumps(scoring, sort_keys=True, default=str))
+    if key not in _SUMMARIES:
+        _SUMMARIES[key] = _search_summaries(rules, want)
+    found = list(_SUMMARIES[key])
+    rng.shuffle(found)
+    # the easiest first: no melds, no coinche, and each side's points near 19 a trick
+    found.sort(key=lambda c: (sum(c["melds"].values()) > 0, c["contract"]["multiplier"] > 1,
+                              abs(c["trick_points"]["NS"] - 19 * c["tricks_won"]["NS"]) // 10))
+    return found
+
+
+def _search_summaries(rules, want: dict) -> list:
+    from ..engine.scoring import score_deal
+    from ..notation import Contract
+    from ..variants.compiled import compiled_rules
+    c = compiled_rules(rules)
+    takers = want["takers"]
+    declarer = SIDE_SEATS[takers][0]
+    defenders = "EW" if takers == "NS" else "NS"
+    won = want["tricks_won"]
+    values = list(c.numeric_bids(160))
+    if c.auction.capot.allowed:
+        values.append("capot")
+    multipliers = [1]
+    if c.auction.coinche.allowed:
+        multipliers.append(c.auction.coinche.multiplier)
+        if c.auction.surcoinche.allowed:
+            multipliers.append(c.auction.surcoinche.multiplier)
+    strain = next(s for s in ("H", "S", "D", "C") if c.strain_allowed(s))
+    total = _pack_total(rules, strain)
+    lasts = [side for side in ("NS", "EW") if won[side]]
+    if won["NS"] == 0:
+        points = [0]
+    elif won["EW"] == 0:
+        points = [total]
+    else:
+        points = list(range(0, total + 1))
+    meld_options = [{"NS": 0, "EW": 0}]
+    if c.melds.enabled:
+        meld_options += [{takers: m, defenders: 0} for m in (20, 50, 100)]
+        meld_options += [{takers: 0, defenders: m} for m in (20, 50, 100)]
+    found = []
+    for melds in meld_options:
+        for value in values:
+            for multiplier in multipliers:
+                contract = Contract(value, strain, declarer, multiplier)
+                for ns in points:
+                    tp = {"NS": ns, "EW": total - ns}
+                    for last in lasts:
+                        try:
+                            r = score_deal(rules, contract, tp, won, last, melds, want["belote"], explain=False)
+                        except EngineError:
+                            continue
+                        held = r.held if r.held is not None and any(r.held.values()) else None
+                        if (r.made == want["made"] and r.score == want["score"]
+                                and held == want.get("held")):
+                            found.append({"kind": "score", "contract": contract.to_json(), "trick_points": tp,
+                                          "tricks_won": dict(won), "last_trick": last, "melds": dict(melds),
+                                          "belote": want["belote"]})
+        if found:
+            break
+    return found
+
+
+def _thrown_in_deal(rules, rng: random.Random) -> dict:
+    """Four passes: a deal thrown in, no card played."""
+    cards = list(range(32))
+    rng.shuffle(cards)
+    hands = {s: sorted(cards[8 * i:8 * i + 8]) for i, s in enumerate(SEATS)}
+    dealer = rng.choice(SEATS)
+    deal = Deal.start(rules, dealer, {s: sum(1 << c for c in h) for s, h in hands.items()})
+    calls = []
+    while deal.phase == "auction":
+        seat, call = next((s, c) for s, c in deal.legal_calls() if c.kind == "pass" and s == deal.to_act)
+        deal = deal.apply_call(seat, call)
+        calls.append({"seat": seat, "call": "pass"})
+    if deal.phase != "redeal":
+        raise Unrealisable("four passes do not throw the deal in under this rule set")
+    return {"dealer": dealer, "hands": {s: [card_name(c) for c in hands[s]] for s in SEATS}, "calls": calls,
+            "play": []}
+
+
+def _realise_match(rules, case: dict, seed: int) -> dict:
+    """The match's deals, each a whole deal that records exactly what the case's deal gives."""
+    rng = random.Random(seed)
+    played = []
+    options = []
+    for i, want in enumerate(case["deals"]):      # every deal's summaries first: an impossible one fails fast
+        extra = [k for k in MATCH_EXTENSIONS if want.get(k) is not None]
+        if extra:
+            raise Unrealisable(f"deal {i + 1} gives {', '.join(extra)}, which the summary search does not build")
+        options.append(None if want["takers"] is None else _summaries(rules, want, rng)[:6])
+        if options[-1] == []:
+            raise Unrealisable(f"deal {i + 1} ({want['score']['NS']} to {want['score']['EW']}, "
+                               f"{'made' if want['made'] else 'failed'} by {want['takers']}): no score summary "
+                               "of this rule set gives this award")
+    for i, want in enumerate(case["deals"]):
+        if want["takers"] is None:
+            played.append(_thrown_in_deal(rules, rng))
+            continue
+        last = "no score summary gives this award"
+        for summary in options[i]:
+            try:
+                deal = realise(rules, summary, rng.randrange(1 << 30), attempts=MATCH_ATTEMPTS)
+            except Unrealisable as exc:
+                last = str(exc)
+                continue
+            if _played(rules, deal) == want:
+                played.append(deal)
+                break
+            last = "the deal found records another award"
+        else:
+            raise Unrealisable(f"deal {i + 1} ({want['score']['NS']} to {want['score']['EW']}, "
+                               f"{'made' if want['made'] else 'failed'} by {want['takers']}): {last}")
+    return {"deals": played}

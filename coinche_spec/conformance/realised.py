@@ -3,11 +3,12 @@
 One file per fixture file (``conformance/realised/scoring.yaml`` for
 ``conformance/scoring.yaml``), written by ``python -m
 coinche_spec.conformance.realised_build``. Each entry is a whole deal for one
-score fixture: the fixture's summary it was built for, the seed that built
-it, the rule sets under which the reference engine found that it realises the
-summary, and the deal itself (dealer, hands, calls, and the play one trick
-per line). ``unrealisable`` lists the fixtures and rule sets for which no
-legal deal was found, with the reason.
+score or melds fixture (for a match fixture, ``played``: one whole deal per
+deal of the match): the fixture's case it was built for (``summary``), the
+seed that built it, the rule sets under which the reference engine found
+that it realises the fixture, and the deal itself (dealer, hands, calls, and
+the play one trick per line). ``unrealisable`` lists the fixtures and rule
+sets for which no legal deal was found, with the reason.
 
 The runner poses a stored deal only after checking, under the rule set it
 plays, that the deal still realises the fixture's summary (``realise.realises``):
@@ -26,7 +27,7 @@ from ..resources import corpus_dir
 from .realise import realises, summary_of_case
 
 DIRECTORY = "realised"
-HEADER = ("# Whole deals that realise the score fixtures of {source}: one entry per deal, with the rule sets\n"
+HEADER = ("# Whole deals that realise the score, melds and match fixtures of {source}, with the rule sets\n"
           "# under which the reference engine found that its summary is the fixture's. Generated: rebuild with\n"
           "#   python -m coinche_spec.conformance.realised_build\n"
           "# and never edit by hand (tests/test_realised.py replays every deal). The play is one trick per line.\n")
@@ -50,7 +51,9 @@ class RealisedDeal:
     where: str = ""
 
     def case(self) -> dict:
-        """The protocol ``deal`` case to send."""
+        """The protocol case to send: a ``deal``, or for a match fixture a ``played_match``."""
+        if "deals" in self.deal:
+            return {"kind": "played_match", "deals": [dict(d) for d in self.deal["deals"]]}
         return {"kind": "deal", "dealer": self.deal["dealer"], "hands": self.deal["hands"],
                 "calls": self.deal["calls"], "play": self.deal["play"]}
 
@@ -114,7 +117,8 @@ def load_file(path: Path) -> tuple[list, list]:
     deals, unrealised = [], []
     for i, raw in enumerate(data.get("deals") or []):
         where = ("deals", i)
-        need = ("fixture", "seed", "rule_sets", "summary", "dealer", "hands", "calls", "play")
+        need = ("fixture", "seed", "rule_sets", "summary") + (
+            ("played",) if isinstance(raw, dict) and "played" in raw else ("dealer", "hands", "calls", "play"))
         if not isinstance(raw, dict) or any(k not in raw for k in need) or set(raw) - set(need):
             missing = [k for k in need if not isinstance(raw, dict) or k not in raw]
             extra = sorted(set(raw) - set(need)) if isinstance(raw, dict) else []
@@ -123,14 +127,20 @@ def load_file(path: Path) -> tuple[list, list]:
                                      + (f"; missing {', '.join(missing)}" if missing else "")
                                      + (f"; unknown {', '.join(extra)}" if extra else "")))
             continue
-        if not isinstance(raw["play"], list) or not all(isinstance(t, list) for t in raw["play"]):
-            problems.append(_problem(display, positions, where + ("play",), "expected a list of tricks"))
+        played = raw["played"] if "played" in raw else [raw]
+        if not isinstance(played, list) or not all(
+                isinstance(d, dict) and {"dealer", "hands", "calls", "play"} == set(d) - {"fixture", "seed",
+                                                                                          "rule_sets", "summary"}
+                and isinstance(d["play"], list) and all(isinstance(t, list) for t in d["play"]) for d in played):
+            problems.append(_problem(display, positions, where, "each deal has dealer, hands, calls and play "
+                                                               "(a list of tricks)"))
             continue
         line = positions.nearest(where, True) if positions is not None else None
+        whole = [{"dealer": d["dealer"], "hands": d["hands"], "calls": d["calls"], "play": _flat(d["play"])}
+                 for d in played]
         deals.append(RealisedDeal(
             fixture=str(raw["fixture"]), seed=raw["seed"], rule_sets=list(raw["rule_sets"] or []),
-            summary=raw["summary"],
-            deal={"dealer": raw["dealer"], "hands": raw["hands"], "calls": raw["calls"], "play": _flat(raw["play"])},
+            summary=raw["summary"], deal={"deals": whole} if "played" in raw else whole[0],
             where=f"{display}:{line[0]}" if line else display))
     for i, raw in enumerate(data.get("unrealisable") or []):
         if not isinstance(raw, dict) or set(raw) != {"fixture", "rule_sets", "reason", "summary"}:
@@ -170,6 +180,15 @@ def _j(value) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
 
 
+def _deal_lines(deal: dict, first: str, rest: str) -> list:
+    play = deal["play"]
+    lines = [f"{first}dealer: {_j(deal['dealer'])}",
+             f"{rest}hands: {_j(deal['hands'])}",
+             f"{rest}calls: {_j([{'seat': c['seat'], 'call': c['call']} for c in deal['calls']])}",
+             f"{rest}play:" + ("" if play else " []")]
+    return lines + [f"{rest}  - {_j(play[i:i + 4])}" for i in range(0, len(play), 4)]
+
+
 def render(source: str, deals: list, unrealised: list) -> str:
     """One file's text: compact, one line per field, the play one trick per line."""
     lines = [HEADER.format(source=source).rstrip("\n"), "deals:"]
@@ -179,13 +198,13 @@ def render(source: str, deals: list, unrealised: list) -> str:
         lines += [f"  - fixture: {d.fixture}",
                   f"    seed: {d.seed}",
                   f"    rule_sets: {_j(d.rule_sets)}",
-                  f"    summary: {_j(d.summary)}",
-                  f"    dealer: {_j(d.deal['dealer'])}",
-                  f"    hands: {_j(d.deal['hands'])}",
-                  f"    calls: {_j([{'seat': c['seat'], 'call': c['call']} for c in d.deal['calls']])}",
-                  "    play:"]
-        play = d.deal["play"]
-        lines += [f"      - {_j(play[i:i + 4])}" for i in range(0, len(play), 4)]
+                  f"    summary: {_j(d.summary)}"]
+        if "deals" in d.deal:
+            lines.append("    played:")
+            for one in d.deal["deals"]:
+                lines += _deal_lines(one, "      - ", "        ")
+        else:
+            lines += _deal_lines(d.deal, "    ", "    ")
     lines.append("unrealisable:" if unrealised else "unrealisable: []")
     for u in unrealised:
         lines += [f"  - fixture: {u.fixture}",

@@ -1,7 +1,7 @@
 """Build (or bring up to date) the stored realised deals: ``python -m coinche_spec.conformance.realised_build``.
 
-For every score fixture of the shipped corpus and every rule set it has a
-hand or carried expectation under (the rule sets its ``expect`` names, and
+For every score, melds and match fixture of the shipped corpus and every
+rule set it has a hand or carried expectation under (the rule sets its ``expect`` names, and
 every seed, published, program and house rule set it carries to), the store
 must hold a deal that realises the fixture's summary under that rule set, or
 say why none can. The build keeps every stored deal that still realises
@@ -31,7 +31,12 @@ from .realised import RealisedDeal, Unrealised, load_file, render, store_dir
 
 
 def scope_variants(fixture, extra_variants: list) -> list:
-    """The rule sets a score fixture must be realised under: hand or carried expectations, applicable."""
+    """The rule sets a fixture must be realised under: hand or carried expectations, applicable. A match
+    fixture (a search per deal, seconds each) is realised under the rule sets its ``expect`` names and the
+    seed rule sets only; a score or melds fixture under every shipped rule set it carries to as well."""
+    if fixture.kind == "match":
+        from ..variants.loader import shipped_ids
+        extra_variants = [v for v in extra_variants if v.id in shipped_ids()]
     out = {}
     for variant in list(fixture.rule_sets.values()) + list(extra_variants):
         if variant.id in out:
@@ -179,7 +184,7 @@ def stale(corpus: Path | None = None, store=None) -> list[str]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m coinche_spec.conformance.realised_build",
-                                     description="Build the whole deals that realise the score fixtures "
+                                     description="Build the whole deals that realise the score, melds and match fixtures "
                                                  "(conformance/realised/), reusing every stored deal that "
                                                  "still realises its fixture.")
     parser.add_argument("--corpus", metavar="DIR", default=None, help="the corpus folder (default: the shipped one)")
@@ -212,7 +217,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     found = sum(ok for _, _, ok in stats["searched"])
     verb = "written"
-    print(f"{stats['fixtures']} score and melds fixtures, {stats['pairs']} (fixture, rule set) pairs: "
+    print(f"{stats['fixtures']} score, melds and match fixtures, {stats['pairs']} (fixture, rule set) pairs: "
           f"{stats['pairs'] - stats['unrealisable']} realised, {stats['unrealisable']} unrealisable; "
           f"{len(stats['searched'])} searched ({found} found); {len(stats['changed'])} files {verb} "
           f"({time.monotonic() - t0:.0f} s)")

@@ -150,11 +150,17 @@ def plan(fixtures: list[Fixture], variant, engine_verdicts: bool) -> list[tuple[
     return out
 
 
+# the fixture kinds realised deals pose, and the kind an implementation must answer for that
+POSED_THROUGH = {"score": "deal", "melds": "deal", "match": "played_match"}
+
+
 def through_deal(fixture: Fixture, variant, kinds: set, store) -> dict | None:
     """The whole ``deal`` case that poses a score (or melds) fixture to an implementation answering
-    deals but not that kind: a stored deal that realises the fixture's case under ``variant`` (None:
-    none)."""
-    if fixture.kind not in ("score", "melds") or fixture.kind in kinds or "deal" not in kinds:
+    deals but not that kind, or the ``played_match`` case (whole deals) that poses a match fixture to
+    one answering that extension but not ``match``: stored deals that realise the fixture's case under
+    ``variant`` (None: none)."""
+    needs = POSED_THROUGH.get(fixture.kind)
+    if needs is None or fixture.kind in kinds or needs not in kinds:
         return None
     deal = store().deal_for(fixture, variant)
     return deal.case() if deal is not None else None
@@ -238,7 +244,7 @@ def run(impl: Implementation, fixtures: list[Fixture], variants: list,
                     steps.append((fixture, source, None, posed, "deal"))
                 else:
                     why = f"the implementation does not answer {fixture.kind}"
-                    if fixture.kind in ("score", "melds") and "deal" in kinds:
+                    if POSED_THROUGH.get(fixture.kind) in kinds:
                         why += f" (and no realised deal poses this fixture under {variant.id})"
                     steps.append((fixture, source, ("skip", why), None, None))
             else:
@@ -269,13 +275,13 @@ def run(impl: Implementation, fixtures: list[Fixture], variants: list,
             verdict, diffs, message = judge(expected, reply)
             add(outcome(verdict, diffs, message, seconds, reply.get("result")))
     report.seconds = time.monotonic() - started
-    for kind in ("score", "melds"):
+    for kind, needs in POSED_THROUGH.items():
         posed = sum(o.through == "deal" and o.fixture.kind == kind and o.outcome not in ("skip", "not run")
                     for o in report.outcomes)
         if posed:
             report.notes.append(
                 f"{posed} {kind} {'case was' if posed == 1 else 'cases were'} posed as realised whole deals (the "
-                f"implementation answers deal, not {kind}) and judged on the fixtures' own expectations"
+                f"implementation answers {needs}, not {kind}) and judged on the fixtures' own expectations"
                 + (" (the meld points, as the deal's melds)" if kind == "melds" else ""))
     report.notes.extend(given_up_notes(impl, report))
     return report

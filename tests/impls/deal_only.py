@@ -1,5 +1,6 @@
 """Implementations that score only inside whole deals, as most real engines do: the reference engine
-answering ``legal_cards``, ``auction``, ``deal`` and ``perft``, and skipping every other kind.
+answering ``legal_cards``, ``auction``, ``deal`` and ``perft`` (and the ``played_match`` extension: a
+match as its whole deals, which an engine with a game loop can play), and skipping every other kind.
 
 ``DealOnly`` plays the reference engine's rules exactly; ``MadeOneShort`` has a
 scoring bug planted inside its deals: takers one card point short of a numeric
@@ -19,7 +20,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspa
 from coinche_spec.notation import other_team, team_of  # noqa: E402
 from coinche_spec.protocol import server  # noqa: E402
 
-KINDS = ["legal_cards", "auction", "deal", "perft"]
+KINDS = ["legal_cards", "auction", "deal", "perft", "played_match"]
 
 
 class DealOnlySession(server.Session):
