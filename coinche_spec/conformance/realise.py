@@ -27,6 +27,7 @@ from __future__ import annotations
 import random
 from itertools import combinations
 
+from ..errors import CoincheSpecError
 from ..notation import SEATS, SUITS, card_name, parse_call, parse_card, parse_contract, partner, team_of
 from ..engine.game import Deal, calls_for_contract
 from ..engine import belote as belote_mod
@@ -42,7 +43,7 @@ NODES = 4000           # cards tried in the play search of one hand
 MATCH_ATTEMPTS = 8     # hands dealt for one deal of a match, for each of its first summaries
 
 
-class Unrealisable(Exception):
+class Unrealisable(CoincheSpecError):
     """No legal whole deal realises this summary under this rule set (the reason says why)."""
 
 
