@@ -75,7 +75,7 @@ def test_a_whole_conversation_with_mistakes(server):
     hello = server.ask({"cmd": "start", "protocol": 1})
     assert hello["protocol"] == 1
     assert sorted(hello["kinds"]) == sorted(["legal_cards", "auction", "deal", "score", "melds", "match",
-                                             "dealing", "perft"])
+                                             "dealing", "perft", "played_match"])   # the last an extension
     assert hello["variants"] is None
     assert hello["implementation"]["language"] == "Python"
 

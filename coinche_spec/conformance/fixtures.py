@@ -383,6 +383,7 @@ def _schema_validator():
 
 
 RULESETS_DIR = "rulesets"  # rule sets the fixtures name by file (test-only rule sets), not fixtures
+REALISED_DIR = "realised"  # whole deals realising the score fixtures (realised.py), not fixtures
 
 
 
@@ -390,7 +391,8 @@ def corpus_files(directory: Path) -> list[Path]:
     """Every entry named *.yaml outside a rulesets/ folder: a folder, a link loop or a device so named
     is reported when read, not skipped."""
     directory = Path(directory)
-    return sorted(p for p in directory.rglob("*.yaml") if RULESETS_DIR not in p.relative_to(directory).parts[:-1])
+    return sorted(p for p in directory.rglob("*.yaml")
+                  if not {RULESETS_DIR, REALISED_DIR} & set(p.relative_to(directory).parts[:-1]))
 
 
 def load_corpus(directory: Path | str | None = None, extra: list | tuple = (),

@@ -181,6 +181,8 @@ def problem(c: dict, index: int) -> str:
     kind = "fail" if c["outcome"] == "fail" else "other"   # the colour of the label
     origin = "" if c["expected_by"] == "hand" else (
         f" [expected by {c['expected_by']}" + (f", carried from {c['carried_from']}]" if c.get("carried_from") else "]"))
+    if c.get("through") == "deal":
+        origin += " [through a realised deal]"
     where = f"{c.get('file')}:{c.get('line')}" if c.get("line") else str(c.get("file"))
     rules = c.get("rules")
     rules_html = ("not declared (the fixture has no depends_on)" if rules is None

@@ -125,7 +125,7 @@ def case(o: Outcome) -> dict:
            "exercises": list(o.fixture.exercises)}
     if o.outcome in WENT_WRONG:
         written_for, comments = arithmetic(o)
-        out["case"] = o.fixture.case
+        out["case"] = o.sent if o.sent is not None else o.fixture.case
         out["arithmetic"] = {"written_for": written_for, "comments": [c.to_json() for c in comments]}
     return out
 

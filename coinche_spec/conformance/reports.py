@@ -145,6 +145,8 @@ def describe_problem(o: Outcome, indent: str = "  ") -> list[str]:
     head = f"{_LABEL[o.outcome]} {o.fixture.id} under {o.variant}: {o.fixture.title} ({o.fixture.where})"
     if o.expected_by != "hand":
         head += f" [expected by {o.expected_by}" + (f", carried from {o.carried_from}]" if o.carried_from else "]")
+    if o.through == "deal":
+        head += " [through a realised deal]"
     lines = [head]
     for d in o.diffs:
         lines.append(f"{indent}{d}")
@@ -157,7 +159,11 @@ def describe_problem(o: Outcome, indent: str = "  ") -> list[str]:
     lines.append(f"{indent}{rules_line(o)}")
     if o.outcome in ("fail", "defect") or o.diffs:
         lines.extend(arithmetic_lines(o, indent))
-    lines.append(f"{indent}case: {show(o.fixture.case)}")
+    if o.sent is not None:
+        lines.append(f"{indent}score case: {show(o.fixture.case)}")
+        lines.append(f"{indent}posed as the realised deal: {show(o.sent)}")
+    else:
+        lines.append(f"{indent}case: {show(o.fixture.case)}")
     return lines
 
 
@@ -218,7 +224,8 @@ def progress_line(o: Outcome) -> str:
     """One line per case, for -v."""
     mark = {"pass": "ok", "n/a": "n/a"}.get(o.outcome, o.outcome.upper())
     origin = f" carried from {o.carried_from}" if o.carried_from else ("" if o.expected_by == "hand" else " engine")
-    return f"{mark:7} {o.fixture.id} [{o.variant}{origin}] {o.seconds * 1000:.1f} ms"
+    through = " through a realised deal" if o.through == "deal" else ""
+    return f"{mark:7} {o.fixture.id} [{o.variant}{origin}{through}] {o.seconds * 1000:.1f} ms"
 
 
 # --- files --------------------------------------------------------------------

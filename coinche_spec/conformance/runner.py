@@ -54,6 +54,8 @@ class Outcome:
     expected_by: str = "hand"
     carried_from: str | None = None
     stderr: str | None = None  # what the implementation wrote on standard error during this case
+    through: str | None = None  # "deal": a score fixture posed as its realised whole deal (realised.py)
+    sent: dict | None = None    # the case sent, when it is not the fixture's own (a realised deal)
 
     def to_json(self) -> dict:
         return {"fixture": self.fixture.id, "variant": self.variant, "area": self.fixture.area,
@@ -61,7 +63,7 @@ class Outcome:
                 "carried_from": self.carried_from,
                 "diff": [d.to_json() for d in self.diffs], "message": self.message,
                 "seconds": round(self.seconds, 6), "file": self.fixture.file, "line": self.fixture.line,
-                "stderr": self.stderr}
+                "stderr": self.stderr, **({"through": self.through} if self.through else {})}
 
 
 @dataclass
@@ -148,11 +150,40 @@ def plan(fixtures: list[Fixture], variant, engine_verdicts: bool) -> list[tuple[
     return out
 
 
+# the fixture kinds realised deals pose, and the kind an implementation must answer for that
+POSED_THROUGH = {"score": "deal", "melds": "deal", "match": "played_match"}
+
+
+def through_deal(fixture: Fixture, variant, kinds: set, store) -> dict | None:
+    """The whole ``deal`` case that poses a score (or melds) fixture to an implementation answering
+    deals but not that kind, or the ``played_match`` case (whole deals) that poses a match fixture to
+    one answering that extension but not ``match``: stored deals that realise the fixture's case under
+    ``variant`` (None: none)."""
+    needs = POSED_THROUGH.get(fixture.kind)
+    if needs is None or fixture.kind in kinds or needs not in kinds:
+        return None
+    deal = store().deal_for(fixture, variant)
+    return deal.case() if deal is not None else None
+
+
+def deal_fields(kind: str, fields: dict) -> dict | None:
+    """The expectation a realised deal's reply is judged on: a score fixture's own fields (a deal reply
+    has them all); a melds fixture's ``points`` as the deal's ``melds`` (a deal reply says neither the
+    comparison's winner nor the invalid declarations). None: nothing a deal reply shows."""
+    if kind == "melds":
+        return {"melds": fields["points"]} if "points" in fields else None
+    return fields
+
+
 def run(impl: Implementation, fixtures: list[Fixture], variants: list,
         on_outcome: Callable[[Outcome, int, int], None] | None = None,
-        engine_verdicts: bool = True) -> Report:
+        engine_verdicts: bool = True, realised=None) -> Report:
     """Play every fixture under every rule set (loaded Variants); the implementation must already be
-    started."""
+    started.
+
+    An implementation that answers ``deal`` but not ``score`` is judged on each score fixture through
+    the whole deal that realises its summary (``realised``: a realised.Store; by default the shipped
+    one, read when first needed), on the fixture's own expectation, marked ``through: deal``."""
     info = impl.info or {}
     kinds = set(info.get("kinds") or [])
     playable = info.get("variants")
@@ -167,6 +198,14 @@ def run(impl: Implementation, fixtures: list[Fixture], variants: list,
     report.unjudged = sum(1 for v in variants for f in fixtures if find(f, v) is None) if not engine_verdicts else 0
     total = sum(len(p) for p in plans.values())
     carry = CarryCheck()
+    stores = [realised]
+
+    def store():
+        if stores[0] is None:
+            from .realised import load_store
+            stores[0] = load_store()
+        return stores[0]
+
     started = time.monotonic()
     done = 0
 
@@ -188,44 +227,62 @@ def run(impl: Implementation, fixtures: list[Fixture], variants: list,
             refusal = _refusal(impl, variant, playable)
             if refusal is not None:
                 report.refused[variant.id] = refusal[1]
-        steps = []   # (fixture, source, the outcome it gets without being run, or None: it is run)
+        steps = []   # (fixture, source, the outcome it gets without being run or None, the case sent, through)
         for fixture, source in todo:
             expectation = source.expectation
             if not expectation.applicable:
-                steps.append((fixture, source, ("n/a", expectation.not_applicable)))
+                steps.append((fixture, source, ("n/a", expectation.not_applicable), None, None))
                 continue
             defect = carry.defect(fixture, variant, source)
             if defect is not None:
-                steps.append((fixture, source, ("defect", defect)))
+                steps.append((fixture, source, ("defect", defect), None, None))
             elif refusal is not None:
-                steps.append((fixture, source, refusal))
+                steps.append((fixture, source, refusal, None, None))
             elif fixture.kind not in kinds:
-                steps.append((fixture, source, ("skip", f"the implementation does not answer {fixture.kind}")))
+                posed = through_deal(fixture, variant, kinds, store)
+                if posed is not None and deal_fields(fixture.kind, expectation.fields) is not None:
+                    steps.append((fixture, source, None, posed, "deal"))
+                else:
+                    why = f"the implementation does not answer {fixture.kind}"
+                    if POSED_THROUGH.get(fixture.kind) in kinds:
+                        why += f" (and no realised deal poses this fixture under {variant.id})"
+                    steps.append((fixture, source, ("skip", why), None, None))
             else:
-                steps.append((fixture, source, None))
-        to_run = [(f"{f.id}@{variant.id}", f) for f, _, ready in steps if ready is None]
+                steps.append((fixture, source, None, fixture.case, None))
+        to_run = [(f"{f.id}@{variant.id}", case) for f, _, ready, case, _ in steps if ready is None]
         following = dict(zip((seq for seq, _ in to_run), to_run[1:]))
-        for fixture, source, ready in steps:
+        for fixture, source, ready, case, through in steps:
             def outcome(kind, diffs=(), message=None, seconds=0.0, result=None):
                 return Outcome(fixture, variant.id, kind, list(diffs), message, seconds, result,
-                               source.expected_by, source.carried_from)
+                               source.expected_by, source.carried_from, through=through,
+                               sent=case if through else None)
             if ready is not None:
                 add(outcome(ready[0], message=ready[1]))
                 continue
             seq = f"{fixture.id}@{variant.id}"
             after = following.get(seq)
             if after is not None:   # sent ahead: an implementation answering out of order is caught at once
-                impl.queue_next(after[0], outgoing(after[1].case, variant.rules))
+                impl.queue_next(after[0], outgoing(after[1], variant.rules))
             t0 = time.perf_counter()
             try:
-                reply = impl.run(seq, outgoing(fixture.case, variant.rules))
+                reply = impl.run(seq, outgoing(case, variant.rules))
             except ImplementationError as exc:
                 add(outcome(outcome_of(exc), message=exc.message, seconds=time.perf_counter() - t0))
                 continue
             seconds = time.perf_counter() - t0
-            verdict, diffs, message = judge(source.expectation.fields, reply)
+            expected = source.expectation.fields if through is None else deal_fields(fixture.kind,
+                                                                                      source.expectation.fields)
+            verdict, diffs, message = judge(expected, reply)
             add(outcome(verdict, diffs, message, seconds, reply.get("result")))
     report.seconds = time.monotonic() - started
+    for kind, needs in POSED_THROUGH.items():
+        posed = sum(o.through == "deal" and o.fixture.kind == kind and o.outcome not in ("skip", "not run")
+                    for o in report.outcomes)
+        if posed:
+            report.notes.append(
+                f"{posed} {kind} {'case was' if posed == 1 else 'cases were'} posed as realised whole deals (the "
+                f"implementation answers {needs}, not {kind}) and judged on the fixtures' own expectations"
+                + (" (the meld points, as the deal's melds)" if kind == "melds" else ""))
     report.notes.extend(given_up_notes(impl, report))
     return report
 

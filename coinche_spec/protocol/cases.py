@@ -19,10 +19,12 @@ from typing import Any, Callable
 from ..errors import CoincheSpecError
 from ..variants.compiled import compiled_rules
 from ..yamlstrict import type_name
+from ..notation import team_of
 from ..notation import (SEATS, NotationError, card_name, doubling_for, next_seat, parse_call, parse_card,
                         parse_contract, parse_seat, parse_strain, parse_team)
 
-KINDS = ("legal_cards", "auction", "deal", "score", "melds", "match", "dealing", "perft")
+KINDS = ("legal_cards", "auction", "deal", "score", "melds", "match", "dealing", "perft",
+         "played_match")   # the last an extension: a match of whole deals (docs/protocol.md)
 
 TEAMS = ("NS", "EW")
 
@@ -428,6 +430,22 @@ def _match(case: dict, path: tuple) -> dict:
     return {"kind": "match", "deals": deals}
 
 
+def _played_match(case: dict, path: tuple) -> dict:
+    """Extension: a match given as the whole deals played, each as a deal case (a thrown-in deal: four
+    passes and no card)."""
+    _object(case, path, ("kind", "deals"))
+    dpath = path + ("deals",)
+    deals = []
+    for i, d in enumerate(_list(case["deals"], dpath, 1, 1000, "deals")):
+        p = dpath + (i,)
+        if not isinstance(d, dict) or "contract" in d:
+            raise CaseError(p, "expected a whole deal: dealer, hands, calls, play (no given contract)")
+        deal = _deal(dict(d, kind="deal"), p)
+        del deal["kind"]
+        deals.append(deal)
+    return {"kind": "played_match", "deals": deals}
+
+
 def _thrown_in(deal: dict, path: tuple) -> None:
     """A thrown-in deal (four passes: takers and tricks_won null) plays no card and scores nothing."""
     for team in TEAMS:
@@ -478,7 +496,8 @@ def _perft(case: dict, path: tuple) -> dict:
 
 
 _CANONICAL = {"legal_cards": _legal_cards, "auction": _auction, "deal": _deal, "score": _score,
-              "melds": _melds, "match": _match, "dealing": _dealing, "perft": _perft}
+              "melds": _melds, "match": _match, "dealing": _dealing, "perft": _perft,
+              "played_match": _played_match}
 
 
 def case_kind(case: Any, path: tuple = ("case",)) -> str:
@@ -585,6 +604,31 @@ def _run_match(rules, case: dict) -> dict:
     return result.to_json()
 
 
+def match_deal(result: dict) -> dict:
+    """What a match records of one played deal (a ``match`` case's deal), from the deal's result."""
+    if result["contract"] is None:        # all four passed: a thrown-in deal
+        return {"score": {"NS": 0, "EW": 0}, "takers": None, "made": None, "belote": None, "tricks_won": None}
+    out = {"score": result["score"], "takers": team_of(result["contract"]["declarer"]), "made": result["made"],
+           "belote": result["belote"], "tricks_won": result["tricks_won"]}
+    for extra in ("held", "belotes"):
+        if result.get(extra) is not None:
+            out[extra] = result[extra]
+    return out
+
+
+def _run_played_match(rules, case: dict) -> dict:
+    deals = []
+    for i, deal in enumerate(case["deals"]):
+        result = _run_deal(rules, dict(deal, kind="deal"))
+        if result["contract"] is not None and result["score"] is None:
+            why = result.get("reason") or f"only {result['accepted']['plays']} of the 32 cards are played"
+            raise CaseError(("case", "deals", i), f"not a whole deal: {why}")
+        if result["contract"] is None and result["accepted"]["calls"] < len(deal["calls"]):
+            raise CaseError(("case", "deals", i), f"not a whole deal: {result.get('reason')}")
+        deals.append(match_deal(result))
+    return _run_match(rules, {"kind": "match", "deals": deals})
+
+
 def _run_dealing(rules, case: dict) -> dict:
     from ..engine.dealing import deal
     from ..engine.errors import DealingRejected
@@ -608,7 +652,8 @@ def _run_perft(rules, case: dict) -> dict:
 
 
 _RUN = {"legal_cards": _run_legal_cards, "auction": _run_auction, "deal": _run_deal, "score": _run_score,
-        "melds": _run_melds, "match": _run_match, "dealing": _run_dealing, "perft": _run_perft}
+        "melds": _run_melds, "match": _run_match, "dealing": _run_dealing, "perft": _run_perft,
+        "played_match": _run_played_match}
 
 
 def run_case(rules, case: Any) -> dict:

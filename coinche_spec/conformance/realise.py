@@ -1,0 +1,629 @@
+"""Whole deals that realise a score fixture's summary, so that a deal-only engine is judged on it
+(and melds and match fixtures too: see ``_realise_melds`` and ``_realise_match``).
+
+A ``score`` case gives a summary of a deal (contract, trick points, tricks,
+last trick, melds after comparison, belote). A program that scores only
+inside its game loop cannot answer it, but it can play a whole ``deal``. This
+module builds, for a score fixture and a rule set, one legal whole deal
+(dealer, hands, calls, the 32 cards; melds declared and belote said where the
+rule set asks) whose summary under that rule set is exactly the fixture's.
+The runner then poses the deal and judges the reply's ``made``,
+``card_points`` and ``score`` on the fixture's own hand-derived (or carried)
+expectation.
+
+How a deal is found: hands are dealt at random from a seed, with the meld
+and belote cards planted in a seat of the side the summary names and the
+other kings and queens of trump kept apart, and the strong cards leaning
+towards the side that must take the most tricks; the auction is the
+shortest that ends in the contract; the play is a randomised depth-first
+search over legal cards that prunes a trick as soon as a side has more
+tricks or points than the summary gives it. The reference engine is used
+for what is legal and, at the end, to check that the deal realises the
+summary (``realises``); it never says what the score should be.
+"""
+
+from __future__ import annotations
+
+import random
+from itertools import combinations
+
+from ..errors import CoincheSpecError
+from ..notation import SEATS, SUITS, card_name, parse_call, parse_card, parse_contract, partner, team_of
+from ..engine.game import Deal, calls_for_contract
+from ..engine import belote as belote_mod
+from ..engine import melds as melds_mod
+from ..engine.masks import RK, RQ, cards_of
+from ..engine.errors import EngineError
+from ..engine.scoring import belote_dict
+
+SUMMARY_FIELDS = ("contract", "trick_points", "tricks_won", "last_trick", "melds", "belote")
+SIDE_SEATS = {"NS": ("N", "S"), "EW": ("E", "W")}
+ATTEMPTS = 60          # hands dealt per (fixture, rule set) before giving up
+NODES = 4000           # cards tried in the play search of one hand
+MATCH_ATTEMPTS = 8     # hands dealt for one deal of a match, for each of its first summaries
+
+
+class Unrealisable(CoincheSpecError):
+    """No legal whole deal realises this summary under this rule set (the reason says why)."""
+
+
+KINDS = ("score", "melds", "match")   # the case kinds realised deals can pose
+MATCH_EXTENSIONS = ("belotes", "melds", "exact_score")   # match-deal fields no summary search here gives
+
+
+def summary_of_case(case: dict) -> dict:
+    """The fields of a score case (or a melds case) a deal must reproduce."""
+    if case["kind"] == "melds":
+        return {k: case[k] for k in ("strain", "declared", "leader") if k in case}
+    if case["kind"] == "match":
+        return {"deals": case["deals"]}
+    out = {k: case[k] for k in SUMMARY_FIELDS}
+    if "tricks_won_by_seat" in case:
+        out["tricks_won_by_seat"] = case["tricks_won_by_seat"]
+    return out
+
+
+def _belote_counts(rules, strain: str) -> bool:
+    """Whether this rule set has a belote in this contract (where it has none the summary's belote
+    scores nothing, and no deal can show one)."""
+    return bool(belote_dict(rules, strain, "NS")["NS"])
+
+
+def replay(rules, deal_case: dict) -> Deal:
+    """The finished Deal of a stored deal case; EngineError (or ValueError) when it is not whole and legal."""
+    hands = {seat: [parse_card(c) for c in cards] for seat, cards in deal_case["hands"].items()}
+    deal = Deal.start(rules, deal_case["dealer"], hands)
+    for call in deal_case["calls"]:
+        deal = deal.apply_call(call["seat"], parse_call(call["call"]))
+    for p in deal_case["play"]:
+        melds = [[parse_card(c) for c in m] for m in p["melds"]] if "melds" in p else None
+        deal = deal.apply_card(p["seat"], parse_card(p["card"]), melds, p.get("say"))
+    if deal.phase != "done":
+        raise Unrealisable(f"the deal stops before its end ({deal.phase}, {deal.cards_played} cards)")
+    return deal
+
+
+def summary_of_deal(rules, deal_case: dict, deal: Deal | None = None) -> dict:
+    """The score-case summary of a whole deal under ``rules``, as the reference engine reads it."""
+    deal = replay(rules, deal_case) if deal is None else deal
+    o = deal.outcome()
+    out = {"contract": deal.contract.to_json(), "trick_points": dict(o.trick_points),
+           "tricks_won": dict(o.tricks_won), "last_trick": o.last_trick, "melds": dict(o.melds),
+           "belote": o.belote}
+    if deal.contract.value == "generale":
+        out["tricks_won_by_seat"] = deal.tricks_by_seat()
+    if o.belote_points["NS"] and o.belote_points["EW"]:
+        out["belote"] = "both"
+    return out
+
+
+def realises(rules, case: dict, deal_case: dict) -> str | None:
+    """None when the whole deal's summary under ``rules`` is the score case's (for a melds case: the
+    same declarations, in that strain, with that first leader); else what differs."""
+    if case["kind"] == "melds":
+        return _realises_melds(rules, case, deal_case)
+    if case["kind"] == "match":
+        return _realises_match(rules, case, deal_case)
+    try:
+        deal = replay(rules, deal_case)
+        got = summary_of_deal(rules, deal_case, deal)
+    except (EngineError, ValueError, KeyError, TypeError, Unrealisable) as exc:
+        return f"the deal does not replay: {exc}"
+    want = summary_of_case(case)
+    strain = want["contract"]["strain"]
+    if not _belote_counts(rules, strain):
+        want["belote"] = None          # the summary's belote scores nothing here: the deal shows none
+    if "tricks_won_by_seat" in want:
+        got["tricks_won_by_seat"] = deal.tricks_by_seat()
+    contract = parse_contract(want["contract"])
+    want["contract"] = {"value": contract.value, "strain": contract.strain, "declarer": contract.declarer,
+                        "multiplier": contract.multiplier}
+    gc = got["contract"]
+    got["contract"] = {k: gc[k] for k in ("value", "strain", "declarer", "multiplier")}
+    diffs = [f"{k}: the deal gives {got.get(k)!r}, the summary {want[k]!r}" for k in want if got.get(k) != want[k]]
+    return "; ".join(diffs) or None
+
+
+# --- building a deal ------------------------------------------------------------
+
+def _power(rules, strain: str, card: int) -> float:
+    """How likely a card is to take a trick: trumps first, then by value (for leaning the deal)."""
+    from ..engine.play import compiled as play_rules
+    value = play_rules(rules, strain).value[card]
+    trump = strain == "TA" or (strain in SUITS and card // 8 == SUITS.index(strain))
+    return (1.0 if trump else 0.0) + value / 20.0
+
+
+def _meld_candidates(rules, strain: str) -> list:
+    """Every single valid meld of the rule set: (cards, points)."""
+    out = []
+    for rank in range(8):                                   # squares
+        cards = tuple(s * 8 + rank for s in range(4))
+        meld = melds_mod.evaluate(rules, strain, list(cards))
+        if meld is not None:
+            out.append((cards, meld.points))
+    for suit in range(4):                                   # runs
+        for length in range(3, 9):
+            for low in range(0, 9 - length):
+                cards = tuple(suit * 8 + r for r in range(low + length - 1, low - 1, -1))
+                meld = melds_mod.evaluate(rules, strain, list(cards))
+                if meld is not None:
+                    out.append((cards, meld.points))
+    return out
+
+
+def _meld_plans(rules, strain: str, side: str, points: int, rng: random.Random, taken: dict) -> list:
+    """Declarations for one seat of ``side`` whose points after comparison are ``points``, at random."""
+    candidates = [c for c in _meld_candidates(rules, strain)
+                  if not any(x in taken and team_of(taken[x]) != side for x in c[0])]
+    plans = []
+    for n in (1, 2, 3):
+        combos = [combo for combo in combinations(candidates, n)
+                  if sum(p for _, p in combo) >= points and len({x for c, _ in combo for x in c}) <= 8]
+        rng.shuffle(combos)
+        for combo in combos[:200]:
+            cards = [c for c, _ in combo]
+            for seat in rng.sample(SIDE_SEATS[side], 2):
+                if any(taken.get(x) not in (None, seat) for c in cards for x in c):
+                    continue
+                declared = {s: [] for s in SEATS}
+                declared[seat] = [list(c) for c in cards]
+                try:
+                    result = melds_mod.compare(rules, strain, declared)
+                except EngineError:
+                    continue
+                if result.points[side] == points and not result.invalid:
+                    plans.append((seat, cards))
+        if plans:
+            break
+    rng.shuffle(plans)
+    return plans
+
+
+def _hands(rules, strain: str, fixed: dict, lean: float, rng: random.Random) -> dict:
+    """Four hands of 8: ``fixed`` cards where they are planted, the others dealt at random with the
+    strong cards leaning towards NS (``lean`` > 0) or EW (< 0)."""
+    hands = {s: [c for c, seat in fixed.items() if seat == s] for s in SEATS}
+    if any(len(h) > 8 for h in hands.values()):
+        return None
+    free = [c for c in range(32) if c not in fixed]
+    weights = {c: 2.718 ** (lean * _power(rules, strain, c) + rng.gauss(0, 0.4)) for c in free}
+    room = {"NS": 16 - len(hands["N"]) - len(hands["S"]), "EW": 16 - len(hands["E"]) - len(hands["W"])}
+    ns_cards = []
+    pool = list(free)
+    while len(ns_cards) < room["NS"]:
+        total = sum(weights[c] for c in pool)
+        r = rng.random() * total
+        for c in pool:
+            r -= weights[c]
+            if r <= 0:
+                break
+        pool.remove(c)
+        ns_cards.append(c)
+    for side, cards in (("NS", ns_cards), ("EW", pool)):
+        rng.shuffle(cards)
+        a, b = SIDE_SEATS[side]
+        need_a = 8 - len(hands[a])
+        hands[a] += cards[:need_a]
+        hands[b] += cards[need_a:]
+    if any(len(h) != 8 for h in hands.values()):
+        return None
+    return {s: sorted(h) for s, h in hands.items()}
+
+
+class _Search:
+    """The randomised depth-first search for a play with the summary's tricks and points."""
+
+    def __init__(self, summary: dict, total: int, rng: random.Random, order_rule=None):
+        self.want_tricks = summary["tricks_won"]["NS"]
+        self.want_points = summary["trick_points"]["NS"]
+        self.total = total
+        self.last = summary["last_trick"]
+        self.by_seat = summary.get("tricks_won_by_seat")
+        self.rng = rng
+        self.order_rule = order_rule     # (seat, first card, second card): seat plays first before second
+        self.nodes = 0
+
+    def ok(self, st) -> bool:
+        won, pts = st._won, st._points
+        if won[0] > self.want_tricks or won[1] > 8 - self.want_tricks:
+            return False
+        if pts[0] > self.want_points or pts[1] > self.total - self.want_points:
+            return False
+        if self.by_seat is not None:
+            counts = {s: 0 for s in SEATS}
+            for _, w, _ in st._tricks:
+                counts[SEATS[w]] += 1
+            if any(counts[s] > self.by_seat[s] for s in SEATS):
+                return False
+        if st.done:
+            return team_of(st.last_trick_winner) == self.last
+        return True
+
+    def run(self, st, cards: list) -> list | None:
+        if st.done:
+            return cards
+        self.nodes += 1
+        if self.nodes > NODES:
+            return None
+        legal = cards_of(st.legal())
+        self.rng.shuffle(legal)
+        seat = st.to_act
+        for card in legal:
+            if self.order_rule is not None:
+                holder, first, second = self.order_rule
+                if seat == holder and card == second and st.hand(seat) >> first & 1:
+                    continue
+            nxt = st.apply(card)
+            if len(nxt._trick) == 0 and not self.ok(nxt):
+                continue
+            found = self.run(nxt, cards + [(seat, card)])
+            if found is not None:
+                return found
+            if self.nodes > NODES:
+                return None
+        return None
+
+
+def _pack_total(rules, strain: str) -> int:
+    from ..engine.play import compiled as play_rules
+    return sum(play_rules(rules, strain).value)
+
+
+def _realises_melds(rules, case: dict, deal_case: dict) -> str | None:
+    try:
+        deal = replay(rules, deal_case)
+    except (EngineError, ValueError, KeyError, TypeError, Unrealisable) as exc:
+        return f"the deal does not replay: {exc}"
+    diffs = []
+    if deal.contract.strain != case["strain"]:
+        diffs.append(f"strain: the deal's contract is in {deal.contract.strain}, the case's {case['strain']}")
+    declared = {s: [[card_name(c) for c in m] for m in deal.declared[s]] for s in SEATS}
+    if declared != case["declared"]:
+        diffs.append(f"declared: the deal declares {declared}, the case {case['declared']}")
+    if deal.late_melds:
+        diffs.append("a declaration is made after a player's first card")
+    if "leader" in case and deal.log[0][0] != case["leader"]:
+        diffs.append(f"leader: {deal.log[0][0]} leads the deal, the case says {case['leader']}")
+    return "; ".join(diffs) or None
+
+
+def _realise_melds(rules, case: dict, seed: int) -> dict:
+    """A deal in the case's strain where each player holds and declares, with his first card, exactly
+    what the melds case declares for him (the first lead from the case's leader, when it names one)."""
+    fixed: dict = {}
+    for seat, melds in case["declared"].items():
+        for meld in melds:
+            for name in meld:
+                card = parse_card(name)
+                if fixed.setdefault(card, seat) != seat:
+                    raise Unrealisable(f"{name} is declared by {fixed[card]} and {seat}")
+    for seat in SEATS:
+        held = sum(1 for s in fixed.values() if s == seat)
+        if held > 8:
+            raise Unrealisable(f"{seat} declares {held} different cards; a hand holds 8")
+    rng = random.Random(seed)
+    strain = case["strain"]
+    last = "no auction of this rule set gives a contract in this strain"
+    for _attempt in range(ATTEMPTS):
+        hands = _hands(rules, strain, fixed, 0.0, rng)
+        if hands is None:
+            raise Unrealisable("the declared cards do not fit in four hands of 8")
+        masks = {s: sum(1 << c for c in h) for s, h in hands.items()}
+        for dealer in rng.sample(SEATS, 4):
+            start = Deal.start(rules, dealer, masks)
+            bids = [(s, c) for s, c in start.legal_calls()
+                    if c.kind == "bid" and c.strain == strain and isinstance(c.value, int)]
+            if not bids:
+                continue
+            seat, call = min(bids, key=lambda b: b[1].value)
+            from ..notation import Contract
+            calls = calls_for_contract(rules, dealer, masks, Contract(call.value, strain, seat, 1))
+            if calls is None:
+                continue
+            deal = start
+            for s, c in calls:
+                deal = deal.apply_call(s, c)
+            if "leader" in case and deal.play.leader != case["leader"]:
+                last = f"no dealer found whose deal {case['leader']} leads"
+                continue
+            play, st = [], deal.play
+            while not st.done:
+                card = rng.choice(cards_of(st.legal()))
+                play.append((st.to_act, card))
+                st = st.apply(card)
+            out_play, first = [], set()
+            for seat, card in play:
+                entry = {"seat": seat, "card": card_name(card)}
+                if seat not in first and case["declared"][seat]:
+                    entry["melds"] = [list(m) for m in case["declared"][seat]]
+                first.add(seat)
+                out_play.append(entry)
+            deal_case = {"dealer": dealer, "hands": {s: [card_name(c) for c in hands[s]] for s in SEATS},
+                         "calls": [{"seat": s, "call": str(c)} for s, c in calls], "play": out_play}
+            reason = _realises_melds(rules, case, deal_case)
+            if reason is None:
+                return deal_case
+            last = reason
+    raise Unrealisable(f"no deal found in {ATTEMPTS} hands: {last}")
+
+
+def realise(rules, case: dict, seed: int = 0, attempts: int = ATTEMPTS) -> dict:
+    """A whole deal case whose summary under ``rules`` is the score case's; Unrealisable if none is found
+    in ``attempts`` hands.
+
+    Deterministic for a given seed (and engine)."""
+    if case["kind"] == "melds":
+        return _realise_melds(rules, case, seed)
+    if case["kind"] == "match":
+        return _realise_match(rules, case, seed)
+    if "belotes" in case:
+        raise Unrealisable("a summary with two belotes (the 'belotes' extension) is not realised")
+    summary = summary_of_case(case)
+    contract = parse_contract(summary["contract"])
+    strain = contract.strain
+    total = _pack_total(rules, strain)
+    won, tp = summary["tricks_won"], summary["trick_points"]
+    bound = _trick_bound(rules, strain, won["NS"], tp["NS"], total)
+    if bound:
+        raise Unrealisable(bound)
+    rng = random.Random(seed)
+    belote_side = summary["belote"]
+    suits = belote_mod.belote_suits(rules, strain) or ([SUITS.index(strain)] if strain in SUITS else [])
+    meld_side = next((s for s in ("NS", "EW") if summary["melds"][s]), None)
+    lean_base = (won["NS"] - 4) / 2.0
+    last_reason = "no deal found"
+    for attempt in range(attempts):
+        fixed: dict = {}
+        belote_seat = None
+        if belote_side is not None and suits:
+            suit = rng.choice(suits)
+            belote_seat = rng.choice(SIDE_SEATS[belote_side])
+            fixed[suit * 8 + RK] = fixed[suit * 8 + RQ] = belote_seat
+        meld_seat, meld_cards = None, []
+        if meld_side is not None:
+            plans = _meld_plans(rules, strain, meld_side, summary["melds"][meld_side], rng, fixed)
+            if not plans:
+                raise Unrealisable(f"no declaration of one player scores {summary['melds'][meld_side]} for "
+                                   f"{meld_side} after the comparison under this rule set")
+            meld_seat, meld_cards = plans[0]
+            for c in meld_cards:
+                for x in c:
+                    fixed[x] = meld_seat
+        for suit in range(4):          # other kings and queens apart: no belote the summary does not give
+            k, q = suit * 8 + RK, suit * 8 + RQ
+            if k in fixed and q in fixed:
+                continue
+            if k in fixed or q in fixed:
+                held, other = (k, q) if k in fixed else (q, k)
+                fixed[other] = rng.choice(SIDE_SEATS["EW" if team_of(fixed[held]) == "NS" else "NS"])
+            else:
+                a = rng.choice(SEATS)
+                fixed[k] = a
+                fixed[q] = rng.choice(SIDE_SEATS["EW" if team_of(a) == "NS" else "NS"])
+        lean = lean_base * rng.uniform(0.5, 2.0) + (8.0 if won["NS"] == 8 else -8.0 if won["NS"] == 0 else 0)
+        hands = _hands(rules, strain, fixed, lean, rng)
+        if hands is None:
+            continue
+        for dealer in rng.sample(SEATS, 4):
+            masks = {s: sum(1 << c for c in h) for s, h in hands.items()}
+            calls = calls_for_contract(rules, dealer, masks, contract)
+            if calls is None:
+                last_reason = "no auction of this rule set ends in this contract"
+                continue
+            deal = Deal.start(rules, dealer, masks)
+            for seat, call in calls:
+                deal = deal.apply_call(seat, call)
+            order_rule = None
+            if belote_seat is not None and belote_mod.compiled(rules).claim is belote_mod.CLAIM["king_first"]:
+                b_suit = next(c // 8 for c, s in fixed.items() if s == belote_seat and c % 8 == RK
+                              and fixed.get(c - RK + RQ) == belote_seat)
+                order_rule = (belote_seat, b_suit * 8 + RK, b_suit * 8 + RQ)
+            search = _Search(summary, total, rng, order_rule)
+            play = search.run(deal.play, [])
+            if play is None:
+                last_reason = "no play with these tricks and points found"
+                continue
+            deal_case = _deal_case(dealer, hands, calls, play, meld_seat, meld_cards, belote_seat, fixed)
+            reason = realises(rules, case, deal_case)
+            if reason is None:
+                return deal_case
+            last_reason = reason
+            break
+    raise Unrealisable(f"no deal found in {attempts} hands: {last_reason}")
+
+
+def _trick_bound(rules, strain: str, tricks: int, points: int, total: int) -> str | None:
+    """Why no deal can give a side ``tricks`` tricks worth ``points`` (None when some may)."""
+    from ..engine.play import compiled as play_rules
+    values = sorted(play_rules(rules, strain).value)
+    most = sum(values[-4 * tricks:]) if tricks else 0
+    least = sum(values[:4 * tricks])
+    n = f"{tricks} trick{'s' if tricks != 1 else ''}"
+    if points > most:
+        return f"NS's {n} hold at most {most} card points (the {4 * tricks} best cards), not {points}"
+    if points < least:
+        return f"NS's {n} hold at least {least} card points (the {4 * tricks} poorest cards), not {points}"
+    other = 8 - tricks
+    rest = total - points
+    most = sum(values[-4 * other:]) if other else 0
+    least = sum(values[:4 * other])
+    if not least <= rest <= most:
+        return f"EW's {other} tricks cannot hold {rest} card points (between {least} and {most})"
+    return None
+
+
+def _deal_case(dealer, hands, calls, play, meld_seat, meld_cards, belote_seat, fixed) -> dict:
+    """The protocol's deal case: melds declared with the meld seat's first card, belote said with its cards."""
+    out_play = []
+    first_seen = set()
+    belote_cards = [c for c, s in fixed.items() if s == belote_seat and c % 8 in (RK, RQ)
+                    and fixed.get(c - c % 8 + (RQ if c % 8 == RK else RK)) == belote_seat] if belote_seat else []
+    said = 0
+    for seat, card in play:
+        entry = {"seat": seat, "card": card_name(card)}
+        if seat == meld_seat and seat not in first_seen and meld_cards:
+            entry["melds"] = [[card_name(x) for x in c] for c in meld_cards]
+        first_seen.add(seat)
+        if seat == belote_seat and card in belote_cards:
+            entry["say"] = "belote" if said == 0 else "rebelote"
+            said += 1
+        out_play.append(entry)
+    return {"dealer": dealer, "hands": {s: [card_name(c) for c in hands[s]] for s in SEATS},
+            "calls": [{"seat": s, "call": str(c)} for s, c in calls], "play": out_play}
+
+
+# --- a match as the whole deals played ---------------------------------------------
+
+def _played(rules, deal_case: dict) -> dict:
+    """What a match records of one whole deal (protocol.cases.match_deal), as the reference engine plays it."""
+    from ..protocol.cases import match_deal, run_case
+    result = run_case(rules, dict(deal_case, kind="deal"))
+    if result["contract"] is not None and result["score"] is None:
+        raise Unrealisable("not a whole deal: " + str(result.get("reason") or "cards are missing"))
+    return match_deal(result)
+
+
+def _realises_match(rules, case: dict, deal_case: dict) -> str | None:
+    """None when each played deal records what the match case's deal at the same place gives."""
+    played = deal_case.get("deals") if isinstance(deal_case, dict) else None
+    if not isinstance(played, list) or len(played) != len(case["deals"]):
+        return f"{len(case['deals'])} deals are wanted"
+    for i, (want, deal) in enumerate(zip(case["deals"], played)):
+        try:
+            got = _played(rules, deal)
+        except (EngineError, ValueError, KeyError, TypeError, Unrealisable) as exc:
+            return f"deal {i + 1} does not replay: {exc}"
+        if got != want:
+            return f"deal {i + 1} records {got}, the match case {want}"
+    return None
+
+
+_SUMMARIES: dict = {}   # (the deal wanted, the rules a score depends on) -> summaries: rule sets share scoring
+
+
+def _summaries(rules, want: dict, rng: random.Random):
+    """Score-case summaries whose award (made, score, held) is the match deal's, in a seeded order: the
+    reference engine's scoring says which summaries give that award, never what the match does with it."""
+    import json
+    doc = rules.to_dict()
+    scoring = {k: v for k, v in doc.items() if k not in ("table", "deal", "play", "match", "auction")}
+    auction = doc.get("auction", {})        # what the search reads of the auction: the bids and multipliers
+    scoring["auction"] = {k: auction.get(k) for k in ("bids", "capot", "generale", "strains")}
+    for double in ("coinche", "surcoinche"):
+        scoring["auction"][double] = {k: (auction.get(double) or {}).get(k) for k in ("allowed", "multiplier")}
+    key = (json.dumps(want, sort_keys=True), json.dumps(scoring, sort_keys=True, default=str))
+    if key not in _SUMMARIES:
+        _SUMMARIES[key] = _search_summaries(rules, want)
+    found = list(_SUMMARIES[key])
+    rng.shuffle(found)
+    # the easiest first: no melds, no coinche, and each side's points near 19 a trick
+    found.sort(key=lambda c: (sum(c["melds"].values()) > 0, c["contract"]["multiplier"] > 1,
+                              abs(c["trick_points"]["NS"] - 19 * c["tricks_won"]["NS"]) // 10))
+    return found
+
+
+def _search_summaries(rules, want: dict) -> list:
+    from ..engine.scoring import score_deal
+    from ..notation import Contract
+    from ..variants.compiled import compiled_rules
+    c = compiled_rules(rules)
+    takers = want["takers"]
+    declarer = SIDE_SEATS[takers][0]
+    defenders = "EW" if takers == "NS" else "NS"
+    won = want["tricks_won"]
+    values = list(c.numeric_bids(160))
+    if c.auction.capot.allowed:
+        values.append("capot")
+    multipliers = [1]
+    if c.auction.coinche.allowed:
+        multipliers.append(c.auction.coinche.multiplier)
+        if c.auction.surcoinche.allowed:
+            multipliers.append(c.auction.surcoinche.multiplier)
+    strain = next(s for s in ("H", "S", "D", "C") if c.strain_allowed(s))
+    total = _pack_total(rules, strain)
+    lasts = [side for side in ("NS", "EW") if won[side]]
+    if won["NS"] == 0:
+        points = [0]
+    elif won["EW"] == 0:
+        points = [total]
+    else:
+        points = list(range(0, total + 1))
+    meld_options = [{"NS": 0, "EW": 0}]
+    if c.melds.enabled:
+        meld_options += [{takers: m, defenders: 0} for m in (20, 50, 100)]
+        meld_options += [{takers: 0, defenders: m} for m in (20, 50, 100)]
+    found = []
+    for melds in meld_options:
+        for value in values:
+            for multiplier in multipliers:
+                contract = Contract(value, strain, declarer, multiplier)
+                for ns in points:
+                    tp = {"NS": ns, "EW": total - ns}
+                    for last in lasts:
+                        try:
+                            r = score_deal(rules, contract, tp, won, last, melds, want["belote"], explain=False)
+                        except EngineError:
+                            continue
+                        held = r.held if r.held is not None and any(r.held.values()) else None
+                        if (r.made == want["made"] and r.score == want["score"]
+                                and held == want.get("held")):
+                            found.append({"kind": "score", "contract": contract.to_json(), "trick_points": tp,
+                                          "tricks_won": dict(won), "last_trick": last, "melds": dict(melds),
+                                          "belote": want["belote"]})
+        if found:
+            break
+    return found
+
+
+def _thrown_in_deal(rules, rng: random.Random) -> dict:
+    """Four passes: a deal thrown in, no card played."""
+    cards = list(range(32))
+    rng.shuffle(cards)
+    hands = {s: sorted(cards[8 * i:8 * i + 8]) for i, s in enumerate(SEATS)}
+    dealer = rng.choice(SEATS)
+    deal = Deal.start(rules, dealer, {s: sum(1 << c for c in h) for s, h in hands.items()})
+    calls = []
+    while deal.phase == "auction":
+        seat, call = next((s, c) for s, c in deal.legal_calls() if c.kind == "pass" and s == deal.to_act)
+        deal = deal.apply_call(seat, call)
+        calls.append({"seat": seat, "call": "pass"})
+    if deal.phase != "redeal":
+        raise Unrealisable("four passes do not throw the deal in under this rule set")
+    return {"dealer": dealer, "hands": {s: [card_name(c) for c in hands[s]] for s in SEATS}, "calls": calls,
+            "play": []}
+
+
+def _realise_match(rules, case: dict, seed: int) -> dict:
+    """The match's deals, each a whole deal that records exactly what the case's deal gives."""
+    rng = random.Random(seed)
+    played = []
+    options = []
+    for i, want in enumerate(case["deals"]):      # every deal's summaries first: an impossible one fails fast
+        extra = [k for k in MATCH_EXTENSIONS if want.get(k) is not None]
+        if extra:
+            raise Unrealisable(f"deal {i + 1} gives {', '.join(extra)}, which the summary search does not build")
+        options.append(None if want["takers"] is None else _summaries(rules, want, rng)[:6])
+        if options[-1] == []:
+            raise Unrealisable(f"deal {i + 1} ({want['score']['NS']} to {want['score']['EW']}, "
+                               f"{'made' if want['made'] else 'failed'} by {want['takers']}): no score summary "
+                               "of this rule set gives this award")
+    for i, want in enumerate(case["deals"]):
+        if want["takers"] is None:
+            played.append(_thrown_in_deal(rules, rng))
+            continue
+        last = "no score summary gives this award"
+        for summary in options[i]:
+            try:
+                deal = realise(rules, summary, rng.randrange(1 << 30), attempts=MATCH_ATTEMPTS)
+            except Unrealisable as exc:
+                last = str(exc)
+                continue
+            if _played(rules, deal) == want:
+                played.append(deal)
+                break
+            last = "the deal found records another award"
+        else:
+            raise Unrealisable(f"deal {i + 1} ({want['score']['NS']} to {want['score']['EW']}, "
+                               f"{'made' if want['made'] else 'failed'} by {want['takers']}): {last}")
+    return {"deals": played}
