@@ -578,10 +578,10 @@ _THROW_INS_COUNT = {
 
 def _throw_ins_count(c: Ctx) -> str:
     counts = c.rules.match.throw_ins_count
-    if counts is not False and c.rules.match.tie == "deal_winner":
+    if counts and c.rules.match.tie == "deal_winner":
         return (_THROW_INS_COUNT["true"] + " If the last of them is thrown in and leaves the totals level, it has "
                 "no winners to settle them: play goes on, and the next deal's winners take the match.")
-    return _THROW_INS_COUNT["false" if counts is False else "true"]
+    return _THROW_INS_COUNT[_value_key(counts)]
 
 
 def _orders(c: Ctx) -> tuple[tuple, tuple]:
@@ -632,7 +632,6 @@ def _led_suit_wins(c: Ctx) -> str:
 _LED_SUIT_WINS = _led_suit_wins
 _TRICK_WINNER = {
     "led_suit": _LED_SUIT_WINS,
-    None: _LED_SUIT_WINS,
     "any_suit_by_rank": _by_rank,
 }
 
@@ -1129,7 +1128,6 @@ TEMPLATES: tuple[Template, ...] = (
         lambda c: f"Wherever the scoring adds the bid, a capot bid counts {c.rules.auction.capot.value}."),
     one("capot-over-capot", "auction", "Capot over capot", "auction.capot.overcall_by_capot", {
         "never": "A capot bid cannot be overcalled by another capot, whatever its strain.",
-        None: "A capot bid cannot be overcalled by another capot, whatever its strain.",
         "higher_strain": lambda c: ("A capot bid may be overcalled by a capot in a higher strain (in the order of "
                                     "strains: capot spades over capot hearts when spades rank higher), not in the "
                                     "same or a lower one" + ("; a générale still ranks above every capot."
@@ -1178,7 +1176,6 @@ TEMPLATES: tuple[Template, ...] = (
         "true": "A player may coinche (double) the highest bid, as the rules below say.",
         "false": ("Nobody may coinche (double) nor surcoinche: every contract is played as bid, and the "
                   "coinche rules below are not used."),
-        None: "A player may coinche (double) the highest bid, as the rules below say.",
     }),
     one("coinche-by", "coinche", "Who may coinche", "auction.coinche.by", {
         "opponents_of_bidder": ("Only an opponent of the highest bidder may coinche (double), and a contract is "
@@ -1213,7 +1210,6 @@ TEMPLATES: tuple[Template, ...] = (
              _passes_after),
     one("coinche-partner", "coinche", "The coincher's partner", "auction.coinche.partner_may_speak", {
         "true": "The coincher's partner speaks in his turn like anyone else.",
-        None: "The coincher's partner speaks in his turn like anyone else.",
         "false": ("After a coinche the coincher's partner must not speak: his turn is skipped, so he neither passes "
                   "nor surcoinches, and the passes that end the auction are the other players'."),
     }),
@@ -1227,7 +1223,6 @@ TEMPLATES: tuple[Template, ...] = (
     }),
     one("surcoinche-by", "coinche", "Who may surcoinche", "auction.surcoinche.by", {
         "coinched_side": "Only the takers, the side whose bid was coinched, may surcoinche.",
-        None: "Only the takers, the side whose bid was coinched, may surcoinche.",
         "next_caller": lambda c: ("Whoever calls next after the coinche may surcoinche, whatever his side"
                                   + (" (before the first card, any player)." if c.after_auction
                                      or c.window_after_coinche else " (in his turn).")),
