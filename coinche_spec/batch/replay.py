@@ -14,6 +14,8 @@ run share it.
 
 from __future__ import annotations
 
+import weakref
+
 from ..engine import players
 from ..engine.game import Deal
 from ..engine.random_play import _belote_suits, declarable_melds
@@ -34,7 +36,9 @@ def _calls_by_deal(batch) -> dict:
     return out
 
 
-_BIDS: dict = {}
+# the batch's bid listings, per batch rules object (weakly held: an id() key could be reused by
+# another rule set's object once the first is collected, and hand back its listing)
+_BIDS: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
 
 
 def _legal_set(br, step) -> tuple:
@@ -47,13 +51,14 @@ def _legal_set(br, step) -> tuple:
     if ta >= 0:
         if not excl >> 6 & 1:            # bit 6: no pass (all_pass dealer_must_bid)
             other.add((SEATS[ta], "pass"))
-        key = (id(br), ta, lo, excl)
-        bids = _BIDS.get(key)
+        key = (ta, lo, excl)
+        listings = _BIDS.setdefault(br, {})
+        bids = listings.get(key)
         if bids is None:
-            if len(_BIDS) > 20000:
-                _BIDS.clear()
+            if len(listings) > 20000:
+                listings.clear()
             strains = br.bid_strain
-            bids = _BIDS[key] = [(SEATS[ta], br.ladder[j]) for j in range(lo, br.n_bids)
+            bids = listings[key] = [(SEATS[ta], br.ladder[j]) for j in range(lo, br.n_bids)
                                  if not (excl >> int(strains[j])) & 1]
     return other, bids
 
