@@ -27,6 +27,7 @@ import os
 import signal
 import sys
 import threading
+import time
 import weakref
 from typing import Iterable
 
@@ -138,8 +139,10 @@ def kill_tree(pid: int, pipe_inodes: Iterable[int] = ()) -> None:
     if os.name != "posix":  # pragma: no cover
         return
     inodes = list(pipe_inodes)
+    killed = {pid}
     for _ in range(2):
         others = related(pid, inodes)
+        killed |= others
         _kill(pid, group=True)
         _kill(pid, group=False)
         for other in others:
@@ -151,6 +154,26 @@ def kill_tree(pid: int, pipe_inodes: Iterable[int] = ()) -> None:
                 pass
         if not others:
             break
+    _wait_gone(killed)
+
+
+def _running(pid: int) -> bool:
+    """Whether ``pid`` still runs: a zombie, or no process, does not (Linux /proc; elsewhere, no)."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as fh:
+            return fh.read().rsplit(b")", 1)[1].split()[0] not in (b"Z", b"X")
+    except (OSError, IndexError):
+        return False
+
+
+def _wait_gone(pids: set, limit: float = 2.0) -> None:
+    """A SIGKILL is delivered asynchronously: wait, briefly and boundedly, until the processes it was
+    sent to have stopped, so that nothing killed is still seen running when kill_tree returns."""
+    deadline = time.monotonic() + limit
+    left = {p for p in pids if _running(p)}
+    while left and time.monotonic() < deadline:
+        time.sleep(0.005)
+        left = {p for p in left if _running(p)}
 
 
 def die_with_parent() -> None:
