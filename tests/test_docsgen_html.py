@@ -68,6 +68,18 @@ def test_a_house_sheet_opens_with_what_it_plays_differently(house_html):
     assert "full rules" in text_of(house_html[house_html.index('id="appendix"'):])[:80]
 
 
+def test_a_programs_sheet_does_not_speak_as_the_house():
+    """A program's rule set extends a seed too, but it is not a table's house rules: its sheet (and
+    its short summary) says what differs from the seed, never "what we play" or "these house rules"."""
+    from coinche_spec.docsgen.summary import render_summary
+    variant = load_variant("peer-bga")
+    assert variant.document["status"] != "house"
+    for page in (render_html(variant), render_summary(variant)):
+        changes = text_of(page[page.index('id="changes"'):page.index('id="glance"')])
+        assert "> What differs from contree-701 " in changes, changes[:80]
+        assert "house" not in changes.lower() and "we play" not in changes.lower(), changes[:200]
+
+
 def test_no_parents_words_against_a_changed_value(house_html):
     """The 1500 house page once quoted "the first side reaching 2000" and "x2 or 4" under x3."""
     for page in (house_html, render_page(load_variant(HOUSE))):

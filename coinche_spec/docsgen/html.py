@@ -109,8 +109,8 @@ def _plural(n: int, word: str) -> str:
 
 def _changes(sheet: Sheet) -> list[str]:
     parent = sheet.parent
-    out = ['<section class="changes" id="changes">', "<h2>What we play differently</h2>",
-           f"<p>These house rules change {_plural(len(sheet.changes), 'rule')} of "
+    out = ['<section class="changes" id="changes">', f"<h2>{esc(sheet.changes_heading.replace('`', ''))}</h2>",
+           f"<p>{sheet.these_rules} change {_plural(len(sheet.changes), 'rule')} of "
            f"<strong>{esc(parent.document['name'])}</strong>; everything else is played as there.</p>", "<ul>"]
     for c in sheet.changes:
         # numbers say it at a glance (2000 → 1500); option names are for the file, not the table

@@ -71,17 +71,11 @@ def rule_line(template: Template, ctx: Ctx) -> str:
     return f"{head} {sentence}"
 
 
-def _these(sheet: Sheet) -> str:
-    """House rules are a table's own; a published or program's rule set extending a seed is not."""
-    return "These house rules" if sheet.doc.get("status") == "house" else "These rules"
-
-
 def _changes_section(sheet: Sheet) -> list[str]:
     """A house page opens with what it plays differently from its parent, and why."""
     parent = sheet.parent
-    out = ["## What we play differently" if sheet.doc.get("status") == "house"
-           else f"## What differs from `{parent.id}`", "",
-           f"{_these(sheet)} change {len(sheet.changes) or 'none'} of the rules of `{parent.id}` ({parent.document['name']}); "
+    out = [f"## {sheet.changes_heading}", "",
+           f"{sheet.these_rules} change {len(sheet.changes) or 'none'} of the rules of `{parent.id}` ({parent.document['name']}); "
            "everything else is played as there.", ""]
     for c in sheet.changes:
         values = "; ".join(f"`{path}`: {a} → {b}" for path, a, b in c.shown())
@@ -99,8 +93,8 @@ def _origin_section(sheet: Sheet) -> list[str]:
     out = ["## 1. Where these rules come from", ""]
     parent = sheet.parent
     if parent is not None:
-        house = sheet.doc.get("status") == "house"
-        heading = "What we play differently" if house else f"What differs from `{parent.id}`"
+        house = sheet.is_house
+        heading = sheet.changes_heading
         out.append(f"{'These are house rules. They' if house else 'These rules'} extend `{parent.id}` "
                    f"({parent.document['name']}) and change "
                    f"{len(sheet.changes) or 'none'} of its rules (see “{heading}” above); everything else is "
@@ -248,8 +242,7 @@ def render_sheet(sheet: Sheet) -> str:
                + (f", extends `{parent.id}`" if parent is not None else "")
                + f". Status: {status}.")
     out.append("")
-    changes = ("What we play differently" if doc.get("status") == "house" else f"What differs from `{parent.id}`") \
-        if parent is not None else ""
+    changes = sheet.changes_heading if parent is not None else ""
     out.append("Contents: " + (f"{changes} · " if parent is not None else "")
                + "1. Where these rules come from · 2. The rules · 3. Worked examples · 4. Interpretations")
     out.append("")

@@ -96,6 +96,23 @@ class Sheet:
         return self.variant.document
 
     @property
+    def is_house(self) -> bool:
+        """House rules are a table's own; a published or program's rule set extending a seed is not,
+        and its page must not speak as the table ("what we play")."""
+        return self.doc.get("status") == "house"
+
+    @property
+    def changes_heading(self) -> str:
+        """The heading of the section listing what this file changes from its parent."""
+        if self.is_house or self.parent is None:
+            return "What we play differently"
+        return f"What differs from `{self.parent.id}`"
+
+    @property
+    def these_rules(self) -> str:
+        return "These house rules" if self.is_house else "These rules"
+
+    @property
     def moot(self) -> list[tuple[str, str, str]]:
         """(title, rule path, why) of each rule the file sets that cannot matter here: named apart
         from what it plays differently rather than dropped (``variants check`` warns of each)."""

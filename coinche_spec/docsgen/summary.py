@@ -68,7 +68,7 @@ def _changes(sheet: Sheet) -> list[str]:
     """What the house changes, one line each and what the parent had: the full sheet says why."""
     parent = sheet.parent
     n = len(sheet.changes)
-    out = ['<section class="changes" id="changes">', "<h2>What we play differently</h2>",
+    out = ['<section class="changes" id="changes">', f"<h2>{esc(sheet.changes_heading.replace('`', ''))}</h2>",
            f"<p>{n} rule{'s' if n != 1 else ''} changed from <strong>{esc(parent.document['name'])}</strong>; "
            "everything else is played as there.</p>"]
     if n > LISTED_CHANGES:
