@@ -181,24 +181,8 @@ def _resolved(node: Mapping) -> Mapping:
     return node
 
 
-# What the compiler asks of a schema node, worked out once a node: every rule set is compiled against the
-# same few hundred nodes (the dependency guard compiles thousands). Keyed by id(); the node is kept with
-# its answer, so an id is never reused while its entry stands.
-_SHAPES: dict = {}
-
-
-def _shape(node: Mapping) -> tuple:
-    """(object branch or None, whether a rule below has a default, the node resolved) of a schema node."""
-    hit = _SHAPES.get(id(node))
-    if hit is None or hit[0] is not node:
-        shape = _find_object_branch(node)
-        defaults = shape is not None and any("default" in sub or _has_defaults(sub)
-                                             for sub in shape["properties"].values())
-        hit = _SHAPES[id(node)] = (node, shape, defaults, _resolved(node))
-    return hit[1:]
-
-
-def _find_object_branch(node: Mapping) -> Mapping | None:
+def _object_branch(node: Mapping) -> Mapping | None:
+    """The object form of a rule: the node itself, or its object branch (``oneOf`` null or an award)."""
     node = _resolved(node)
     if "properties" in node:
         return node
@@ -209,18 +193,14 @@ def _find_object_branch(node: Mapping) -> Mapping | None:
     return None
 
 
-def _object_branch(node: Mapping) -> Mapping | None:
-    """The object form of a rule: the node itself, or its object branch (``oneOf`` null or an award)."""
-    return _shape(node)[0]
-
-
 def _has_defaults(node: Mapping) -> bool:
-    return _shape(node)[1]
+    shape = _object_branch(node)
+    return shape is not None and any("default" in sub or _has_defaults(sub) for sub in shape["properties"].values())
 
 
 def _complete(value: Any, node: Mapping) -> Any:
     """``value`` (a rule or group as given) with every rule of the schema ``node`` present."""
-    if isinstance(value, dict) or isinstance(value, Mapping):
+    if isinstance(value, Mapping):
         shape = _object_branch(node)
         if shape is None:
             return value
@@ -236,7 +216,7 @@ def _complete(value: Any, node: Mapping) -> Any:
                 out[key] = None
         return out
     if isinstance(value, (list, tuple)):
-        items = _shape(node)[2].get("items")
+        items = _resolved(node).get("items")
         return [_complete(v, items) for v in value] if isinstance(items, Mapping) else value
     return value
 
@@ -323,7 +303,7 @@ def _holds(node: Any, keys: list) -> bool:
 
 
 def _compile(value: Any, path: str, group: type = RuleGroup) -> Any:
-    if isinstance(value, dict) or isinstance(value, Mapping):
+    if isinstance(value, Mapping):
         return group(value, path)
     if isinstance(value, (list, tuple)):
         return tuple(_compile(v, f"{path}[{i}]", group) for i, v in enumerate(value))
