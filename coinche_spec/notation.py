@@ -86,6 +86,9 @@ def card_name(index: int) -> str:
     return RANKS[index % 8] + SUITS[index // 8]
 
 
+_CARD_NAMED = {card_name(i): i for i in range(32)}   # canonical name -> index: parse_card's quick way
+
+
 def card_suit(index: int) -> str:
     return SUITS[index // 8]
 
@@ -107,6 +110,10 @@ _UNSEEN = ("Cc", "Cf", "Mn", "Me", "Zl", "Zp", "Zs", "Co", "Cn")
 
 def parse_card(text: object) -> int:
     """Return the card's index; accept ``JH``, ``jh``, ``10H``, ``J♥``."""
+    if type(text) is str:
+        hit = _CARD_NAMED.get(text)     # the canonical name, as cases carry it: no need to read it
+        if hit is not None:
+            return hit
     if not isinstance(text, str):
         raise NotationError(f"bad card {text!r}: expected a string such as 'JH'")
     t = text.strip()
@@ -127,6 +134,7 @@ def parse_card(text: object) -> int:
 
 def canonical_card(text: object) -> str:
     return card_name(parse_card(text))
+
 
 
 def parse_cards(items: object, what: str = "cards", unique: bool = True) -> list[int]:
@@ -205,6 +213,21 @@ def _generale_strain(compact: str) -> str | None:
 def parse_call(text: object) -> Call:
     """Accept ``pass``, ``80H``, ``80 ♥``, ``capotS``, ``generaleS``/``Générale ♠``, ``coinche``/``contre``,
     ``surcoinche``."""
+    if type(text) is str:
+        hit = _CALLS_READ.get(text)     # a replayed case reads the same few calls again and again
+        if hit is not None:
+            return hit
+    call = _read_call(text)
+    if len(_CALLS_READ) > 4096:
+        _CALLS_READ.clear()
+    _CALLS_READ[text] = call            # a Call is frozen: one may be handed out twice
+    return call
+
+
+_CALLS_READ: dict = {}
+
+
+def _read_call(text: object) -> Call:
     if not isinstance(text, str) or not text.strip():
         raise NotationError(f"bad call {text!r}: expected pass, a bid such as '80H', capot<strain>, coinche or surcoinche")
     t = unicodedata.normalize("NFC", text.strip())

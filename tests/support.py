@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import copy
+import multiprocessing
+import os
 
 from coinche_spec.variants import load_variant
 
@@ -94,3 +96,38 @@ rules:
   melds: {enabled: false}
   belote: {claim: automatic}
 """
+
+
+def two_cores() -> bool:
+    """Whether a test may share pure work with one forked helper process: two cores or more to run on,
+    and fork (the helper inherits what the test built, nothing is sent). Else the work runs here."""
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    return cores > 1 and "fork" in multiprocessing.get_all_start_methods()
+
+
+_BATCH = None   # the batch a forked helper replays (set only while it runs)
+
+
+def _replay_part(deals: list) -> list:
+    from coinche_spec.batch.replay import replay_batch
+    return replay_batch(_BATCH, deals=deals)
+
+
+def replayed_batch(batch, deals=None) -> list:
+    """``replay_batch(batch, deals=deals)``, the same list in the same order, with the second half of
+    the deals replayed by a forked helper while this process replays the first: one deal's replay reads
+    nothing of another's, and the replays are most of the batch tests' time."""
+    from coinche_spec.batch.replay import replay_batch
+    order = list(range(len(batch))) if deals is None else [int(i) for i in deals]
+    if len(order) < 200 or not two_cores():
+        return replay_batch(batch, deals=order)
+    global _BATCH
+    half = len(order) // 2
+    _BATCH = batch
+    try:
+        with multiprocessing.get_context("fork").Pool(1) as helper:
+            second = helper.apply_async(_replay_part, (order[half:],))
+            first = replay_batch(batch, deals=order[:half])
+            return first + second.get()
+    finally:
+        _BATCH = None

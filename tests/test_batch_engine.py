@@ -23,7 +23,7 @@ from coinche_spec.batch.rules import BATCH_NOT_YET_RULES
 from coinche_spec.batch.scoring import OUTCOMES
 from coinche_spec.engine.options import SHARED, TABLES
 from coinche_spec.variants import house_ids, load_variant, registry, shipped_ids
-from tests.support import changed_rules
+from tests.support import changed_rules, replayed_batch
 
 DEALS = 2000
 # the published and programs' rule sets (variants/published/, variants/implementations/): the batch
@@ -58,7 +58,7 @@ NEVER_COINCHED = {("belote-cli", "simple"): "its one bid is 60: the simple playe
 def _replayed(rules, n, seed, players="random"):
     batch = play_batch(rules, n, seed=seed, record=True, players=players)
     assert len(batch) == n and batch.players == players
-    return batch, replay_batch(batch)
+    return batch, replayed_batch(batch)
 
 
 @pytest.mark.parametrize("players", ["random", "simple"])
@@ -138,6 +138,18 @@ def test_replay_finds_a_wrong_score():
     said = replay_failures("contree-701", diffs, 3)
     assert said.startswith(f"contree-701, deal {int(batch.played[0])} (play_batch seed 3): result score: engine ")
     assert ", batch {" in said and "look at coinche_spec/batch/scoring.py" in said
+
+
+def test_the_replay_shared_with_a_helper_process_finds_the_same():
+    """replayed_batch (the replays above, half of the deals in a forked helper) answers as
+    replay_batch does, disagreements from both halves included, in order."""
+    batch = play_batch(load_variant("contree-701"), 400, seed=3, record=True)
+    first, last = int(batch.played[0]), int(batch.played[-1])
+    batch.score[0, 0] += 10
+    batch.score[0, -1] += 10
+    assert [i for i, _ in replayed_batch(batch)] == [first, last]
+    assert replayed_batch(batch) == replay_batch(batch)
+    assert replayed_batch(batch, deals=batch.played[::-1]) == replay_batch(batch, deals=batch.played[::-1])
 
 
 def test_replay_finds_a_wrong_legal_set():
@@ -271,7 +283,7 @@ def test_rare_outcomes_deal_for_deal(ident, outcome):
         assert (batch.held.sum(axis=0) > 0)[ends_so].all() and (batch.held[:, ~ends_so] == 0).all()
     elif outcome == "litige":       # replayed: nobody scores, nothing is held
         assert (batch.held == 0).all() and (batch.score[:, ends_so] == 0).all()
-    assert replay_batch(batch, deals=batch.played[ends_so]) == []
+    assert replayed_batch(batch, deals=batch.played[ends_so]) == []
 
 
 def test_replay_finds_wrong_held_points():
@@ -381,4 +393,4 @@ def test_a_sweep_by_card_points_deal_for_deal():
     batch = play_batch(load_variant("test-capot-by-points"), 4000, seed=11, record=True, players="simple")
     by_points = (batch.sweeper >= 0) & (batch.tricks_won.max(axis=0) < 8)
     assert by_points.sum() >= 1
-    assert replay_batch(batch, deals=batch.played[by_points]) == []
+    assert replayed_batch(batch, deals=batch.played[by_points]) == []

@@ -15,7 +15,6 @@ The work is shared between two processes, one rule set at a time.
 from __future__ import annotations
 
 import multiprocessing
-import os
 
 import pytest
 
@@ -23,6 +22,7 @@ from coinche_spec.conformance.carry import conflicting_expectations
 from coinche_spec.conformance.dependencies import changes_by_rule_set
 from coinche_spec.conformance.fixtures import CorpusError, load_corpus
 from coinche_spec.conformance.rulepaths import covers
+from support import two_cores
 
 try:
     FIXTURES = load_corpus()
@@ -55,14 +55,16 @@ def test_every_shipped_fixture_declares_its_dependencies():
 
 
 def test_no_undeclared_rule_changes_an_outcome():
-    rule_sets = sorted(_by_rule_set())
-    assert rule_sets
-    if "fork" in multiprocessing.get_all_start_methods() and (os.cpu_count() or 1) > 1:
+    by_rule_set = _by_rule_set()
+    assert by_rule_set
+    # the rule sets with the most fixtures first, so that neither process is left with a big one at the end
+    rule_sets = sorted(by_rule_set, key=lambda v: (-len(by_rule_set[v][1]), v))
+    if two_cores():
         with multiprocessing.get_context("fork").Pool(2) as pool:
-            found = pool.map(_undeclared, rule_sets, chunksize=1)
+            found = dict(zip(rule_sets, pool.map(_undeclared, rule_sets, chunksize=1)))
     else:  # pragma: no cover - one process
-        found = [_undeclared(v) for v in rule_sets]
-    problems = [line for lines in found for line in lines]
+        found = {v: _undeclared(v) for v in rule_sets}
+    problems = [line for v in sorted(found) for line in found[v]]
     assert not problems, "\n" + "\n".join(problems[:40]) + (f"\n... {len(problems)} in all"
                                                               if len(problems) > 40 else "")
 

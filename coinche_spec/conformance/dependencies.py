@@ -115,14 +115,15 @@ def changes_by_rule_set(fixtures: list[Fixture], document: dict,
         plan.append((f, fields, outcome(base, f, fields),
                      _Reads.of(rules_read(document["rules"], f))))
     out: dict = {f.id: [] for f in fixtures}
+    players: dict = {}      # rule path -> the fixtures that read it and do not skip it (asked once a path)
 
     def wanted(path: str) -> bool:
-        return any(not skip(f, path) and read.saw(path) for f, _, _, read in plan)
+        players[path] = [(f, fields, before) for f, fields, before, read in plan
+                         if read.saw(path) and not skip(f, path)]
+        return bool(players[path])
 
     for v in variations(document, wanted):
-        for f, fields, before, read in plan:
-            if skip(f, v.path) or not read.saw(v.path):
-                continue
+        for f, fields, before in players[v.path]:
             after = outcome(v.rules, f, fields)
             if after != before:
                 out[f.id].append(Change(v.path, v.value, before, after))

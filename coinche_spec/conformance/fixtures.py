@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import os
+import pickle
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -382,6 +383,33 @@ def _schema_validator():
     return jsonschema.Draft202012Validator(schema)
 
 
+# Each corpus file read and found well formed, by path and the name messages give it: its text, the
+# fixture schema it passed, the data (pickled) and where each value is written. Reading and
+# schema-checking are most of a load, and one run may load the corpus many times (a test suite,
+# ``conformance`` then its report): a file whose text and schema are unchanged is read once. The data
+# is handed out as a fresh copy, so what a reader does to it never reaches the next load.
+_WELL_FORMED: dict = {}
+
+
+def _read_checked(path: Path, display: str, validator) -> tuple:
+    """(data, positions, schema errors) of one fixture file; YamlStrictError for one that cannot be read."""
+    try:
+        text = inputs.read_text(path, display)
+    except inputs.InputError as exc:
+        raise yamlstrict.YamlStrictError([yamlstrict.Problem(display, None, None, (), exc.message)]) from None
+    key = (str(path), display)
+    hit = _WELL_FORMED.get(key)
+    if hit is not None and hit[0] == text and hit[1] == validator.schema:
+        return pickle.loads(hit[2]), hit[3], yamlstrict.capped(())
+    data, positions = yamlstrict.load(text, display)
+    errors = yamlstrict.capped(validator.iter_errors(data))
+    if errors or errors.more:
+        _WELL_FORMED.pop(key, None)
+    else:
+        _WELL_FORMED[key] = (text, validator.schema, pickle.dumps(data), positions)
+    return data, positions, errors
+
+
 RULESETS_DIR = "rulesets"  # rule sets the fixtures name by file (test-only rule sets), not fixtures
 REALISED_DIR = "realised"  # whole deals realising the score fixtures (realised.py), not fixtures
 
@@ -430,7 +458,7 @@ def _load_file(path: Path, validator, retired: set, seen_ids: dict, rule_sets: R
     """Load one fixture file into ``fixtures``; returns its problems."""
     display = _display(path)
     try:
-        data, positions = yamlstrict.load_file(path, display)
+        data, positions, errors = _read_checked(path, display, validator)
     except yamlstrict.YamlStrictError as exc:
         return list(exc.problems)
     loader = _FileLoader(display, positions, retired, seen_ids, rule_sets, path.parent)
@@ -439,7 +467,6 @@ def _load_file(path: Path, validator, retired: set, seen_ids: dict, rule_sets: R
         line, col = _loader.where(tuple(p), prefer_key)
         return display, line, col
 
-    errors = yamlstrict.capped(validator.iter_errors(data))
     problems = yamlstrict.schema_problems(errors, locate) + errors.note(display)
     if errors.more:
         return problems
