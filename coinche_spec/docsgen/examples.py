@@ -41,6 +41,7 @@ class Example:
     meld_points: dict | None = None  # a meld comparison's points per side
     exact_score: dict | None = None  # the deal scored unrounded (match.last_deal_exact), else None
     melds: dict | None = None        # the meld points inside the deal's score, when known
+    contracts: list = field(default_factory=list)   # every contract the example plays, in order
 
 
 def _other(team: str) -> str:
@@ -86,6 +87,16 @@ class _Deals:
     def total(self, strain: str) -> int:
         return self.c.rules.card_total(strain)
 
+    def bid(self, wanted: int) -> int:
+        """The numeric bid an example names where it would like ``wanted``: ``wanted`` itself if the
+        rule set can bid it, else its next bid up (BGA's ladder starts at 82, not 80), else its
+        highest (belote-cli's only bid is 60). A worked example never shows a bid nobody can make."""
+        c = self.c.rules
+        if c.bid_fault(wanted) is None:
+            return wanted
+        bids = c.numeric_bids(2 * wanted)      # up to a ceiling above wanted when there is no maximum
+        return next((v for v in bids if v > wanted), bids[-1])
+
     def score(self, title: str, contract: Contract, takers_points: int, takers_tricks: int,
               belote: str | None = None, melds: dict | None = None, note: str = "") -> Example:
         """A deal in which the takers' tricks hold ``takers_points`` card points and they take the last trick."""
@@ -118,7 +129,7 @@ class _Deals:
             parts.append(extras[0][0].upper() + extras[0][1:] + "".join(f"; {e}" for e in extras[1:]) + ".")
         if note:
             parts.append(note)
-        ex = Example(title, " ".join(parts))
+        ex = Example(title, " ".join(parts), contracts=[contract])
         try:
             result = score_deal(self.rules, contract, trick_points, tricks, last, melds,
                                 {"NS": 0, "EW": 0} if not use_belote else use_belote)
@@ -141,34 +152,44 @@ class _Deals:
 
 
 def deal_examples(rules, ctx: Ctx) -> list[Example]:
-    """The score examples every page shows, and those its rules make possible (capot, melds, TA, SA)."""
+    """The score examples every page shows, and those its rules make possible (capot, melds, TA, SA).
+
+    The contracts are 90 hearts (130 tout atout, 90 sans atout) where the rule set can bid them,
+    else its nearest bid (``_Deals.bid``); the takers' card points follow the bid: 11 below it
+    is one point short with the last trick, and at least 90 (10 more in sans atout) is made."""
     d = _Deals(rules, ctx)
     last = d.last
-    out = []
-    short = 79 + last      # seed 000 §05: 89 points with the last trick
+    bid = d.bid(90)
+    short_points = bid - 11                      # 79 under a bid of 90
+    short = short_points + last                  # seed 000 §05: 89 points with the last trick
+    made_points = max(bid, 90)
+    made = made_points + last
+    words = f"{bid} hearts"
     belote = " with a belote" if ctx.belote else ""
-    out.append(d.score(f"Bid 90 hearts, take {short}: one point short",
-                       Contract(90, "H", "N", 1), 79, 4))
-    out.append(d.score(f"Bid 90 hearts, take {90 + last}{belote}",
-                       Contract(90, "H", "N", 1), 90, 5, belote="NS"))
-    out.append(d.score(f"The same deal, coinched: take {90 + last}{belote}",
-                       Contract(90, "H", "N", ctx.m_coinche), 90, 5, belote="NS"))
-    out.append(d.score(f"Bid 90 hearts, coinched, take {short}",
-                       Contract(90, "H", "N", ctx.m_coinche), 79, 4))
+    out = []
+    out.append(d.score(f"Bid {words}, take {short}: one point short",
+                       Contract(bid, "H", "N", 1), short_points, 4))
+    out.append(d.score(f"Bid {words}, take {made}{belote}",
+                       Contract(bid, "H", "N", 1), made_points, 5, belote="NS"))
+    out.append(d.score(f"The same deal, coinched: take {made}{belote}",
+                       Contract(bid, "H", "N", ctx.m_coinche), made_points, 5, belote="NS"))
+    out.append(d.score(f"Bid {words}, coinched, take {short}",
+                       Contract(bid, "H", "N", ctx.m_coinche), short_points, 4))
     if ctx.surcoinche:
-        out.append(d.score(f"Bid 90 hearts, coinched and surcoinched, take {90 + last}{belote}",
-                           Contract(90, "H", "N", ctx.m_surcoinche), 90, 5, belote="NS"))
+        out.append(d.score(f"Bid {words}, coinched and surcoinched, take {made}{belote}",
+                           Contract(bid, "H", "N", ctx.m_surcoinche), made_points, 5, belote="NS"))
     full = d.total("H")
     if ctx.capot:
         out.append(d.score("A capot bid made", Contract("capot", "H", "N", 1), full, 8))
         out.append(d.score("A capot bid failed by one trick", Contract("capot", "H", "N", 1), full - 12, 7))
-    out.append(d.score("All eight tricks without a capot bid", Contract(90, "H", "N", 1), full, 8))
+    out.append(d.score("All eight tricks without a capot bid", Contract(bid, "H", "N", 1), full, 8))
     if ctx.ta:
         ta_total = d.total("TA")
-        out.append(d.score("A tout atout contract failed", Contract(130, "TA", "N", 1), 110, 4,
+        ta_bid = d.bid(130)
+        out.append(d.score("A tout atout contract failed", Contract(ta_bid, "TA", "N", 1), ta_bid - 20, 4,
                            note=f"In tout atout the cards are worth {ta_total}."))
     if ctx.sa:
-        out.append(d.score("A sans atout contract made", Contract(90, "SA", "N", 1), 100, 5))
+        out.append(d.score("A sans atout contract made", Contract(bid, "SA", "N", 1), made_points + 10, 5))
     return out
 
 
@@ -224,14 +245,16 @@ def meld_examples(rules, ctx: Ctx) -> list[Example]:
     points = first.meld_points
     if points and (points["NS"] or points["EW"]):
         d = _Deals(rules, ctx)
-        out.append(d.score("Melds in the score: the first comparison above, in a deal of 90 hearts",
-                           Contract(90, "H", "N", 1), 65, 3, melds=points))
+        bid = d.bid(90)
+        out.append(d.score(f"Melds in the score: the first comparison above, in a deal of {bid} hearts",
+                           Contract(bid, "H", "N", 1), 65, 3, melds=points))
     return out
 
 
 # --- the match ----------------------------------------------------------------------------
 
-# A run of ordinary deals: (declarer, value, strain, coinched, takers' card points, takers' tricks, belote side)
+# A run of ordinary deals: (declarer, value, strain, coinched, takers' card points, takers' tricks, belote side);
+# a value the rule set cannot bid is shown as its nearest bid (_Deals.bid)
 MATCH_DEALS = (
     ("N", 90, "H", False, 90, 5, "takers"),
     ("E", 100, "S", False, 110, 6, None),
@@ -261,17 +284,19 @@ def match_examples(rules, ctx: Ctx) -> list[Example]:
     out = []
     rows = ["| deal | contract | made? | NS | EW | NS total | EW total |", "|---|---|---|---|---|---|---|"]
     entries = []
+    contracts = []
     totals = {"NS": 0, "EW": 0}
     result = None
     for i in range(60):
         decl, value, strain, coinched, points, tricks, belote = MATCH_DEALS[i % len(MATCH_DEALS)]
-        contract = Contract(value, strain, decl, ctx.m_coinche if coinched else 1)
+        contract = Contract(d.bid(value), strain, decl, ctx.m_coinche if coinched else 1)
         holder = None if belote is None else (contract.takers if belote == "takers" else contract.defenders)
         ex = d.score("", contract, points, tricks, belote=holder)
         if ex.result is None:
             return [Example("A match", "The reference engine cannot score the deals of this match.",
                             outcome=ex.outcome)]
         entries.append(_match_entry(ex))
+        contracts.append(contract)
         for t in totals:
             totals[t] += ex.result.score[t]
         value = f"{contract.value} {STRAIN_WORDS[contract.strain]} by {SEAT_NAMES[decl]}"
@@ -289,7 +314,7 @@ def match_examples(rules, ctx: Ctx) -> list[Example]:
             break
     ex = Example(f"A match to {target}",
                  "The same six ordinary deals are played over and over, each scored as above, until the match "
-                 "is decided.", table=rows)
+                 "is decided.", table=rows, contracts=contracts)
     if result is not None:
         ex.lines = [line for line in result.lines if not line.startswith("deal ") or "counted exactly" in line]
         if result.state == "over" and result.winner is None:
@@ -312,8 +337,8 @@ def _both_cross(d: _Deals, ctx: Ctx) -> list[Example]:
     # A final deal in which both sides score: a made contract where the defenders keep their points,
     # else a failed one where the takers keep a belote.
     candidates = (
-        (Contract(80, "S", "E", 1), 90, 5, None),
-        (Contract(100, "S", "E", 1), 60, 3, "takers"),
+        (Contract(d.bid(80), "S", "E", 1), 90, 5, None),
+        (Contract(d.bid(100), "S", "E", 1), 60, 3, "takers"),
     )
     for contract, points, tricks, belote in candidates:
         holder = None if belote is None else contract.takers
@@ -354,7 +379,7 @@ def _both_cross(d: _Deals, ctx: Ctx) -> list[Example]:
                  f"(the earlier deals added up). Then {SEAT_NAMES[contract.declarer]} bids "
                  f"{_contract_words(contract)} and the contract {'is made' if r.made else 'fails'}: "
                  f"North–South score {r.score['NS']} and East–West {r.score['EW']}, so {TEAM_NAMES[winners]} won the deal.")
-        m = Example(title, setup)
+        m = Example(title, setup, contracts=[contract])
         m.lines = list(result.lines)
         if result.state == "over" and result.winner is None:
             m.outcome = f"The match is drawn at {result.totals['NS']} to {result.totals['EW']}: nobody wins."
