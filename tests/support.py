@@ -105,6 +105,14 @@ def two_cores() -> bool:
     return cores > 1 and "fork" in multiprocessing.get_all_start_methods()
 
 
+def spare_core() -> bool:
+    """Whether a core is free for a short forked helper: not when pytest-xdist already runs one worker
+    per core (each worker keeps its core busy; a helper would only add the cost of forking)."""
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    workers = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1"))
+    return two_cores() and workers < cores
+
+
 _BATCH = None   # the batch a forked helper replays (set only while it runs)
 
 
@@ -113,13 +121,16 @@ def _replay_part(deals: list) -> list:
     return replay_batch(_BATCH, deals=deals)
 
 
-def replayed_batch(batch, deals=None) -> list:
+def replayed_batch(batch, deals=None, share: bool | None = None) -> list:
     """``replay_batch(batch, deals=deals)``, the same list in the same order, with the second half of
     the deals replayed by a forked helper while this process replays the first: one deal's replay reads
-    nothing of another's, and the replays are most of the batch tests' time."""
+    nothing of another's, and the replays are most of the batch tests' time. ``share`` forces the
+    helper on or off (default: on where a core is spare, for 200 deals or more)."""
     from coinche_spec.batch.replay import replay_batch
     order = list(range(len(batch))) if deals is None else [int(i) for i in deals]
-    if len(order) < 200 or not two_cores():
+    if share is None:
+        share = len(order) >= 200 and spare_core()
+    if not share or "fork" not in multiprocessing.get_all_start_methods():
         return replay_batch(batch, deals=order)
     global _BATCH
     half = len(order) // 2

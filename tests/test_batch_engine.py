@@ -147,9 +147,10 @@ def test_the_replay_shared_with_a_helper_process_finds_the_same():
     first, last = int(batch.played[0]), int(batch.played[-1])
     batch.score[0, 0] += 10
     batch.score[0, -1] += 10
-    assert [i for i, _ in replayed_batch(batch)] == [first, last]
-    assert replayed_batch(batch) == replay_batch(batch)
-    assert replayed_batch(batch, deals=batch.played[::-1]) == replay_batch(batch, deals=batch.played[::-1])
+    assert [i for i, _ in replayed_batch(batch, share=True)] == [first, last]
+    assert replayed_batch(batch, share=True) == replay_batch(batch)
+    assert (replayed_batch(batch, deals=batch.played[::-1], share=True)
+            == replay_batch(batch, deals=batch.played[::-1]))
 
 
 def test_replay_finds_a_wrong_legal_set():
