@@ -31,12 +31,9 @@ from .realised import RealisedDeal, Unrealised, load_file, render, store_dir
 
 
 def scope_variants(fixture, extra_variants: list) -> list:
-    """The rule sets a fixture must be realised under: hand or carried expectations, applicable. A match
-    fixture (a search per deal, seconds each) is realised under the rule sets its ``expect`` names and the
-    seed rule sets only; a score or melds fixture under every shipped rule set it carries to as well."""
-    if fixture.kind == "match":
-        from ..variants.loader import shipped_ids
-        extra_variants = [v for v in extra_variants if v.id in shipped_ids()]
+    """The rule sets a fixture must be realised under: those its ``expect`` names and every shipped rule
+    set it carries to, where the expectation is hand-derived or carried and applicable. A match under a
+    program's rule set is realised too: an engine that answers only whole deals is judged on it there."""
     out = {}
     for variant in list(fixture.rule_sets.values()) + list(extra_variants):
         if variant.id in out:
