@@ -118,12 +118,15 @@ def engine_judged_failed_contract() -> tuple[str, str]:
         variant = load_variant(vid)
         impl = InProcess()
         impl.start()
-        assert impl.configure(variant.document) == {"ok": True}
-        for f in corpus:
-            if f.kind not in ("score", "deal") or find(f, variant) is not None:
-                continue
-            if impl.run(f.id, f.case).get("result", {}).get("made") is False:
-                return vid, f.id
+        try:
+            assert impl.configure(variant.document) == {"ok": True}
+            for f in corpus:
+                if f.kind not in ("score", "deal") or find(f, variant) is not None:
+                    continue
+                if impl.run(f.id, f.case).get("result", {}).get("made") is False:
+                    return vid, f.id
+        finally:
+            impl.stop()
     raise AssertionError("no rule set has an engine-judged score or deal fixture whose contract fails")
 
 
@@ -144,7 +147,8 @@ def test_a_faulty_implementation_fails_with_the_fixture_and_its_rules(suite):
     assert f"depends on: {rules}" in out or f"rules: {rules}" in out
     assert "score.EW: expected 252, got 253" in out
     # engine verdicts are labelled as the runner labels them
-    assert re.search(rf"FAIL {re.escape(engine_judged)} under {re.escape(other)}: .*\[expected by engine\]", out), out[-3000:]
+    labelled = rf"FAIL {re.escape(engine_judged)} under {re.escape(other)}: .*\[expected by engine\]"
+    assert re.search(labelled, out), out[-3000:]
     # a case the implementation gets right still passes
     assert "FAIL score-089-on-090 under contree-701" in out and "FAILED coinche-conformance::auction-" not in out
 
