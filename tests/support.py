@@ -98,19 +98,24 @@ rules:
 """
 
 
+def _cores() -> int:
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+
+
+def _can_fork() -> bool:
+    return "fork" in multiprocessing.get_all_start_methods()
+
+
 def two_cores() -> bool:
     """Whether a test may share pure work with one forked helper process: two cores or more to run on,
     and fork (the helper inherits what the test built, nothing is sent). Else the work runs here."""
-    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
-    return cores > 1 and "fork" in multiprocessing.get_all_start_methods()
+    return _cores() > 1 and _can_fork()
 
 
 def spare_core() -> bool:
     """Whether a core is free for a short forked helper: not when pytest-xdist already runs one worker
     per core (each worker keeps its core busy; a helper would only add the cost of forking)."""
-    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
-    workers = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1"))
-    return two_cores() and workers < cores
+    return two_cores() and int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1")) < _cores()
 
 
 _BATCH = None   # the batch a forked helper replays (set only while it runs)
@@ -130,7 +135,7 @@ def replayed_batch(batch, deals=None, share: bool | None = None) -> list:
     order = list(range(len(batch))) if deals is None else [int(i) for i in deals]
     if share is None:
         share = len(order) >= 200 and spare_core()
-    if not share or "fork" not in multiprocessing.get_all_start_methods():
+    if not share or not _can_fork():
         return replay_batch(batch, deals=order)
     global _BATCH
     half = len(order) // 2
