@@ -17,6 +17,7 @@ import copy
 from dataclasses import dataclass
 
 from ..variants.rules import Rules
+from .arise import why_not
 from .dependencies import fields_of, outcome
 from .fixtures import Expectation, Fixture, normalised
 from .rulepaths import differences
@@ -37,7 +38,20 @@ def _rules(variant) -> dict:
 
 
 def find(fixture: Fixture, variant) -> Source | None:
-    """The expectation that answers for ``variant`` (a loaded Variant), if the fixture has one."""
+    """The expectation that answers for ``variant`` (a loaded Variant), if the fixture has one; not
+    applicable where the case cannot arise under it (arise.py: a match history whose awards no deal of
+    the rule set gives), whatever is written."""
+    source = written(fixture, variant)
+    why = why_not(fixture, variant)
+    if why is None:
+        return source
+    return Source(Expectation(not_applicable=f"the case cannot arise under {variant.id}: {why}"),
+                  source.expected_by if source is not None else "engine",
+                  source.carried_from if source is not None else None)
+
+
+def written(fixture: Fixture, variant) -> Source | None:
+    """The expectation written for ``variant`` or carried to it, before asking whether the case arises."""
     by = "engine" if fixture.expected_by == "engine" else None
     mine = fixture.rule_sets.get(variant.id)
     if mine is not None and _rules(mine) == _rules(variant):

@@ -24,7 +24,8 @@ import time
 import zlib
 from pathlib import Path
 
-from .carry import find
+from . import arise
+from .carry import written
 from .fixtures import load_corpus
 from .realise import KINDS, Unrealisable, realise, realises, summary_of_case
 from .realised import RealisedDeal, Unrealised, load_file, render, store_dir
@@ -38,7 +39,7 @@ def scope_variants(fixture, extra_variants: list) -> list:
     for variant in list(fixture.rule_sets.values()) + list(extra_variants):
         if variant.id in out:
             continue
-        source = find(fixture, variant)
+        source = written(fixture, variant)
         if source is not None and source.expected_by in ("hand", "carried") and source.expectation.applicable:
             out[variant.id] = variant
     return [out[k] for k in sorted(out)]
@@ -109,6 +110,8 @@ def build(corpus: Path | None = None, retry: bool = False, log=None) -> dict:
     for f in fixtures:
         by_file.setdefault(Path(f.file).name, []).append(f)
     changed, searched, pairs, unrealisable = [], [], 0, 0
+    proved = arise.load(folder / arise.FILE)
+    impossible = []
     for name, group in sorted(by_file.items()):
         path = folder / name
         stored_deals, stored_bad = load_file(path) if path.exists() else ([], [])
@@ -122,6 +125,7 @@ def build(corpus: Path | None = None, retry: bool = False, log=None) -> dict:
             bad += u
             searched += s
             unrealisable += sum(len(x.rule_sets) for x in u)
+            impossible += _proofs(fixture, {v.id: v for v in variants}, u, proved.get(fixture.id, []))
             if log is not None:
                 for fid, vid, ok in s:
                     log(f"{fid}@{vid}: {'realised' if ok else 'no deal found'}")
@@ -133,12 +137,39 @@ def build(corpus: Path | None = None, retry: bool = False, log=None) -> dict:
             part = path.with_name(path.name + ".part")
             part.write_text(text, encoding="utf-8")
             part.replace(path)      # whole or not at all
+    path = folder / arise.FILE
+    text = arise.render(impossible) if impossible or path.exists() else None
+    if text is not None and text != (path.read_text(encoding="utf-8") if path.exists() else None):
+        changed.append(path)
+        folder.mkdir(parents=True, exist_ok=True)
+        part = path.with_name(path.name + ".part")
+        part.write_text(text, encoding="utf-8")
+        part.replace(path)
     for path in sorted(folder.glob("*.yaml")) if folder.is_dir() else []:
-        if path.name not in by_file:
+        if path.name not in by_file and path.name != arise.FILE:
             changed.append(path)
             path.unlink()
     return {"fixtures": len(fixtures), "pairs": pairs, "unrealisable": unrealisable, "searched": searched,
             "changed": changed}
+
+
+def _proofs(fixture, variants: dict, unrealised: list, stored: list) -> list:
+    """The proofs that a match fixture cannot arise under the rule sets no deal realises it under:
+    those stored for the same deals and rules kept, the others proved now (arise.py)."""
+    if fixture.kind != "match":
+        return []
+    summary = summary_of_case(fixture.case)
+    by_reason: dict = {}
+    for u in unrealised:
+        for vid in u.rule_sets:
+            variant = variants[vid]
+            mark = arise.digest(variant)
+            why = next((e.reason for e in stored if e.summary == summary and e.rule_sets.get(vid) == mark), None)
+            if why is None:
+                why = arise.prove(fixture, variant)
+            if why is not None:
+                by_reason.setdefault(why, {})[vid] = mark
+    return [arise.Impossible(fixture.id, summary, why, marks) for why, marks in by_reason.items()]
 
 
 def stale(corpus: Path | None = None, store=None) -> list[str]:
@@ -174,6 +205,19 @@ def stale(corpus: Path | None = None, store=None) -> list[str]:
         for vid in sorted(set(variants) - served):
             out.append(f"{fixture.where}: {fixture.id} under {vid}: no stored deal realises the fixture's summary")
     known = {f.id for f in fixtures}
+    by_id = {f.id: f for f in fixtures}
+    for fid, entries in sorted(arise.load(store_dir(corpus) / arise.FILE).items()):
+        fixture = by_id.get(fid)
+        for e in entries:
+            if fixture is None or e.summary != summary_of_case(fixture.case):
+                out.append(f"{store_dir(corpus) / arise.FILE}: {fid}: a proof that the case cannot arise, made for "
+                           + ("a fixture that no longer exists" if fixture is None else "other deals"))
+                continue
+            for vid, mark in e.rule_sets.items():
+                variant = fixture.rule_sets.get(vid) or extra.get(vid)
+                if variant is None or arise.digest(variant) != mark:
+                    out.append(f"{fixture.where}: {fid} under {vid}: the proof that the case cannot arise was "
+                               "made on other rules")
     for fid in sorted(set(store.deals) - known):
         out.append(f"{store.deals[fid][0].where}: {fid}: a stored deal for a fixture that no longer exists")
     return out

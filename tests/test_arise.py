@@ -1,0 +1,149 @@
+"""Match cases that cannot arise: the award proofs (engine/awards.py, batch/awards.py), their table
+(conformance/arise.py) and what the runner makes of them.
+
+The proofs decide which cases an implementation is not asked, so they are tested for soundness
+first: an award a real deal gives is never proved impossible, and the batch scorer the meld proof
+relies on scores each enumerated row as the per-deal engine does.
+"""
+
+import copy
+import random
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+
+from coinche_spec.batch.awards import scored_rows
+from coinche_spec.conformance import arise, realised_build
+from coinche_spec.conformance.carry import find, written
+from coinche_spec.conformance.fixtures import load_corpus
+from coinche_spec.conformance.realised import RealisedError, load_store
+from coinche_spec.engine.awards import contract_values, multipliers, why_impossible
+from coinche_spec.engine.scoring import score_deal
+from coinche_spec.notation import Contract
+from coinche_spec.variants import load_variant
+from coinche_spec.variants.compiled import compiled_rules
+from coinche_spec.variants.loader import paged_ids
+
+
+def award(ns, ew, takers, made, belote=None, tricks=(5, 3)):
+    return {"score": {"NS": ns, "EW": ew}, "takers": takers, "made": made, "belote": belote,
+            "tricks_won": {"NS": tricks[0], "EW": tricks[1]}}
+
+
+def test_a_rounded_rule_set_gives_no_award_that_is_not_a_multiple_of_ten():
+    # federation rounds each side's final award to tens: 262 cannot be one, 260 (160 + 100) can
+    why = why_impossible(load_variant("federation").rules, award(262, 0, "EW", False))
+    assert why is not None and "multiple of 10" in why and "262" in why
+    assert arise.why_award_impossible(load_variant("federation").rules, award(260, 0, "EW", False)) is None
+
+
+def test_without_melds_every_deal_is_scored_before_an_award_is_called_impossible():
+    rules = load_variant("contree-701").rules
+    # a made 80 with 100 in cards: 100 + 80 = 180 to the takers, 162 - 100 = 62 to the defenders
+    assert why_impossible(rules, award(180, 62, "NS", True)) is None
+    # 181 to 62: plain, the defenders' 62 leaves the takers 100 in cards, so the bid would be 81 (bids go
+    # by tens); coinched or surcoinched, the takers' award is doubled or quadrupled, so even: no deal
+    why = why_impossible(rules, award(181, 62, "NS", True))
+    assert why is not None and "no deal of this rule set gives it" in why
+
+
+def test_with_melds_the_batch_scorer_proves_what_no_deal_gives():
+    rules = load_variant("belote-cli").rules
+    # belote-cli: a made contract gives each side its card points and own melds (the bid is not scored).
+    # 100 to 100, made by NS: plain, 162 + melds (tens) cannot make 200; coinched, the takers' (p + melds)
+    # x 2 = 100 needs p <= 50, but the defenders' 162 - p + melds = 100 needs p >= 62: no deal
+    why = arise.why_award_impossible(rules, award(100, 100, "NS", True))
+    assert why is not None and "meld total" in why
+    # 100 in cards and 90 in melds and the belote: 210, the defenders 62
+    assert arise.why_award_impossible(rules, award(210, 62, "NS", True, "NS")) is None
+
+
+MELD_RULE_SETS = [vid for vid in paged_ids() if compiled_rules(load_variant(vid).rules).melds.enabled]
+
+
+@pytest.mark.parametrize("vid", MELD_RULE_SETS)
+def test_the_batch_rows_score_as_the_per_deal_engine_does(vid):
+    """Every row the meld proof reads is the per-deal engine's score for the same deal summary."""
+    rules = load_variant(vid).rules
+    c = compiled_rules(rules)
+    rng = random.Random(vid)
+    checked = 0
+    for case in (award(0, 0, "NS", True, None, (5, 3)), award(0, 0, "EW", False, "NS", (3, 5)),
+                 award(0, 0, "NS", True, "EW", (8, 0))):
+        for strain in [s for s in ("H", "SA", "TA") if c.strain_allowed(s)]:
+            every = contract_values(c, case)
+            values = rng.sample(every, min(3, len(every)))
+            for rows, s in scored_rows(rules, case, strain, values, multipliers(c)):
+                doubling = {m: d for m, d in multipliers(c)}
+                for i in rng.sample(range(len(s.made)), 25):
+                    mult = int(rows["multiplier"][i])
+                    contract = Contract(rows["value"], strain, "N" if case["takers"] == "NS" else "E", mult,
+                                        doubling[mult])
+                    ns = int(rows["points_ns"][i])
+                    seats = None
+                    if rows["value"] == "generale":
+                        seats = dict(rows["by_seat"], **{s: 0 for s in "NESW" if s not in rows["by_seat"]})
+                        seats["E" if case["takers"] == "NS" else "N"] = case["tricks_won"][
+                            "EW" if case["takers"] == "NS" else "NS"]
+                    r = score_deal(rules, contract, {"NS": ns, "EW": c.card_total(strain) - ns},
+                                   case["tricks_won"], ("NS", "EW")[int(rows["last"][i])],
+                                   {"NS": int(rows["melds"][0, i]), "EW": int(rows["melds"][1, i])},
+                                   case["belote"], explain=False, tricks_by_seat=seats)
+                    held = r.held if r.held is not None else {"NS": 0, "EW": 0}
+                    assert (r.made, r.score["NS"], r.score["EW"], held.get("NS", 0), held.get("EW", 0)) == (
+                        bool(s.made[i]), int(s.score[0, i]), int(s.score[1, i]), int(s.held[0, i]),
+                        int(s.held[1, i])), (vid, contract, ns, rows["melds"][:, i])
+                    checked += 1
+    assert checked >= 100
+
+
+def test_no_award_a_stored_real_deal_gives_is_proved_impossible():
+    """Soundness on real deals: the realised match deals record awards that deals gave; none of them
+    may be proved impossible under a rule set the deal realises them under (a sample, seeded)."""
+    store = load_store()
+    pairs = sorted({(vid, repr(d))
+                    for deals in store.deals.values() for x in deals if "deals" in x.deal
+                    for vid in x.rule_sets for d in x.summary["deals"] if d["takers"] is not None})
+    rng = random.Random(7)
+    sample = rng.sample(pairs, 60)
+    meldy = [p for p in pairs if p[0] in MELD_RULE_SETS]
+    sample += rng.sample(meldy, min(20, len(meldy)))
+    for vid, text in sample:
+        deal = eval(text)   # noqa: S307 - our own repr of a JSON-like dict
+        assert arise.why_award_impossible(load_variant(vid).rules, deal) is None, (vid, deal)
+
+
+def test_the_runner_does_not_pose_a_case_that_cannot_arise_and_says_why():
+    fixture = next(f for f in load_corpus() if f.id == "match-reach-2000-exactly")
+    variant = load_variant("peer-kffr")
+    source = find(fixture, variant)
+    assert source is not None and not source.expectation.applicable
+    assert "cannot arise under peer-kffr" in source.expectation.not_applicable
+    assert "1000 to 0" in source.expectation.not_applicable
+    assert written(fixture, variant) is not None and written(fixture, variant).expectation.applicable
+
+
+def test_a_proof_made_on_other_rules_does_not_hold():
+    fixture = next(f for f in load_corpus() if f.id == "match-reach-2000-exactly")
+    shipped = load_variant("peer-kffr")
+    assert arise.why_not(fixture, shipped) is not None
+    variant = SimpleNamespace(id=shipped.id, document=copy.deepcopy(shipped.document))
+    variant.document["rules"]["match"]["target"] += 100     # the same id, other rules: a case again
+    assert arise.why_not(fixture, variant) is None
+
+
+def test_a_broken_table_is_named_with_its_line(tmp_path):
+    path = tmp_path / arise.FILE
+    path.write_text("cases:\n  - fixture: x\n    reason: y\n", encoding="utf-8")
+    with pytest.raises(RealisedError) as exc:
+        arise.load(path)
+    assert f"{path}:2" in str(exc.value) or "cannot-arise.yaml:2" in str(exc.value)
+    assert "exactly the fields" in str(exc.value)
+
+
+def test_the_table_reloads_as_written():
+    path = Path(realised_build.store_dir()) / arise.FILE
+    table = arise.load(path)
+    entries = [e for es in table.values() for e in es]
+    assert entries and arise.render(entries) == path.read_text(encoding="utf-8")
