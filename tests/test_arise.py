@@ -49,14 +49,19 @@ def test_without_melds_every_deal_is_scored_before_an_award_is_called_impossible
 
 
 def test_with_melds_the_batch_scorer_proves_what_no_deal_gives():
-    rules = load_variant("belote-cli").rules
-    # belote-cli: a made contract gives each side its card points and own melds (the bid is not scored).
-    # 100 to 100, made by NS: plain, 162 + melds (tens) cannot make 200; coinched, the takers' (p + melds)
-    # x 2 = 100 needs p <= 50, but the defenders' 162 - p + melds = 100 needs p >= 62: no deal
-    why = arise.why_award_impossible(rules, award(100, 100, "NS", True))
+    rules = load_variant("cafe-sans-tout-atout").rules
+    # the café sans atout / tout atout rules: the defenders of a made contract score only their own melds
+    # (tens), times 1, 2 or 4: 2 is none of them, whatever the takers get
+    why = arise.why_award_impossible(rules, award(20, 2, "NS", True))
     assert why is not None and "meld total" in why
-    # 100 in cards and 90 in melds and the belote: 210, the defenders 62
-    assert arise.why_award_impossible(rules, award(210, 62, "NS", True, "NS")) is None
+    # a made 80 scores the bid alone, 80; the defenders' 50 is their quarte
+    assert arise.why_award_impossible(rules, award(80, 50, "NS", True)) is None
+
+
+def test_where_a_card_may_sit_in_two_melds_nothing_is_proved():
+    # belote-cli lets a card serve twice, and the engine then takes a run declared twice: no bound
+    rules = load_variant("belote-cli").rules
+    assert arise.why_award_impossible(rules, award(100, 100, "NS", True)) is None
 
 
 MELD_RULE_SETS = [vid for vid in paged_ids() if compiled_rules(load_variant(vid).rules).melds.enabled]

@@ -6,9 +6,10 @@ that by every total a side may count, so the batch scorer does it: one call per
 strain kind and contract value, the rows every multiplier, split, last trick
 and meld total. The meld totals are a bound, never a guess: 0, and every
 multiple of the meld values' common divisor up to the four best squares plus
-sixteen cards' worth of runs (twice that where a card may sit in two melds),
-counted by one side only unless both sides score their melds (then this gives
-no answer: the pairs are too many).
+sixteen cards' worth of runs, counted by one side only. No answer where both
+sides score their melds (the pairs are too many) or where a card may sit in
+two melds: the engine then takes overlapping runs, even one run declared
+twice, so no total bounds what a hand may count.
 """
 
 from __future__ import annotations
@@ -36,7 +37,7 @@ def _meld_totals(c, strain: str) -> np.ndarray:
     squares = sorted((int(table[rank]) for rank in table.keys()), reverse=True)
     runs = {n: int(m.runs[str(n)]) for n in (3, 4, 5)}
     per_card = max(runs[n] / n for n in runs)
-    top = sum(squares[:4]) + 16 * per_card * (2 if m.card_reuse == "allowed" else 1)
+    top = sum(squares[:4]) + 16 * per_card      # each of a side's 16 cards in one meld at most
     values = [v for v in squares + list(runs.values()) if v > 0]
     if not values:
         return np.zeros(1, np.int64)
@@ -113,8 +114,8 @@ def some_deal_gives(rules, award: dict, values: list, multipliers: list) -> bool
     ``values`` are the contract values to try and ``multipliers`` the (multiplier, doubling) pairs, as
     engine/awards.py lists them."""
     c = compiled_rules(rules)
-    if (c.melds.sides_scoring or "best_side") != "best_side":
-        return None
+    if (c.melds.sides_scoring or "best_side") != "best_side" or c.melds.card_reuse == "allowed":
+        return None     # both sides' melds, or runs that may overlap (and repeat): no bound to exhaust
     try:
         batch_rules(rules)
     except BatchUnsupported:
