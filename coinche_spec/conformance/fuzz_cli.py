@@ -283,6 +283,7 @@ def _main(args) -> int:
                 causes = causes_of(tally, variant.document)
             except Signalled:   # the implementations are gone: what was found is written as it stands
                 seconds = seconds or time.monotonic() - started
+                recorder.saw(tally)     # a divergence counted as the signal came, before its deal was seen
                 causes = merge_by_rule(list(tally.causes.values()))
             progress.close()
             found = tally.divergences()

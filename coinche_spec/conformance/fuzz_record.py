@@ -69,8 +69,8 @@ class Recorder:
             if key in self.recorded:
                 continue
             path = self._fixture(_unshrunk(d), d) if self.out is not None else None
-            self.recorded[key] = path
             self._write({"record": "divergence", **divergence_record(d), "file": str(path) if path else None})
+            self.recorded[key] = path       # after the write: a signal in between loses nothing
 
     # --- at the end ---
 
