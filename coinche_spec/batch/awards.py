@@ -114,7 +114,7 @@ def some_deal_gives(rules, award: dict, values: list, multipliers: list) -> bool
     ``values`` are the contract values to try and ``multipliers`` the (multiplier, doubling) pairs, as
     engine/awards.py lists them."""
     c = compiled_rules(rules)
-    if (c.melds.sides_scoring or "best_side") != "best_side" or c.melds.card_reuse == "allowed":
+    if c.melds.sides_scoring != "best_side" or c.melds.card_reuse == "allowed":
         return None     # both sides' melds, or runs that may overlap (and repeat): no bound to exhaust
     try:
         batch_rules(rules)

@@ -26,21 +26,20 @@ import json
 
 from ..notation import STRAINS, Contract
 from .errors import EngineError
-from .scoring import score_deal
+from .scoring import ROUNDING, score_deal
 
 SIDES = ("NS", "EW")
 _FIRST_SEAT = {"NS": "N", "EW": "E"}
 _DEFENDING = {"NS": ("E", "W"), "EW": ("N", "S")}
-_UNITS = {"nearest_10_half_up": 10, "nearest_10_half_down": 10, "nearest_5": 5}
 _PROVED: dict = {}      # (the scoring rules, the award) -> the proof or None: rule sets share scorings
 
 
 def rounding_unit(compiled) -> int:
     """The unit every award of the rule set is a multiple of, from its rounding alone (1: none)."""
     s = compiled.scoring
-    if s.rounding not in _UNITS or (s.rounding_stage or "award") != "award":
+    if s.rounding_stage != "award":
         return 1
-    return _UNITS[s.rounding]
+    return ROUNDING.batch[s.rounding][0]     # the scoring's own (unit, add) for the option
 
 
 def why_impossible(rules, award: dict) -> str | None:
@@ -52,7 +51,7 @@ def why_impossible(rules, award: dict) -> str | None:
     c = compiled_rules(rules)
     unit = rounding_unit(c)
     odd = [side for side in SIDES if award["score"][side] % unit]
-    if unit > 1 and odd:
+    if odd:
         return (f"every award of this rule set is a multiple of {unit} (scoring.rounding {c.scoring.rounding}, "
                 f"applied to each side's final award), and {odd[0]}'s {award['score'][odd[0]]} is not")
     if c.melds.enabled:
