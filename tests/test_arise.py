@@ -58,10 +58,25 @@ def test_with_melds_the_batch_scorer_proves_what_no_deal_gives():
     assert arise.why_award_impossible(rules, award(80, 50, "NS", True)) is None
 
 
-def test_where_a_card_may_sit_in_two_melds_nothing_is_proved():
-    # belote-cli lets a card serve twice, and the engine then takes a run declared twice: no bound
+def test_where_a_card_may_sit_in_a_square_and_a_run_the_bound_still_proves():
+    # belote-cli lets a card serve in a square and a run, never in two runs: the meld bound holds
     rules = load_variant("belote-cli").rules
-    assert arise.why_award_impossible(rules, award(100, 100, "NS", True)) is None
+    # made 1 to 0: the deal's 162 card points are shared between the sides, so the scores sum to 162 or more
+    assert arise.why_award_impossible(rules, award(1, 0, "NS", True)) is not None
+    # made 92 to 70: 92 + 70 = 162, the card points alone, and 92 > 70
+    assert arise.why_award_impossible(rules, award(92, 70, "NS", True)) is None
+
+
+def test_no_strain_gives_a_belote_it_does_not_score():
+    # belote-cli's belote is a king and queen of trumps: sans atout has no trumps and tout atout none
+    # (belote.tout_atout none), so a deal there never records a side's belote
+    rules = load_variant("belote-cli").rules
+    c = compiled_rules(rules)
+    with_belote = award(0, 0, "NS", True, "NS", (5, 3))
+    for strain in ("SA", "TA"):
+        assert list(scored_rows(rules, with_belote, strain, [60], multipliers(c))) == []
+    assert list(scored_rows(rules, with_belote, "H", [60], multipliers(c)))
+    assert list(scored_rows(rules, award(0, 0, "NS", True, None, (5, 3)), "SA", [60], multipliers(c)))
 
 
 MELD_RULE_SETS = [vid for vid in paged_ids() if compiled_rules(load_variant(vid).rules).melds.enabled]

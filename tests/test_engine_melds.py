@@ -127,6 +127,25 @@ def test_card_reuse_allowed_house_rule():
     assert r.points == {"NS": 120, "EW": 0}       # 20 + 100
 
 
+@pytest.mark.parametrize("declared, invalid, points", [
+    # the same tierce said twice is one tierce: 20
+    (["AS KS QS", "AS KS QS"], ["AS KS QS"], 20),
+    # A-K-Q then K-Q-J of spades share K and Q: the second run is invalid, 20
+    (["AS KS QS", "KS QS JS"], ["KS QS JS"], 20),
+    # count_as_five: the 8-card run is one meld of every spade; 9-8-7 again is a second run on them: 100
+    (["AS KS QS JS TS 9S 8S 7S", "9S 8S 7S"], ["9S 8S 7S"], 100),
+    # the square of jacks said twice counts once: 200; the run through JS beside it stands: 200 + 50 = 250
+    (["JS JH JD JC", "JS JH JD JC", "AS KS QS JS"], ["JS JH JD JC"], 250),
+])
+def test_card_reuse_allowed_means_a_square_and_a_run_never_two_runs(declared, invalid, points):
+    # belote-cli (the program: scoring.py detect_sequences finds each suit's maximal runs, detect_carres
+    # the squares, apart): a card sits in at most one run and one square
+    rules = load_variant("belote-cli").rules
+    r = compare(rules, "H", {"N": [cs(d) for d in declared]})
+    assert r.invalid == [cs(i) for i in invalid]
+    assert r.points == {"NS": points, "EW": 0}
+
+
 def test_declaration_with_a_card_not_held_is_invalid():
     hands = {"N": mask_of(cs("AH KH QH 7S 8S 9S 7D 8D")), "E": mask_of(cs("AS KS QS JS 7C 8C 9C TC"))}
     # N declares JH, which E... nobody at all holds here: invalid; E's run stands

@@ -144,6 +144,35 @@ def test_an_impossible_split_is_unrealisable_with_its_reason(corpus):
         realise(load_variant("federation").rules, case, 0)
 
 
+def test_melds_no_one_hand_holds_are_planned_across_both_partners():
+    # 400 in melds for NS under the federation rules: no hand of 8 holds them (the squares of jacks,
+    # aces... are 200 + 100 + 100 on 12 cards), so the two partners declare them between them
+    case = {"kind": "score", "contract": {"value": 80, "strain": "H", "declarer": "N", "multiplier": 1},
+            "trick_points": {"NS": 100, "EW": 52}, "tricks_won": {"NS": 5, "EW": 3}, "last_trick": "NS",
+            "melds": {"NS": 400, "EW": 0}, "belote": None}
+    rules = load_variant("federation").rules
+    deal = realise(rules, case, 3)
+    assert realises(rules, case, deal) is None
+    declaring = {p["seat"] for p in deal["play"] if "melds" in p}
+    assert declaring == {"N", "S"}
+    assert realise(rules, case, 3) == deal
+
+
+def test_a_match_award_only_melds_give_is_searched_with_melds_and_realised():
+    # belote-cli: a made 390 to 12 with seven tricks to one. EW's 12 are their card points, so NS
+    # took 162 - 12 = 150 with the last trick, and 390 - 150 = 240 came from NS's melds (no
+    # multiplier: doubled, NS would need 195 = 150 + 45, and melds go in tens)
+    from coinche_spec.conformance.realise import _summaries_with_melds
+    rules = load_variant("belote-cli").rules
+    want = {"score": {"NS": 390, "EW": 12}, "takers": "NS", "made": True, "belote": None,
+            "tricks_won": {"NS": 7, "EW": 1}}
+    found = _summaries_with_melds(rules, want)
+    assert found and all(s["melds"] == {"NS": 240, "EW": 0} and s["contract"]["multiplier"] == 1 for s in found)
+    match = {"kind": "match", "deals": [want]}
+    deals = realise(rules, match, 5)
+    assert realises(rules, match, deals) is None
+
+
 # --- the runner -------------------------------------------------------------------
 
 def _run(spec, corpus, variants, engine_verdicts=False):

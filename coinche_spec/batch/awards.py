@@ -4,18 +4,15 @@ Without melds the per-deal engine scores every contract, multiplier, strain,
 split of the card points and last trick in about half a second. Melds multiply
 that by every total a side may count, so the batch scorer does it: one call per
 strain kind and contract value, the rows every multiplier, split, last trick
-and meld total. The meld totals are a bound, never a guess: 0, and every
-multiple of the meld values' common divisor up to the four best squares plus
-sixteen cards' worth of runs, counted by one side only. No answer where both
-sides score their melds (the pairs are too many) or where a card may sit in
-two melds: the engine then takes overlapping runs, even one run declared
-twice, so no total bounds what a hand may count.
+and meld total. The meld totals are a bound, never a guess: every sum of
+what the side's two hands of 8 can declare, squares and runs, counted by
+one side only (``meld_totals``); where a card may sit in a square and a
+run (melds.card_reuse allowed) a hand's squares and runs each have its 8
+cards. No answer where both sides score their melds: the pairs are too
+many.
 """
 
 from __future__ import annotations
-
-from functools import reduce
-from math import gcd
 
 import numpy as np
 
@@ -29,20 +26,37 @@ from .scoring import score_deals
 _KIND = {"TA": "tout_atout", "SA": "sans_atout"}
 
 
-def _meld_totals(c, strain: str) -> np.ndarray:
-    """Every total one side may count in ``strain``, and more: a sound bound."""
+def meld_totals(c, strain: str) -> np.ndarray:
+    """Every total one side may count in ``strain``, and more: a sound bound.
+
+    Each of the side's two players declares from his own 8 cards: squares (four cards each, so two
+    at most) and runs (three cards or more each, scored at most as five, so two at most). Where a
+    card may sit in one meld only, a hand's squares and runs share its 8 cards; where it may sit in
+    a square and a run, each has the 8 to itself. Every sum of two such hands is a total here,
+    whether or not the suits and ranks can be laid out so; and, for the side as a whole, squares are
+    of different ranks. Both are more than any deal gives, so what both allow is too."""
     m = c.melds
     own = m[f"squares_{_KIND[strain]}"] if strain in _KIND else None
     table = own if own is not None else m.squares
-    squares = sorted((int(table[rank]) for rank in table.keys()), reverse=True)
-    runs = {n: int(m.runs[str(n)]) for n in (3, 4, 5)}
-    per_card = max(runs[n] / n for n in runs)
-    top = sum(squares[:4]) + 16 * per_card      # each of a side's 16 cards in one meld at most
-    values = [v for v in squares + list(runs.values()) if v > 0]
-    if not values:
-        return np.zeros(1, np.int64)
-    unit = reduce(gcd, values)
-    return np.arange(0, int(top) + unit + 1, unit, dtype=np.int64)
+    squares = sorted({int(table[rank]) for rank in table.keys() if int(table[rank]) > 0})
+    runs = {n: int(m.runs[str(n)]) for n in (3, 4, 5) if int(m.runs[str(n)]) > 0}
+    apart = c.melds.card_reuse == "allowed"
+    square_sets = {(0, 0)} | {(4, v) for v in squares} | {(8, v + w) for v in squares for w in squares}
+    run_sets = {(0, 0)} | {(n, v) for n, v in runs.items()}
+    run_sets |= {(n + k, v + w) for n, v in runs.items() for k, w in runs.items() if n + k <= 8}
+    hand = {sq + rn for sq_cards, sq in square_sets for rn_cards, rn in run_sets
+            if apart or sq_cards + rn_cards <= 8}
+    by_hands = {a + b for a in hand for b in hand}
+    # and the side as a whole: squares of four different ranks at most, runs on its 16 cards
+    side_squares = {(0, 0)}
+    for value in (int(table[rank]) for rank in table.keys() if int(table[rank]) > 0):
+        side_squares |= {(n + 4, total + value) for n, total in side_squares if n + 4 <= 16}
+    side_runs = {(0, 0)}
+    for _ in range(16 // 3):
+        side_runs |= {(n + k, total + v) for n, total in side_runs for k, v in runs.items() if n + k <= 16}
+    by_side = {sq + rn for sq_cards, sq in side_squares for rn_cards, rn in side_runs
+               if apart or sq_cards + rn_cards <= 16}
+    return np.array(sorted(by_hands & by_side), dtype=np.int64)
 
 
 def _with_one_bid(br, value: int, kind: int, scored: int):
@@ -58,8 +72,8 @@ def _with_one_bid(br, value: int, kind: int, scored: int):
 def scored_rows(rules, award: dict, strain: str, values: list, multipliers: list):
     """Yield, for each contract value (and, for a générale, each way the takers share their tricks),
     the rows' parameters and the batch scorer's ScoreArrays: every multiplier, split of the card
-    points, last trick and meld total of either side, under ``strain``. Nothing when the belote
-    cannot be held in that strain."""
+    points, last trick and meld total of either side, under ``strain``. Nothing when the award's
+    belote cannot be held in that strain, or scores nothing there (a deal then records none)."""
     c = compiled_rules(rules)
     br = batch_rules(rules)
     takers = award["takers"]
@@ -74,8 +88,10 @@ def scored_rows(rules, award: dict, strain: str, values: list, multipliers: list
         bel = belote_dict(rules, strain, award.get("belote"))
     except (EngineError, ValueError):
         return
+    if award.get("belote") in bel and not bel[award["belote"]]:
+        return      # a deal records a side's belote only where it scores: none in this strain
     splits = [0] if won["NS"] == 0 else [total] if won["EW"] == 0 else list(range(total + 1))
-    melds = _meld_totals(c, strain)
+    melds = meld_totals(c, strain)
     # rows: multiplier x split x last trick x (the takers' meld total, or the defenders')
     mults = np.array([m for m, _ in multipliers], np.int64)
     grid = np.indices((len(mults), len(splits), len(lasts), 2, len(melds))).reshape(5, -1)
@@ -114,8 +130,8 @@ def some_deal_gives(rules, award: dict, values: list, multipliers: list) -> bool
     ``values`` are the contract values to try and ``multipliers`` the (multiplier, doubling) pairs, as
     engine/awards.py lists them."""
     c = compiled_rules(rules)
-    if c.melds.sides_scoring != "best_side" or c.melds.card_reuse == "allowed":
-        return None     # both sides' melds, or runs that may overlap (and repeat): no bound to exhaust
+    if c.melds.sides_scoring != "best_side":
+        return None     # both sides' melds: too many pairs of totals to exhaust
     try:
         batch_rules(rules)
     except BatchUnsupported:

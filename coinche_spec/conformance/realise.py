@@ -24,7 +24,9 @@ summary (``realises``); it never says what the score should be.
 
 from __future__ import annotations
 
+import json
 import random
+from functools import lru_cache
 from itertools import combinations
 
 from ..errors import CoincheSpecError
@@ -40,7 +42,8 @@ SUMMARY_FIELDS = ("contract", "trick_points", "tricks_won", "last_trick", "melds
 SIDE_SEATS = {"NS": ("N", "S"), "EW": ("E", "W")}
 ATTEMPTS = 60          # hands dealt per (fixture, rule set) before giving up
 NODES = 4000           # cards tried in the play search of one hand
-MATCH_ATTEMPTS = 8     # hands dealt for one deal of a match, for each of its first summaries
+VALUE_LEAN = 12.0      # how strongly every other hand leans the points (see realise)
+MATCH_ATTEMPTS = 12    # hands dealt for one deal of a match, for each of its first summaries
 
 
 class Unrealisable(CoincheSpecError):
@@ -153,7 +156,9 @@ def _meld_candidates(rules, strain: str) -> list:
 
 
 def _meld_plans(rules, strain: str, side: str, points: int, rng: random.Random, taken: dict) -> list:
-    """Declarations for one seat of ``side`` whose points after comparison are ``points``, at random."""
+    """Declarations of ``side`` whose points after comparison are ``points``, at random: each plan maps
+    a seat to its melds. One seat's first; where no one seat's melds give the points (one hand holds
+    8 cards), both partners' (a square for one, runs for the other)."""
     candidates = [c for c in _meld_candidates(rules, strain)
                   if not any(x in taken and team_of(taken[x]) != side for x in c[0])]
     plans = []
@@ -166,28 +171,83 @@ def _meld_plans(rules, strain: str, side: str, points: int, rng: random.Random, 
             for seat in rng.sample(SIDE_SEATS[side], 2):
                 if any(taken.get(x) not in (None, seat) for c in cards for x in c):
                     continue
-                declared = {s: [] for s in SEATS}
-                declared[seat] = [list(c) for c in cards]
-                try:
-                    result = melds_mod.compare(rules, strain, declared)
-                except EngineError:
-                    continue
-                if result.points[side] == points and not result.invalid:
-                    plans.append((seat, cards))
+                if _declares(rules, strain, side, points, {seat: cards}):
+                    plans.append({seat: cards})
         if plans:
             break
+    if not plans:
+        plans = _two_seat_plans(rules, strain, side, points, rng, taken)
     rng.shuffle(plans)
     return plans
 
 
-def _hands(rules, strain: str, fixed: dict, lean: float, rng: random.Random) -> dict:
+def _declares(rules, strain: str, side: str, points: int, plan: dict) -> bool:
+    """Whether the seats' melds in ``plan`` are all valid and score ``points`` for ``side``."""
+    declared = {s: [list(c) for c in plan.get(s, ())] for s in SEATS}
+    try:
+        result = melds_mod.compare(rules, strain, declared)
+    except EngineError:
+        return False
+    return result.points[side] == points and not result.invalid
+
+
+@lru_cache(maxsize=16)
+def _hand_melds(candidates: tuple, kinds_apart: bool) -> dict:
+    """What one player can declare: every one to three meld candidates that fit in a hand of 8 with no
+    card in two runs or two squares (nor in a square and a run, unless ``kinds_apart``), by their sum."""
+    by_points: dict = {}
+    for n in (1, 2, 3):
+        for combo in combinations(candidates, n):
+            cards = [set(c) for c, _ in combo]
+            if len(set().union(*cards)) > 8:
+                continue
+            kinds = ["square" if len({x & 7 for x in c}) == 1 and len(c) == 4 else "run" for c, _ in combo]
+            clash = any(cards[i] & cards[j] and (not kinds_apart or kinds[i] == kinds[j])
+                        for i in range(n) for j in range(i + 1, n))
+            if not clash:
+                by_points.setdefault(sum(p for _, p in combo), []).append(tuple(c for c, _ in combo))
+    return by_points
+
+
+def _two_seat_plans(rules, strain: str, side: str, points: int, rng: random.Random, taken: dict) -> list:
+    """Plans sharing the points between the side's two players, each declaring what one hand of 8
+    holds (``_hand_melds``), no card in both hands."""
+    from ..variants.compiled import compiled_rules
+    a, b = SIDE_SEATS[side]
+    # every candidate, the cards taken by the other side too (the same table for each hand dealt):
+    # a plan holding one is refused below
+    groups = _hand_melds(tuple(_meld_candidates(rules, strain)), compiled_rules(rules).melds.card_reuse == "allowed")
+    shares = [p for p in groups if points - p in groups]
+    rng.shuffle(shares)
+    plans = []
+    for share in shares:
+        firsts, seconds = groups[share], groups[points - share]
+        for _ in range(200):
+            one, two = rng.choice(firsts), rng.choice(seconds)
+            held = {a: {x for m in one for x in m}, b: {x for m in two for x in m}}
+            if held[a] & held[b] or any(taken.get(x) not in (None, seat) for seat in held for x in held[seat]):
+                continue
+            plan = {a: list(one), b: list(two)}
+            if _declares(rules, strain, side, points, plan):
+                plans.append(plan)
+                break
+        if len(plans) >= 20:
+            break
+    return plans
+
+
+def _hands(rules, strain: str, fixed: dict, lean: float, rng: random.Random, value_lean: float = 0.0) -> dict:
     """Four hands of 8: ``fixed`` cards where they are planted, the others dealt at random with the
-    strong cards leaning towards NS (``lean`` > 0) or EW (< 0)."""
+    strong cards leaning towards NS (``lean`` > 0) or EW (< 0), and the cards worth points more so
+    by ``value_lean`` (a side that takes its tricks with few points holds the low cards)."""
     hands = {s: [c for c, seat in fixed.items() if seat == s] for s in SEATS}
     if any(len(h) > 8 for h in hands.values()):
         return None
     free = [c for c in range(32) if c not in fixed]
-    weights = {c: 2.718 ** (lean * _power(rules, strain, c) + rng.gauss(0, 0.4)) for c in free}
+    from ..engine.play import compiled as play_rules
+    value = play_rules(rules, strain).value
+    weights = {c: 2.718 ** (lean * _power(rules, strain, c) + value_lean * value[c] / 10.0 + rng.gauss(0, 0.4))
+               for c in free}
     room = {"NS": 16 - len(hands["N"]) - len(hands["S"]), "EW": 16 - len(hands["E"]) - len(hands["W"])}
     ns_cards = []
     pool = list(free)
@@ -214,7 +274,7 @@ def _hands(rules, strain: str, fixed: dict, lean: float, rng: random.Random) -> 
 class _Search:
     """The randomised depth-first search for a play with the summary's tricks and points."""
 
-    def __init__(self, summary: dict, total: int, rng: random.Random, order_rule=None):
+    def __init__(self, summary: dict, total: int, rng: random.Random, order_rule=None, values=None):
         self.want_tricks = summary["tricks_won"]["NS"]
         self.want_points = summary["trick_points"]["NS"]
         self.total = total
@@ -222,7 +282,23 @@ class _Search:
         self.by_seat = summary.get("tricks_won_by_seat")
         self.rng = rng
         self.order_rule = order_rule     # (seat, first card, second card): seat plays first before second
+        self.values = values             # each card's points: to try first the cards the summary asks for
         self.nodes = 0
+
+    def _ordered(self, st, legal: list) -> list:
+        """The legal cards shuffled; most often (seven times in ten) the highest first where the player's
+        side still wants more points a trick than the other side, the lowest first where it wants fewer
+        (a side that must take its tricks with nothing plays its sevens and eights first)."""
+        self.rng.shuffle(legal)
+        if self.values is None or self.rng.random() >= 0.7:
+            return legal
+        side = 0 if team_of(st.to_act) == "NS" else 1
+        points = (self.want_points, self.total - self.want_points)
+        tricks = (self.want_tricks, 8 - self.want_tricks)
+        need = [(points[i] - st._points[i]) / (tricks[i] - st._won[i]) if tricks[i] > st._won[i] else -1.0
+                for i in (0, 1)]
+        sign = -1 if need[side] >= need[1 - side] else 1
+        return sorted(legal, key=lambda card: sign * self.values[card])
 
     def ok(self, st) -> bool:
         won, pts = st._won, st._points
@@ -246,8 +322,7 @@ class _Search:
         self.nodes += 1
         if self.nodes > NODES:
             return None
-        legal = cards_of(st.legal())
-        self.rng.shuffle(legal)
+        legal = self._ordered(st, cards_of(st.legal()))
         seat = st.to_act
         for card in legal:
             if self.order_rule is not None:
@@ -263,6 +338,11 @@ class _Search:
             if self.nodes > NODES:
                 return None
         return None
+
+
+def _card_values(rules, strain: str) -> tuple:
+    from ..engine.play import compiled as play_rules
+    return tuple(play_rules(rules, strain).value)
 
 
 def _pack_total(rules, strain: str) -> int:
@@ -380,16 +460,17 @@ def realise(rules, case: dict, seed: int = 0, attempts: int = ATTEMPTS) -> dict:
             suit = rng.choice(suits)
             belote_seat = rng.choice(SIDE_SEATS[belote_side])
             fixed[suit * 8 + RK] = fixed[suit * 8 + RQ] = belote_seat
-        meld_seat, meld_cards = None, []
+        meld_plan: dict = {}
         if meld_side is not None:
             plans = _meld_plans(rules, strain, meld_side, summary["melds"][meld_side], rng, fixed)
             if not plans:
-                raise Unrealisable(f"no declaration of one player scores {summary['melds'][meld_side]} for "
-                                   f"{meld_side} after the comparison under this rule set")
-            meld_seat, meld_cards = plans[0]
-            for c in meld_cards:
-                for x in c:
-                    fixed[x] = meld_seat
+                raise Unrealisable(f"no declaration of the side's players scores {summary['melds'][meld_side]} "
+                                   f"for {meld_side} after the comparison under this rule set")
+            meld_plan = plans[0]
+            for meld_seat, meld_cards in meld_plan.items():
+                for c in meld_cards:
+                    for x in c:
+                        fixed[x] = meld_seat
         for suit in range(4):          # other kings and queens apart: no belote the summary does not give
             k, q = suit * 8 + RK, suit * 8 + RQ
             if k in fixed and q in fixed:
@@ -402,7 +483,10 @@ def realise(rules, case: dict, seed: int = 0, attempts: int = ATTEMPTS) -> dict:
                 fixed[k] = a
                 fixed[q] = rng.choice(SIDE_SEATS["EW" if team_of(a) == "NS" else "NS"])
         lean = lean_base * rng.uniform(0.5, 2.0) + (8.0 if won["NS"] == 8 else -8.0 if won["NS"] == 0 else 0)
-        hands = _hands(rules, strain, fixed, lean, rng)
+        # every other hand also leans the points: towards the side whose share of the points is above
+        # its share of the tricks (a side taking tricks worth nothing holds the sevens, eights, nines)
+        value_lean = 0.0 if attempt % 2 == 0 else VALUE_LEAN * (tp["NS"] / total - won["NS"] / 8)
+        hands = _hands(rules, strain, fixed, lean, rng, value_lean)
         if hands is None:
             continue
         for dealer in rng.sample(SEATS, 4):
@@ -419,12 +503,12 @@ def realise(rules, case: dict, seed: int = 0, attempts: int = ATTEMPTS) -> dict:
                 b_suit = next(c // 8 for c, s in fixed.items() if s == belote_seat and c % 8 == RK
                               and fixed.get(c - RK + RQ) == belote_seat)
                 order_rule = (belote_seat, b_suit * 8 + RK, b_suit * 8 + RQ)
-            search = _Search(summary, total, rng, order_rule)
+            search = _Search(summary, total, rng, order_rule, _card_values(rules, strain))
             play = search.run(deal.play, [])
             if play is None:
                 last_reason = "no play with these tricks and points found"
                 continue
-            deal_case = _deal_case(dealer, hands, calls, play, meld_seat, meld_cards, belote_seat, fixed)
+            deal_case = _deal_case(dealer, hands, calls, play, meld_plan, belote_seat, fixed)
             reason = realises(rules, case, deal_case)
             if reason is None:
                 return deal_case
@@ -453,8 +537,9 @@ def _trick_bound(rules, strain: str, tricks: int, points: int, total: int) -> st
     return None
 
 
-def _deal_case(dealer, hands, calls, play, meld_seat, meld_cards, belote_seat, fixed) -> dict:
-    """The protocol's deal case: melds declared with the meld seat's first card, belote said with its cards."""
+def _deal_case(dealer, hands, calls, play, meld_plan, belote_seat, fixed) -> dict:
+    """The protocol's deal case: each seat's planned melds declared with its first card, belote said with
+    its cards."""
     out_play = []
     first_seen = set()
     belote_cards = [c for c, s in fixed.items() if s == belote_seat and c % 8 in (RK, RQ)
@@ -462,8 +547,8 @@ def _deal_case(dealer, hands, calls, play, meld_seat, meld_cards, belote_seat, f
     said = 0
     for seat, card in play:
         entry = {"seat": seat, "card": card_name(card)}
-        if seat == meld_seat and seat not in first_seen and meld_cards:
-            entry["melds"] = [[card_name(x) for x in c] for c in meld_cards]
+        if seat not in first_seen and meld_plan.get(seat):
+            entry["melds"] = [[card_name(x) for x in c] for c in meld_plan[seat]]
         first_seen.add(seat)
         if seat == belote_seat and card in belote_cards:
             entry["say"] = "belote" if said == 0 else "rebelote"
@@ -505,7 +590,6 @@ _SUMMARIES: dict = {}   # (the deal wanted, the rules a score depends on) -> sum
 def _summaries(rules, want: dict, rng: random.Random):
     """Score-case summaries whose award (made, score, held) is the match deal's, in a seeded order: the
     reference engine's scoring says which summaries give that award, never what the match does with it."""
-    import json
     doc = rules.to_dict()
     scoring = {k: v for k, v in doc.items() if k not in ("table", "deal", "play", "match", "auction")}
     auction = doc.get("auction", {})        # what the search reads of the auction: the bids and multipliers
@@ -573,6 +657,76 @@ def _search_summaries(rules, want: dict) -> list:
                                           "belote": want["belote"]})
         if found:
             break
+    if not found and c.melds.enabled:
+        found = _summaries_with_melds(rules, want)
+    return found
+
+
+MELD_SUMMARIES = 40     # summaries with meld totals kept for one award, the plainest first
+
+
+def _summaries_with_melds(rules, want: dict) -> list:
+    """Summaries giving the award with any meld total a side's players can declare, in any strain: the
+    batch scorer's rows (batch/awards.py, checked against the per-deal engine by tests/test_arise.py),
+    each summary then scored again by the per-deal engine before it is offered."""
+    import numpy as np
+    from ..batch.awards import scored_rows
+    from ..batch.rules import BatchUnsupported
+    from ..engine.awards import contract_values, multipliers
+    from ..engine.scoring import score_deal
+    from ..notation import Contract
+    from ..variants.compiled import STRAINS, compiled_rules
+    c = compiled_rules(rules)
+    if want.get("tricks_won") is None:
+        return []
+    takers = want["takers"]
+    held = want.get("held") or {}
+    kinds: dict = {}
+    for strain in STRAINS:
+        if c.strain_allowed(strain):
+            kinds.setdefault(strain if strain in ("SA", "TA") else "suit", strain)
+    found, seen = [], set()
+    try:
+        for strain in kinds.values():
+            for rows, sc in scored_rows(rules, want, strain, contract_values(c, want), multipliers(c)):
+                if rows["value"] == "generale":
+                    continue
+                melds = rows["melds"]
+                hit = ((sc.made == want["made"]) & (sc.score[0] == want["score"]["NS"])
+                       & (sc.score[1] == want["score"]["EW"]) & (sc.held[0] == held.get("NS", 0))
+                       & (sc.held[1] == held.get("EW", 0)))
+                idx = np.flatnonzero(hit)
+                if not len(idx):
+                    continue
+                total = (melds[0] + melds[1])[idx]
+                near = np.abs(rows["points_ns"][idx] - 19 * want["tricks_won"]["NS"]) // 10
+                order = idx[np.lexsort((near, rows["multiplier"][idx] > 1, total))]
+                for i in order[:MELD_SUMMARIES]:
+                    ns = int(rows["points_ns"][i])
+                    total_points = c.card_total(strain)
+                    summary = {"kind": "score",
+                               "contract": Contract(rows["value"], strain, SIDE_SEATS[takers][0],
+                                                    int(rows["multiplier"][i])).to_json(),
+                               "trick_points": {"NS": ns, "EW": total_points - ns},
+                               "tricks_won": dict(want["tricks_won"]),
+                               "last_trick": ("NS", "EW")[int(rows["last"][i])],
+                               "melds": {"NS": int(melds[0][i]), "EW": int(melds[1][i])},
+                               "belote": want["belote"]}
+                    key = json.dumps(summary, sort_keys=True)
+                    if key in seen:
+                        continue
+                    seen.add(key)
+                    contract = parse_contract(summary["contract"])
+                    try:
+                        r = score_deal(rules, contract, summary["trick_points"], summary["tricks_won"],
+                                       summary["last_trick"], summary["melds"], want["belote"], explain=False)
+                    except EngineError:
+                        continue
+                    r_held = r.held if r.held is not None and any(r.held.values()) else None
+                    if r.made == want["made"] and r.score == want["score"] and r_held == want.get("held"):
+                        found.append(summary)
+    except BatchUnsupported:
+        return []
     return found
 
 
@@ -613,7 +767,8 @@ def _realise_match(rules, case: dict, seed: int) -> dict:
             played.append(_thrown_in_deal(rules, rng))
             continue
         last = "no score summary gives this award"
-        for summary in options[i]:
+        tries = options[i] * -(-6 // len(options[i]))      # six searches, the same summary again when few
+        for summary in tries[:6]:
             try:
                 deal = realise(rules, summary, rng.randrange(1 << 30), attempts=MATCH_ATTEMPTS)
             except Unrealisable as exc:

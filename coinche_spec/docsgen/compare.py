@@ -76,7 +76,7 @@ ENUM_WORDS: dict[str, dict] = {
     "play.partner_cut_only_trumps": {"free": "any trump", "must_overtrump": "must go over"},
     "melds.long_runs": {"highest_five": "its highest five count", "count_as_five": "counts as five"},
     "melds.run_order": {"AKQJT987": "A K Q J 10 9 8 7"},
-    "melds.card_reuse": {"forbidden": "one meld per card", "allowed": "a card in two melds"},
+    "melds.card_reuse": {"forbidden": "one meld per card", "allowed": "a card in a square and a run"},
     "melds.compare.equal": {"cancel": "both cancel", "first_declared": "first declared wins"},
     "melds.winner_scores": {"all": "all its melds", "best": "its best meld only"},
     "melds.sides_scoring": {"best_side": "the best side only", "both_sides": "both sides, each its own"},

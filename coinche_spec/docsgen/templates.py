@@ -1332,7 +1332,7 @@ TEMPLATES: tuple[Template, ...] = (
              _strain_squares("tout_atout", "tout atout")),
     one("card-reuse", "melds", "One card, two melds", "melds.card_reuse", {
         "forbidden": "A card may serve in one meld only.",
-        "allowed": "A card may serve in two melds (in a square and in a run).",
+        "allowed": "A card may serve in a square and in a run, never in two runs or two squares.",
     }),
     one("trump-ties", "melds", "Equal runs", "melds.compare.trump_breaks_ties", {
         "true": "Between runs of the same length and the same highest card, a run in trumps beats one that is not.",

@@ -26,7 +26,7 @@ import json
 
 from ..notation import STRAINS, Contract
 from .errors import EngineError
-from .scoring import ROUNDING, score_deal
+from .scoring import ROUNDING, belote_dict, score_deal
 
 SIDES = ("NS", "EW")
 _FIRST_SEAT = {"NS": "N", "EW": "E"}
@@ -102,6 +102,8 @@ def _some_deal_gives(rules, c, award: dict) -> bool:
     for strain in STRAINS:
         if not c.strain_allowed(strain):
             continue
+        if belote in SIDES and not belote_dict(rules, strain, belote)[belote]:
+            continue        # a deal records a side's belote only where it scores: none in this strain
         total = c.card_total(strain)
         if won["NS"] == 0:
             splits = [0]

@@ -89,7 +89,8 @@ LONG_RUNS = option_table("melds.long_runs", {
 # melds.run_order: the rank indices (7 8 9 T J Q K A = 0..7) that follow each other in a run
 RUN_ORDER = option_table("melds.run_order", {"AKQJT987": tuple(range(8))},
                          batch={"AKQJT987": True})    # the batch's run tables are laid out in this order
-# melds.card_reuse: may a card serve in two of one player's melds?
+# melds.card_reuse: may a card serve in a square and in a run of one player? (never in two runs or two
+# squares: a run's cards are one run, and the same meld said twice is one meld)
 # (the batch plays both: its players, as engine/random_play.py's, never declare one card in two melds)
 CARD_REUSE = option_table("melds.card_reuse", {"forbidden": False, "allowed": True})
 # melds.compare.equal: when the best melds are equal, does nobody score (True) or the first to declare?
@@ -268,7 +269,7 @@ def compare(rules, strain: str, declared: dict, hands: dict | None = None,
         raise MeldInputError(f"bad strain {strain!r}: expected S, H, D, C, TA or SA")
     trump = _TRUMP_SUIT.get(strain, -1) if mr.trump_breaks_ties else -1
     invalid: list[list[int]] = []
-    reuse_forbidden = not mr.card_reuse
+    kinds_apart = mr.card_reuse     # allowed: a square's cards and a run's cards are counted apart
     best_seat_key: dict[str, tuple] = {}
     best: dict[str, Meld | None] = {"NS": None, "EW": None}
     best_key: dict[str, tuple | None] = {"NS": None, "EW": None}
@@ -277,7 +278,7 @@ def compare(rules, strain: str, declared: dict, hands: dict | None = None,
         decls = declared.get(seat) or []
         if not isinstance(decls, (list, tuple)):
             raise MeldInputError(f"bad melds for {seat}: expected a list of melds, got {type(decls).__name__}")
-        used = 0                     # cards already in this player's valid melds
+        used = {"square": 0, "run": 0}     # cards already in this player's valid squares, and runs
         held = None if hands is None else hands.get(seat, 0)
         mine = valid[seat]
         for decl in decls:
@@ -290,10 +291,11 @@ def compare(rules, strain: str, declared: dict, hands: dict | None = None,
             if meld is None or (held is not None and decl_mask & ~held):
                 invalid.append(cards)
                 continue
-            if reuse_forbidden and meld_mask & used:
+            taken = used[meld.kind] if kinds_apart else used["square"] | used["run"]
+            if meld_mask & taken:
                 invalid.append(cards)
                 continue
-            used |= meld_mask
+            used[meld.kind] |= meld_mask
             mine.append(meld)
         if mine:
             # the seat's best, and its side's best (the first of equals, in seat then declaration order)
