@@ -44,6 +44,7 @@ ATTEMPTS = 60          # hands dealt per (fixture, rule set) before giving up
 NODES = 4000           # cards tried in the play search of one hand
 VALUE_LEAN = 12.0      # how strongly every other hand leans the points (see realise)
 MATCH_ATTEMPTS = 12    # hands dealt for one deal of a match, for each of its first summaries
+MATCH_TRIES = 12       # searches for one deal of a match, over its first summaries in turn
 
 
 class Unrealisable(CoincheSpecError):
@@ -767,8 +768,8 @@ def _realise_match(rules, case: dict, seed: int) -> dict:
             played.append(_thrown_in_deal(rules, rng))
             continue
         last = "no score summary gives this award"
-        tries = options[i] * -(-6 // len(options[i]))      # six searches, the same summary again when few
-        for summary in tries[:6]:
+        tries = options[i] * -(-MATCH_TRIES // len(options[i]))   # the same summaries again when few
+        for summary in tries[:MATCH_TRIES]:
             try:
                 deal = realise(rules, summary, rng.randrange(1 << 30), attempts=MATCH_ATTEMPTS)
             except Unrealisable as exc:
