@@ -144,18 +144,27 @@ def test_an_impossible_split_is_unrealisable_with_its_reason(corpus):
         realise(load_variant("federation").rules, case, 0)
 
 
+def score_case(value, strain, ns_points, ew_points, ns_tricks, last, melds_ns=0):
+    """A score summary of N's contract, not coinched, with no belote."""
+    return {"kind": "score", "contract": {"value": value, "strain": strain, "declarer": "N", "multiplier": 1},
+            "trick_points": {"NS": ns_points, "EW": ew_points}, "tricks_won": {"NS": ns_tricks, "EW": 8 - ns_tricks},
+            "last_trick": last, "melds": {"NS": melds_ns, "EW": 0}, "belote": None}
+
+
+def realised_deal(variant_id, case, seed):
+    """The realiser's deal for ``case``: it realises the case, and the same seed builds it again."""
+    rules = load_variant(variant_id).rules
+    deal = realise(rules, case, seed)
+    assert realises(rules, case, deal) is None
+    assert realise(rules, case, seed) == deal
+    return deal
+
+
 def test_melds_no_one_hand_holds_are_planned_across_both_partners():
     # 400 in melds for NS under the federation rules: no hand of 8 holds them (the squares of jacks,
     # aces... are 200 + 100 + 100 on 12 cards), so the two partners declare them between them
-    case = {"kind": "score", "contract": {"value": 80, "strain": "H", "declarer": "N", "multiplier": 1},
-            "trick_points": {"NS": 100, "EW": 52}, "tricks_won": {"NS": 5, "EW": 3}, "last_trick": "NS",
-            "melds": {"NS": 400, "EW": 0}, "belote": None}
-    rules = load_variant("federation").rules
-    deal = realise(rules, case, 3)
-    assert realises(rules, case, deal) is None
-    declaring = {p["seat"] for p in deal["play"] if "melds" in p}
-    assert declaring == {"N", "S"}
-    assert realise(rules, case, 3) == deal
+    deal = realised_deal("federation", score_case(80, "H", 100, 52, 5, "NS", melds_ns=400), 3)
+    assert {p["seat"] for p in deal["play"] if "melds" in p} == {"N", "S"}
 
 
 def test_a_match_award_only_melds_give_is_searched_with_melds_and_realised():
@@ -171,6 +180,14 @@ def test_a_match_award_only_melds_give_is_searched_with_melds_and_realised():
     match = {"kind": "match", "deals": [want]}
     deals = realise(rules, match, 5)
     assert realises(rules, match, deals) is None
+
+
+def test_a_side_taking_its_tricks_with_nothing_is_built_while_played():
+    # belote-cli, 60 sans atout: NS take all 120 card points in six tricks, so EW's two tricks are
+    # sevens, eights and nines only (each worth 0 at sans atout), and the last trick is NS's. Hands
+    # dealt before the play find no such deal in 60 hands (checked by hand); the deal built while
+    # played does
+    realised_deal("belote-cli", score_case(60, "SA", 120, 0, 6, "NS"), 1)
 
 
 # --- the runner -------------------------------------------------------------------

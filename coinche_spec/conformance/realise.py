@@ -487,28 +487,38 @@ def realise(rules, case: dict, seed: int = 0, attempts: int = ATTEMPTS) -> dict:
         # every other hand also leans the points: towards the side whose share of the points is above
         # its share of the tricks (a side taking tricks worth nothing holds the sevens, eights, nines)
         value_lean = 0.0 if attempt % 2 == 0 else VALUE_LEAN * (tp["NS"] / total - won["NS"] / 8)
-        hands = _hands(rules, strain, fixed, lean, rng, value_lean)
-        if hands is None:
-            continue
-        for dealer in rng.sample(SEATS, 4):
-            masks = {s: sum(1 << c for c in h) for s, h in hands.items()}
-            calls = calls_for_contract(rules, dealer, masks, contract)
-            if calls is None:
-                last_reason = "no auction of this rule set ends in this contract"
-                continue
-            deal = Deal.start(rules, dealer, masks)
-            for seat, call in calls:
-                deal = deal.apply_call(seat, call)
-            order_rule = None
-            if belote_seat is not None and belote_mod.compiled(rules).claim is belote_mod.CLAIM["king_first"]:
-                b_suit = next(c // 8 for c, s in fixed.items() if s == belote_seat and c % 8 == RK
-                              and fixed.get(c - RK + RQ) == belote_seat)
-                order_rule = (belote_seat, b_suit * 8 + RK, b_suit * 8 + RQ)
-            search = _Search(summary, total, rng, order_rule, _card_values(rules, strain))
-            play = search.run(deal.play, [])
-            if play is None:
+        built_play = None       # a sans atout deal built while played, every other search
+        if strain == "SA" and attempt % 2 == 1 and not (belote_side and _belote_counts(rules, strain)):
+            built = _sans_atout_deal(rules, summary, fixed, rng, total)
+            if built is None:
                 last_reason = "no play with these tricks and points found"
                 continue
+            hands, leader, built_play = built
+        else:
+            hands = _hands(rules, strain, fixed, lean, rng, value_lean)
+            if hands is None:
+                continue
+        for dealer in rng.sample(SEATS, 4):
+            auctioned = _auctioned(rules, dealer, hands, contract)
+            if auctioned is None:
+                last_reason = "no auction of this rule set ends in this contract"
+                continue
+            calls, deal = auctioned
+            if built_play is not None:
+                if deal.play.leader != leader:      # the built play starts with this leader
+                    continue
+                play = built_play
+            else:
+                order_rule = None
+                if belote_seat is not None and belote_mod.compiled(rules).claim is belote_mod.CLAIM["king_first"]:
+                    b_suit = next(c // 8 for c, s in fixed.items() if s == belote_seat and c % 8 == RK
+                                  and fixed.get(c - RK + RQ) == belote_seat)
+                    order_rule = (belote_seat, b_suit * 8 + RK, b_suit * 8 + RQ)
+                search = _Search(summary, total, rng, order_rule, _card_values(rules, strain))
+                play = search.run(deal.play, [])
+                if play is None:
+                    last_reason = "no play with these tricks and points found"
+                    continue
             deal_case = _deal_case(dealer, hands, calls, play, meld_plan, belote_seat, fixed)
             reason = realises(rules, case, deal_case)
             if reason is None:
@@ -516,6 +526,129 @@ def realise(rules, case: dict, seed: int = 0, attempts: int = ATTEMPTS) -> dict:
             last_reason = reason
             break
     raise Unrealisable(f"no deal found in {attempts} hands: {last_reason}")
+
+
+def _auctioned(rules, dealer: str, hands: dict, contract):
+    """(calls, deal after them): the shortest auction from ``dealer`` that ends in ``contract`` with
+    these hands; None when no auction of the rule set does."""
+    masks = {s: sum(1 << c for c in h) for s, h in hands.items()}
+    calls = calls_for_contract(rules, dealer, masks, contract)
+    if calls is None:
+        return None
+    deal = Deal.start(rules, dealer, masks)
+    for seat, call in calls:
+        deal = deal.apply_call(seat, call)
+    return calls, deal
+
+
+_SIDE = {"NS": 0, "EW": 1}
+DIVES, DIVE_NODES = 60, 400     # the sans atout deal built while played: its dives, each one's cards tried
+
+
+def _sans_atout_deal(rules, summary: dict, fixed: dict, rng: random.Random, total: int):
+    """A sans atout deal built while it is played, to a plan of who takes each trick: (hands, first
+    leader, play), or None.
+
+    Hands dealt first rarely let a side take two tricks of sevens, eights and nines while the other
+    takes every point. Here the side that takes fewer points a trick takes its tricks first (else in
+    a random order; the last trick where the summary puts it); each card played is one the player
+    holds (the planted melds among them) or one nobody holds yet, given to him then; a player who
+    does not follow suit is void in it from the start, so he is never given it later; and no card
+    is played that would give the trick's side more points than the summary leaves it. Sans atout
+    asks only that a player follow suit, so the play is legal in the hands it ends with; the
+    reference engine replays the deal to make sure, as for every other deal."""
+    from ..engine.play import rank_orders, trick_winner
+    from ..notation import next_seat
+    from ..variants.compiled import compiled_rules
+    values = _card_values(rules, "SA")
+    c = compiled_rules(rules)
+    strength = rank_orders(c)[1]                  # sans atout ranks every suit as a plain suit
+    want = [summary["trick_points"]["NS"], total - summary["trick_points"]["NS"]]
+    want_won = [summary["tricks_won"]["NS"], 8 - summary["tricks_won"]["NS"]]
+    last = _SIDE[summary["last_trick"]]
+    if not want_won[last]:
+        return None
+    rate = [want[i] / want_won[i] if want_won[i] else float("inf") for i in (0, 1)]
+    low = 0 if rate[0] <= rate[1] else 1
+    for _dive in range(DIVES):
+        plan = [low] * want_won[low] + [1 - low] * want_won[1 - low]
+        plan.remove(last)
+        if rng.random() < 0.3:
+            rng.shuffle(plan)
+        plan.append(last)
+        held = {s: {x for x, seat in fixed.items() if seat == s} for s in SEATS}
+        pool = set(range(32)) - set(fixed)
+        void: dict = {s: set() for s in SEATS}
+        used, played = set(), []
+        state = {"nodes": 0, "won": [0, 0], "points": [0, 0]}
+
+        def options(seat: str, trick: list, side: int) -> list:
+            mine = [x for x in held[seat] if x not in used]
+            free = [x for x in pool if x // 8 not in void[seat]] if len(held[seat]) < 8 else []
+            cards = mine + free
+            led = trick[0][1] // 8 if trick else None
+            if led is not None and any(x // 8 == led for x in mine):
+                cards = [x for x in cards if x // 8 == led]
+            left = want[side] - state["points"][side] - sum(values[x] for _, x in trick)
+            cards = [x for x in cards if values[x] <= left]
+            aim = (want[side] - state["points"][side]) / (4 * max(1, want_won[side] - state["won"][side]))
+            taker = _SIDE[team_of(seat)] == side
+
+            def key(x):     # points near the trick's share; the trick's side its strongest, the others weakest
+                power = strength[x & 7] if led is None or x // 8 == led else -1
+                return (abs(values[x] - aim) // 4 + rng.random() * 1.5, -power if taker else power)
+            rng.shuffle(cards)
+            return sorted(cards, key=key)
+
+        def play(seat: str, trick: list, t: int) -> bool:
+            if t == 8:
+                return True
+            state["nodes"] += 1
+            if state["nodes"] > DIVE_NODES:
+                return False
+            for x in options(seat, trick, plan[t]):
+                given = x in pool
+                led = trick[0][1] // 8 if trick else None
+                voided = led is not None and x // 8 != led
+                if given:
+                    pool.discard(x)
+                    held[seat].add(x)
+                if voided:
+                    void[seat].add(led)
+                used.add(x)
+                played.append((seat, x))
+                now = trick + [(seat, x)]
+                taken = None
+                if len(now) == 4:
+                    winner = now[trick_winner("SA", now, rules)][0]
+                    side = _SIDE[team_of(winner)]
+                    points = sum(values[y] for _, y in now)
+                    if side == plan[t]:
+                        state["won"][side] += 1
+                        state["points"][side] += points
+                        taken = (side, points)
+                        if play(winner, [], t + 1):
+                            return True
+                elif play(next_seat(seat, c.table.direction), now, t):
+                    return True
+                if taken is not None:
+                    state["won"][taken[0]] -= 1
+                    state["points"][taken[0]] -= taken[1]
+                played.pop()
+                used.discard(x)
+                if voided:
+                    void[seat].discard(led)
+                if given:
+                    held[seat].discard(x)
+                    pool.add(x)
+                if state["nodes"] > DIVE_NODES:
+                    return False
+            return False
+
+        leader = rng.choice(SEATS)
+        if play(leader, [], 0):
+            return {s: sorted(h) for s, h in held.items()}, leader, played
+    return None
 
 
 def _trick_bound(rules, strain: str, tricks: int, points: int, total: int) -> str | None:
