@@ -124,6 +124,23 @@ def scored_rows(rules, award: dict, strain: str, values: list, multipliers: list
             yield rows, s
 
 
+def strain_kinds(c) -> list:
+    """One strain of each kind the rule set plays (a suit, sans atout, tout atout): the suits score alike."""
+    kinds: dict = {}
+    for strain in STRAINS:
+        if c.strain_allowed(strain):
+            kinds.setdefault(_KIND.get(strain, "suit"), strain)
+    return list(kinds.values())
+
+
+def gives(scores, award: dict) -> np.ndarray:
+    """Which rows of the batch scorer's ScoreArrays give ``award``: made or not, score and held points."""
+    held = award.get("held") or {}
+    return ((scores.made == award["made"]) & (scores.score[0] == award["score"]["NS"])
+            & (scores.score[1] == award["score"]["EW"]) & (scores.held[0] == held.get("NS", 0))
+            & (scores.held[1] == held.get("EW", 0)))
+
+
 def some_deal_gives(rules, award: dict, values: list, multipliers: list) -> bool | None:
     """True when a deal under ``rules`` (with melds) gives ``award``, False when none does, None when
     this cannot tell (both sides score melds, or the batch engine does not play the rule set).
@@ -136,16 +153,8 @@ def some_deal_gives(rules, award: dict, values: list, multipliers: list) -> bool
         batch_rules(rules)
     except BatchUnsupported:
         return None
-    want = (award["score"]["NS"], award["score"]["EW"])
-    held = award.get("held") or {}
-    kinds = {}
-    for s in STRAINS:
-        if c.strain_allowed(s):
-            kinds.setdefault(_KIND.get(s, "suit"), s)
-    for strain in kinds.values():
+    for strain in strain_kinds(c):
         for _, s in scored_rows(rules, award, strain, values, multipliers):
-            hit = ((s.made == award["made"]) & (s.score[0] == want[0]) & (s.score[1] == want[1])
-                   & (s.held[0] == held.get("NS", 0)) & (s.held[1] == held.get("EW", 0)))
-            if hit.any():
+            if gives(s, award).any():
                 return True
     return False

@@ -742,6 +742,7 @@ def _summaries(rules, want: dict, rng: random.Random):
 
 
 def _search_summaries(rules, want: dict) -> list:
+    from ..engine.awards import gives_award
     from ..engine.scoring import score_deal
     from ..notation import Contract
     from ..variants.compiled import compiled_rules
@@ -783,9 +784,7 @@ def _search_summaries(rules, want: dict) -> list:
                             r = score_deal(rules, contract, tp, won, last, melds, want["belote"], explain=False)
                         except EngineError:
                             continue
-                        held = r.held if r.held is not None and any(r.held.values()) else None
-                        if (r.made == want["made"] and r.score == want["score"]
-                                and held == want.get("held")):
+                        if gives_award(r, want):
                             found.append({"kind": "score", "contract": contract.to_json(), "trick_points": tp,
                                           "tricks_won": dict(won), "last_trick": last, "melds": dict(melds),
                                           "belote": want["belote"]})
@@ -804,32 +803,24 @@ def _summaries_with_melds(rules, want: dict) -> list:
     batch scorer's rows (batch/awards.py, checked against the per-deal engine by tests/test_arise.py),
     each summary then scored again by the per-deal engine before it is offered."""
     import numpy as np
-    from ..batch.awards import scored_rows
+    from ..batch.awards import gives, scored_rows, strain_kinds
     from ..batch.rules import BatchUnsupported
-    from ..engine.awards import contract_values, multipliers
+    from ..engine.awards import contract_values, gives_award, multipliers
     from ..engine.scoring import score_deal
     from ..notation import Contract
-    from ..variants.compiled import STRAINS, compiled_rules
+    from ..variants.compiled import compiled_rules
     c = compiled_rules(rules)
     if want.get("tricks_won") is None:
         return []
     takers = want["takers"]
-    held = want.get("held") or {}
-    kinds: dict = {}
-    for strain in STRAINS:
-        if c.strain_allowed(strain):
-            kinds.setdefault(strain if strain in ("SA", "TA") else "suit", strain)
     found, seen = [], set()
     try:
-        for strain in kinds.values():
+        for strain in strain_kinds(c):
             for rows, sc in scored_rows(rules, want, strain, contract_values(c, want), multipliers(c)):
                 if rows["value"] == "generale":
                     continue
                 melds = rows["melds"]
-                hit = ((sc.made == want["made"]) & (sc.score[0] == want["score"]["NS"])
-                       & (sc.score[1] == want["score"]["EW"]) & (sc.held[0] == held.get("NS", 0))
-                       & (sc.held[1] == held.get("EW", 0)))
-                idx = np.flatnonzero(hit)
+                idx = np.flatnonzero(gives(sc, want))
                 if not len(idx):
                     continue
                 total = (melds[0] + melds[1])[idx]
@@ -856,8 +847,7 @@ def _summaries_with_melds(rules, want: dict) -> list:
                                        summary["last_trick"], summary["melds"], want["belote"], explain=False)
                     except EngineError:
                         continue
-                    r_held = r.held if r.held is not None and any(r.held.values()) else None
-                    if r.made == want["made"] and r.score == want["score"] and r_held == want.get("held"):
+                    if gives_award(r, want):
                         found.append(summary)
     except BatchUnsupported:
         return []

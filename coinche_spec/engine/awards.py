@@ -64,6 +64,13 @@ def why_impossible(rules, award: dict) -> str | None:
     return _PROVED[key]
 
 
+def gives_award(result, award: dict) -> bool:
+    """Whether a deal scored as ``result`` (scoring.score_deal) records ``award``: made or not, the
+    score, and the points held over by a litige (none: no ``held``)."""
+    held = result.held if result.held is not None and any(result.held.values()) else None
+    return result.made == award["made"] and result.score == award["score"] and held == award.get("held")
+
+
 def multipliers(c) -> list:
     """(multiplier, doubling) of every contract: plain, coinched, surcoinched where allowed."""
     out = [(1, "none")]
@@ -96,7 +103,6 @@ def _some_deal_gives(rules, c, award: dict) -> bool:
         return True     # not a played deal's record: nothing to prove against
     lasts = [side for side in SIDES if won[side]]
     belote = award.get("belote")
-    want_held = award.get("held")
     declarer = _FIRST_SEAT[takers]
     partner = "S" if declarer == "N" else "W"
     for strain in STRAINS:
@@ -129,8 +135,7 @@ def _some_deal_gives(rules, c, award: dict) -> bool:
                                                tricks_by_seat=seats)
                             except EngineError:
                                 continue
-                            held = r.held if r.held is not None and any(r.held.values()) else None
-                            if r.made == award["made"] and r.score == award["score"] and held == want_held:
+                            if gives_award(r, award):
                                 return True
     return False
 
