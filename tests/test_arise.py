@@ -167,3 +167,24 @@ def test_the_table_reloads_as_written():
     table = arise.load(path)
     entries = [e for es in table.values() for e in es]
     assert entries and arise.render(entries) == path.read_text(encoding="utf-8")
+
+
+def test_melds_no_two_hands_declare_prove_an_award_impossible():
+    # belote-cli: a capot scores 252 and every declaration, so 762 to 0 with all eight tricks asks for
+    # 762 - 252 = 510 in melds (in sans atout 220 + 542, in tout atout 348 + 414: not in tens); no two
+    # hands of 8 declare 510 (engine.melds.side_totals, tests/test_engine_melds.py)
+    bcli = load_variant("belote-cli").rules
+    capot = {"score": {"NS": 762, "EW": 0}, "takers": "NS", "made": True, "belote": None,
+             "tricks_won": {"NS": 8, "EW": 0}}
+    assert "meld total" in arise.why_award_impossible(bcli, capot)
+    # 802 = 252 + 550, the most a side declares: that capot is not proved impossible
+    assert arise.why_award_impossible(bcli, dict(capot, score={"NS": 802, "EW": 0})) is None
+
+
+def test_a_match_deal_s_unread_melds_do_not_keep_its_award_from_being_proved():
+    # rules-match-capot-meld-no-win records each deal's melds (read only under counting_order). The
+    # federation rounds every award to tens, so its second deal, 900 to 62, cannot arise there
+    fixture = next(f for f in load_corpus() if f.id == "rules-match-capot-meld-no-win")
+    assert fixture.case["deals"][1]["melds"] == {"NS": 0, "EW": 0}
+    why = arise.prove(fixture, load_variant("federation"))
+    assert why is not None and why.startswith("deal 2's award (900 to 62, made by NS) cannot arise")

@@ -15,7 +15,7 @@ import pytest
 from coinche_spec.engine.belote import belote_points, belotes
 from coinche_spec.engine.errors import EngineError
 from coinche_spec.engine.masks import mask_of
-from coinche_spec.engine.melds import MeldInputError, compare, evaluate
+from coinche_spec.engine.melds import MeldInputError, compare, evaluate, hand_declarations, side_totals
 from coinche_spec.notation import parse_card
 from coinche_spec.variants import load_variant
 from support import changed_rules
@@ -352,3 +352,28 @@ def test_belote_in_a_run():
 def test_belote_disabled():
     off = house("contree-701", {"belote.enabled": False})
     assert belote_points(off, "H", HANDS, [], {}) == {"NS": 0, "EW": 0}
+
+
+def test_two_hands_declare_550_at_most_under_the_federation():
+    # Federation squares: jacks 200, nines 150, aces, tens, kings, queens 100; runs 20, 50, 100; a card
+    # in one meld only. A hand of 8 holds two squares at most, and then nothing else: the jacks and
+    # nines, 350, are its most; a square and a run, 200 + 50 (a quarte) at most; runs alone, 120.
+    # The side: with 350 in one hand the other holds two squares of 100 at most (200): 550; with
+    # jacks and a 100 square (300) in one, nines and a 100 square (250) in the other: 550 again; with
+    # no hand holding two squares, 250 + 250 at most. So 550, and nothing above it.
+    fed = load_variant("federation").rules
+    assert max(hand_declarations(fed, "S")) == 350
+    totals = side_totals(fed, "S")
+    assert max(totals) == 550 and {20, 40, 100, 350, 450, 500} <= totals
+    result = compare(fed, "S", {"N": [cs("JS JH JD JC"), cs("9S 9H 9D 9C")], "E": [],
+                                "S": [cs("AS AH AD AC"), cs("KS KH KD KC")], "W": []})
+    assert result.points["NS"] == 550 and not result.invalid
+
+
+def test_what_no_two_hands_declare_is_no_side_total():
+    # belote-cli (a card may sit in a square and a run): the engine's enumeration of two hands of 8
+    # (computed, not worked out by hand) has 550 at most and no 510, 600 or 640, which the bound
+    # before it (squares of different ranks, runs on 16 cards) let through
+    bcli = load_variant("belote-cli").rules
+    totals = side_totals(bcli, "S")
+    assert max(totals) == 550 and not {510, 600, 640} & totals and {490, 500} <= totals

@@ -182,3 +182,21 @@ def test_compare_refuses_to_simulate_a_counting_order_it_cannot_count():
     with pytest.raises(UserError, match=r"test-match-counting-order: rules\.match\.both_cross: counting_order"):
         build(["cafe-701", "test-match-counting-order"], 10, 1)
     assert build(["cafe-701", "test-match-counting-order"], 0, 1).simulation is None
+
+
+def test_a_deal_s_melds_and_exact_score_are_read_only_under_the_rules_that_ask_for_them():
+    """What stands for a match deal (a whole deal played, a proof that its award cannot arise) need not
+    give an extension the rule set's match never reads: the deal counts the same without it."""
+    from coinche_spec.engine.match import as_read
+    deal = d(180, 70, melds={"NS": 0, "EW": 0}, exact_score={"NS": 176, "EW": 66})
+    plain = d(180, 70)
+    assert as_read(load_variant("cafe-701").rules, deal) == plain
+    assert as_read(COUNTING, deal) == dict(plain, melds={"NS": 0, "EW": 0})
+    assert as_read(EXACT, deal) == dict(plain, exact_score={"NS": 176, "EW": 66})
+    # cafe-701 rounds nothing: every score is exact already, and last_deal_exact cannot matter there
+    unrounded = changed_rules("cafe-701", {"match.last_deal_exact": True})
+    assert as_read(unrounded, deal) == plain
+    # and the totals are the same with or without what is left out
+    deals = [d(600, 0, tricks=(8, 0)), deal]
+    assert outcome(load_variant("cafe-701").rules, deals) == outcome(load_variant("cafe-701").rules,
+                                                                     [d(600, 0, tricks=(8, 0)), plain])

@@ -10,6 +10,7 @@ planted bug (89 on a 90 counted as made) fails the seed's headline case.
 """
 
 import json
+import random
 import shutil
 import sys
 from pathlib import Path
@@ -22,8 +23,10 @@ from coinche_spec.conformance.fixtures import load_corpus
 from coinche_spec.conformance.realise import Unrealisable, realise, realises
 from coinche_spec.conformance.realised import RealisedError, load_file, load_store
 from coinche_spec.conformance.runner import run
+from coinche_spec.notation import card_name, parse_card, team_of
 from coinche_spec.protocol.impls import open_implementation
 from coinche_spec.variants import load_variant
+from coinche_spec.variants.loader import paged_ids
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests" / "impls"))
@@ -190,6 +193,61 @@ def test_a_side_taking_its_tricks_with_nothing_is_built_while_played():
     realised_deal("belote-cli", score_case(60, "SA", 120, 0, 6, "NS"), 1)
 
 
+@pytest.mark.parametrize("variant_id", ["belote-cli", "federation"])
+@pytest.mark.parametrize("strain", ["S", "TA", "SA"])
+def test_a_deal_built_while_played_replays_card_for_card(variant_id, strain):
+    """The cards a player is given later never make a card he played earlier illegal (the suit led, a
+    trump, a higher trump): the built deal is replayed from its first card by the engine's own
+    legality, under rule sets that differ on trumping (a player who cannot overtrump an opponent
+    must undertrump under belote-cli, may discard under the federation)."""
+    from coinche_spec.conformance.realise import _built_deal, _pack_total
+    from coinche_spec.engine.masks import mask_of
+    from coinche_spec.engine.play import PlayState
+    rules = load_variant(variant_id).rules
+    total = _pack_total(rules, strain)
+    tries = ((ew, seed) for ew in (50, 60) for seed in range(6))
+    ew, built = next((ew, b) for ew, seed in tries if (b := _built_deal(
+        rules, strain, score_case(80, strain, total - ew, ew, 6, "NS"), {}, random.Random(seed), total)))
+    hands, leader, play = built
+    assert sorted(c for h in hands.values() for c in h) == list(range(32))
+    st = PlayState.start(rules, strain, leader, {seat: mask_of(h) for seat, h in hands.items()})
+    for seat, card in play:
+        assert st.to_act == seat and st.legal() >> card & 1, (seat, card_name(card))
+        st = st.apply(card)
+    assert st.done and st.tricks_won() == {"NS": 6, "EW": 2}
+    assert st.trick_points() == {"NS": total - ew, "EW": ew}
+    assert team_of(st.last_trick_winner) == "NS"
+
+
+def test_a_card_a_player_held_would_have_made_illegal_is_never_given_to_him():
+    # federation, spades trump (J 9 A 10 K Q 8 7), hearts led and West trumping with the nine. South,
+    # void in hearts, under-trumps with the seven: legal only if he holds no heart (he must follow)
+    # and no trump above the nine (he must overtrump West): the jack alone; the ace and ten of
+    # spades rank below the nine
+    from coinche_spec.conformance.realise import _blockers
+    from coinche_spec.engine.play import compiled as play_rules
+    sr = play_rules(load_variant("federation").rules, "S")
+    card = parse_card
+    blocked = _blockers(sr, card("7S"), 1, card("9S"), False, set(range(32)) - {card("7S")})
+    assert blocked == {card(c) for c in ("7H", "8H", "9H", "TH", "JH", "QH", "KH", "AH", "JS")}
+    # the partner winning with the ace of hearts: federation lets South discard, so only the hearts bar
+    blocked = _blockers(sr, card("7D"), 1, card("AH"), True, set(range(32)) - {card("7D")})
+    assert blocked == {card(c) for c in ("7H", "8H", "9H", "TH", "JH", "QH", "KH", "AH")}
+
+
+def test_planted_melds_that_leave_a_player_no_card_for_a_trick_of_nothing_are_not_used():
+    # sans atout, belote-cli's values (A 11, T 10, K 4, Q 3, J 2, 9 8 7 nothing): EW take one trick worth
+    # nothing, so every player puts a seven, eight or nine in it. North planted with the four kings, the
+    # ace, queen of diamonds and queen and jack of clubs has none of them: no deal; with a nine for the
+    # jack of clubs, the trick can be made of nothing
+    from coinche_spec.conformance.realise import _card_values, _leaves_room
+    values = _card_values(load_variant("belote-cli").rules, "SA")
+    summary = score_case(60, "SA", 120, 0, 7, "NS")
+    north = ["KS", "KH", "KD", "KC", "AD", "QD", "QC", "JC"]
+    assert not _leaves_room(values, summary, {parse_card(c): "N" for c in north})
+    assert _leaves_room(values, summary, {parse_card(c): "N" for c in north[:-1] + ["9C"]})
+
+
 # --- the runner -------------------------------------------------------------------
 
 def _run(spec, corpus, variants, engine_verdicts=False):
@@ -299,10 +357,11 @@ def test_a_played_match_is_answered_as_the_match_of_its_deals_results():
         run_case(rules, {"kind": "played_match", "deals": [dict(fed, play=fed["play"][:31])]})
 
 
-@pytest.mark.parametrize("variant_id", ["federation", "contree-701"])
+@pytest.mark.parametrize("variant_id", sorted(paged_ids()))
 def test_a_deal_only_engine_misses_only_dealing_and_the_unrealisable_cases(corpus, store, variant_id):
     """Every hand or carried case the full engine is judged on, a deal-only engine is judged on too, but
-    for the dealing cases (no deal shows a dealing) and the fixtures recorded unrealisable."""
+    for the dealing cases (no deal shows a dealing) and the fixtures recorded unrealisable; and, under
+    every shipped rule set, on at least 90 % as many (issue 20's bar)."""
     full = {(o.fixture.id, o.variant) for o in _judged(_run(None, corpus, [variant_id]))}
     only = {(o.fixture.id, o.variant) for o in _judged(_run(DEAL_ONLY, corpus, [variant_id]))}
     assert only <= full
@@ -313,3 +372,4 @@ def test_a_deal_only_engine_misses_only_dealing_and_the_unrealisable_cases(corpu
     assert {p for p in missing if kinds[p[0]] != "dealing"} == missing & unrealisable
     assert missing - unrealisable == {p for p in full if kinds[p[0]] == "dealing"}
     print(f"{variant_id}: full engine {len(full)}, deal-only {len(only)} ({100 * len(only) / len(full):.1f} %)")
+    assert len(only) >= 0.9 * len(full), sorted(fid for fid, _ in missing)

@@ -5,11 +5,10 @@ split of the card points and last trick in about half a second. Melds multiply
 that by every total a side may count, so the batch scorer does it: one call per
 strain kind and contract value, the rows every multiplier, split, last trick
 and meld total. The meld totals are a bound, never a guess: every sum of
-what the side's two hands of 8 can declare, squares and runs, counted by
-one side only (``meld_totals``); where a card may sit in a square and a
-run (melds.card_reuse allowed) a hand's squares and runs each have its 8
-cards. No answer where both sides score their melds: the pairs are too
-many.
+what the side's two hands of 8 can declare, squares and runs laid out
+card by card with no card in both hands, counted by one side only
+(``meld_totals``). No answer where both sides score their melds: the
+pairs are too many.
 """
 
 from __future__ import annotations
@@ -17,6 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..engine.errors import EngineError
+from ..engine.melds import side_totals
 from ..engine.scoring import belote_dict
 from ..variants.compiled import STRAINS, compiled_rules
 from .play import PlayResult
@@ -34,7 +34,10 @@ def meld_totals(c, strain: str) -> np.ndarray:
     card may sit in one meld only, a hand's squares and runs share its 8 cards; where it may sit in
     a square and a run, each has the 8 to itself. Every sum of two such hands is a total here,
     whether or not the suits and ranks can be laid out so; and, for the side as a whole, squares are
-    of different ranks. Both are more than any deal gives, so what both allow is too."""
+    of different ranks. Both are more than any deal gives, so what both allow is too. Last, the melds
+    laid out card by card (engine.melds.side_totals): every one to three melds a hand of 8 holds,
+    the two hands sharing no card. Under belote-cli's rules that leaves 550 at most (the squares of
+    jacks and nines in one hand, two squares of 100 in the other) and no 510, 600 or 640."""
     m = c.melds
     own = m[f"squares_{_KIND[strain]}"] if strain in _KIND else None
     table = own if own is not None else m.squares
@@ -56,7 +59,9 @@ def meld_totals(c, strain: str) -> np.ndarray:
         side_runs |= {(n + k, total + v) for n, total in side_runs for k, v in runs.items() if n + k <= 16}
     by_side = {sq + rn for sq_cards, sq in side_squares for rn_cards, rn in side_runs
                if apart or sq_cards + rn_cards <= 16}
-    return np.array(sorted(by_hands & by_side), dtype=np.int64)
+    # and the melds as laid out in two hands of 8, suits and ranks included (engine.melds.side_totals)
+    laid_out = side_totals(c, strain)
+    return np.array(sorted(by_hands & by_side & laid_out), dtype=np.int64)
 
 
 def _with_one_bid(br, value: int, kind: int, scored: int):

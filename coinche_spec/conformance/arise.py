@@ -22,6 +22,7 @@ from pathlib import Path
 
 from .. import yamlstrict
 from ..engine.awards import contract_values, multipliers, why_impossible
+from ..engine.match import as_read
 from .realise import summary_of_case
 
 FILE = "cannot-arise.yaml"
@@ -80,7 +81,7 @@ def prove(fixture, variant) -> str | None:
     if fixture.kind != "match":
         return None
     for i, award in enumerate(fixture.case["deals"]):
-        why = why_award_impossible(variant.rules, award)
+        why = why_award_impossible(variant.rules, as_read(variant.rules, award))
         if why is not None:
             return f"deal {i + 1}'s award ({_award_text(award)}) cannot arise: {why}"
     return None

@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import json
 import random
-from functools import lru_cache
 from itertools import combinations
 
 from ..errors import CoincheSpecError
@@ -35,6 +34,7 @@ from ..engine.game import Deal, calls_for_contract
 from ..engine import belote as belote_mod
 from ..engine import melds as melds_mod
 from ..engine.masks import RK, RQ, cards_of
+from ..engine.match import as_read
 from ..engine.errors import EngineError
 from ..engine.scoring import belote_dict
 
@@ -52,7 +52,9 @@ class Unrealisable(CoincheSpecError):
 
 
 KINDS = ("score", "melds", "match")   # the case kinds realised deals can pose
-MATCH_EXTENSIONS = ("belotes", "melds", "exact_score")   # match-deal fields no summary search here gives
+# match-deal fields no summary search here gives (melds and exact_score only where the match reads them:
+# engine.match.as_read leaves them out elsewhere, and the deal counts the same without them)
+MATCH_EXTENSIONS = ("belotes", "melds", "exact_score")
 
 
 def summary_of_case(case: dict) -> dict:
@@ -138,29 +140,15 @@ def _power(rules, strain: str, card: int) -> float:
     return (1.0 if trump else 0.0) + value / 20.0
 
 
-def _meld_candidates(rules, strain: str) -> list:
-    """Every single valid meld of the rule set: (cards, points)."""
-    out = []
-    for rank in range(8):                                   # squares
-        cards = tuple(s * 8 + rank for s in range(4))
-        meld = melds_mod.evaluate(rules, strain, list(cards))
-        if meld is not None:
-            out.append((cards, meld.points))
-    for suit in range(4):                                   # runs
-        for length in range(3, 9):
-            for low in range(0, 9 - length):
-                cards = tuple(suit * 8 + r for r in range(low + length - 1, low - 1, -1))
-                meld = melds_mod.evaluate(rules, strain, list(cards))
-                if meld is not None:
-                    out.append((cards, meld.points))
-    return out
-
-
-def _meld_plans(rules, strain: str, side: str, points: int, rng: random.Random, taken: dict) -> list:
+def _meld_plans(rules, strain: str, side: str, points: int, rng: random.Random, taken: dict,
+                strong: int = 0) -> list:
     """Declarations of ``side`` whose points after comparison are ``points``, at random: each plan maps
     a seat to its melds. One seat's first; where no one seat's melds give the points (one hand holds
-    8 cards), both partners' (a square for one, runs for the other)."""
-    candidates = [c for c in _meld_candidates(rules, strain)
+    8 cards), both partners' (a square for one, runs for the other). With ``strong`` 1 the plans of
+    the strongest cards come first (a side that must take most tricks with its melds in hand: sixteen
+    cards of jacks and queens in a spade contract leave the opponents six trumps), with -1 the
+    weakest, fewer cards first either way (the rest of the deal has room); with 0 in a random order."""
+    candidates = [c for c in melds_mod.candidates(rules, strain)
                   if not any(x in taken and team_of(taken[x]) != side for x in c[0])]
     plans = []
     for n in (1, 2, 3):
@@ -179,7 +167,36 @@ def _meld_plans(rules, strain: str, side: str, points: int, rng: random.Random, 
     if not plans:
         plans = _two_seat_plans(rules, strain, side, points, rng, taken)
     rng.shuffle(plans)
+    if strong:
+        def weight(plan):
+            cards = {x for melds in plan.values() for m in melds for x in m}
+            power = sum(_power(rules, strain, x) for x in cards) / len(cards)
+            return -strong * power + len(cards) / 8 + rng.gauss(0, 0.3)
+        plans.sort(key=weight)
     return plans
+
+
+def _leaves_room(values: tuple, summary: dict, fixed: dict) -> bool:
+    """Whether the planted cards let each side's tricks hold the summary's points: every player puts one
+    card in each trick, so a side's tricks hold at least each player's cheapest cards, one a trick,
+    and at most his dearest (a player's unplanted cards counted as the cheapest, or the dearest, of
+    those nobody holds). A hand of eight planted kings and queens cannot play to a trick worth nothing."""
+    free = sorted(values[x] for x in range(32) if x not in fixed)
+    if not free:
+        free = [0]
+    hands = {s: [values[x] for x, seat in fixed.items() if seat == s] for s in SEATS}
+    for side in ("NS", "EW"):
+        tricks, points = summary["tricks_won"][side], summary["trick_points"][side]
+        low = high = 0
+        for seat in SEATS:
+            room = 8 - len(hands[seat])
+            cheap = sorted(hands[seat] + [free[0]] * room)
+            dear = sorted(hands[seat] + [free[-1]] * room)
+            low += sum(cheap[:tricks])
+            high += sum(dear[8 - tricks:]) if tricks else 0
+        if not low <= points <= high:
+            return False
+    return True
 
 
 def _declares(rules, strain: str, side: str, points: int, plan: dict) -> bool:
@@ -192,37 +209,19 @@ def _declares(rules, strain: str, side: str, points: int, plan: dict) -> bool:
     return result.points[side] == points and not result.invalid
 
 
-@lru_cache(maxsize=16)
-def _hand_melds(candidates: tuple, kinds_apart: bool) -> dict:
-    """What one player can declare: every one to three meld candidates that fit in a hand of 8 with no
-    card in two runs or two squares (nor in a square and a run, unless ``kinds_apart``), by their sum."""
-    by_points: dict = {}
-    for n in (1, 2, 3):
-        for combo in combinations(candidates, n):
-            cards = [set(c) for c, _ in combo]
-            if len(set().union(*cards)) > 8:
-                continue
-            kinds = ["square" if len({x & 7 for x in c}) == 1 and len(c) == 4 else "run" for c, _ in combo]
-            clash = any(cards[i] & cards[j] and (not kinds_apart or kinds[i] == kinds[j])
-                        for i in range(n) for j in range(i + 1, n))
-            if not clash:
-                by_points.setdefault(sum(p for _, p in combo), []).append(tuple(c for c, _ in combo))
-    return by_points
-
-
 def _two_seat_plans(rules, strain: str, side: str, points: int, rng: random.Random, taken: dict) -> list:
     """Plans sharing the points between the side's two players, each declaring what one hand of 8
-    holds (``_hand_melds``), no card in both hands."""
-    from ..variants.compiled import compiled_rules
+    holds (engine.melds.hand_declarations), no card in both hands."""
     a, b = SIDE_SEATS[side]
-    # every candidate, the cards taken by the other side too (the same table for each hand dealt):
+    # every declaration, the cards taken by the other side too (the same table for each hand dealt):
     # a plan holding one is refused below
-    groups = _hand_melds(tuple(_meld_candidates(rules, strain)), compiled_rules(rules).melds.card_reuse == "allowed")
+    groups = melds_mod.hand_declarations(rules, strain)
     shares = [p for p in groups if points - p in groups]
     rng.shuffle(shares)
     plans = []
     for share in shares:
         firsts, seconds = groups[share], groups[points - share]
+        found = 0
         for _ in range(200):
             one, two = rng.choice(firsts), rng.choice(seconds)
             held = {a: {x for m in one for x in m}, b: {x for m in two for x in m}}
@@ -231,8 +230,10 @@ def _two_seat_plans(rules, strain: str, side: str, points: int, rng: random.Rand
             plan = {a: list(one), b: list(two)}
             if _declares(rules, strain, side, points, plan):
                 plans.append(plan)
-                break
-        if len(plans) >= 20:
+                found += 1
+                if found >= 4:
+                    break
+        if len(plans) >= 60:
             break
     return plans
 
@@ -463,11 +464,20 @@ def realise(rules, case: dict, seed: int = 0, attempts: int = ATTEMPTS) -> dict:
             fixed[suit * 8 + RK] = fixed[suit * 8 + RQ] = belote_seat
         meld_plan: dict = {}
         if meld_side is not None:
-            plans = _meld_plans(rules, strain, meld_side, summary["melds"][meld_side], rng, fixed)
+            tricks = won[meld_side]
+            plans = _meld_plans(rules, strain, meld_side, summary["melds"][meld_side], rng, fixed,
+                                1 if tricks >= 5 else -1 if tricks <= 3 else 0)
             if not plans:
                 raise Unrealisable(f"no declaration of the side's players scores {summary['melds'][meld_side]} "
                                    f"for {meld_side} after the comparison under this rule set")
-            meld_plan = plans[0]
+            values = _card_values(rules, strain)
+            fitting = (p for p in plans
+                       if _leaves_room(values, summary, {**fixed, **{x: seat for seat, melds in p.items()
+                                                                      for m in melds for x in m}}))
+            meld_plan = next(fitting, None)
+            if meld_plan is None:
+                last_reason = "no declaration leaves each player cards the tricks' points allow"
+                continue
             for meld_seat, meld_cards in meld_plan.items():
                 for c in meld_cards:
                     for x in c:
@@ -487,9 +497,14 @@ def realise(rules, case: dict, seed: int = 0, attempts: int = ATTEMPTS) -> dict:
         # every other hand also leans the points: towards the side whose share of the points is above
         # its share of the tricks (a side taking tricks worth nothing holds the sevens, eights, nines)
         value_lean = 0.0 if attempt % 2 == 0 else VALUE_LEAN * (tp["NS"] / total - won["NS"] / 8)
-        built_play = None       # a sans atout deal built while played, every other search
-        if strain == "SA" and attempt % 2 == 1 and not (belote_side and _belote_counts(rules, strain)):
-            built = _sans_atout_deal(rules, summary, fixed, rng, total)
+        order_rule = None
+        if belote_seat is not None and belote_mod.compiled(rules).claim is belote_mod.CLAIM["king_first"]:
+            b_suit = next(c // 8 for c, s in fixed.items() if s == belote_seat and c % 8 == RK
+                          and fixed.get(c - RK + RQ) == belote_seat)
+            order_rule = (belote_seat, b_suit * 8 + RK, b_suit * 8 + RQ)
+        built_play = None       # a deal built while played, every other search
+        if attempt % 2 == 1:
+            built = _built_deal(rules, strain, summary, fixed, rng, total, order_rule)
             if built is None:
                 last_reason = "no play with these tricks and points found"
                 continue
@@ -509,11 +524,6 @@ def realise(rules, case: dict, seed: int = 0, attempts: int = ATTEMPTS) -> dict:
                     continue
                 play = built_play
             else:
-                order_rule = None
-                if belote_seat is not None and belote_mod.compiled(rules).claim is belote_mod.CLAIM["king_first"]:
-                    b_suit = next(c // 8 for c, s in fixed.items() if s == belote_seat and c % 8 == RK
-                                  and fixed.get(c - RK + RQ) == belote_seat)
-                    order_rule = (belote_seat, b_suit * 8 + RK, b_suit * 8 + RQ)
                 search = _Search(summary, total, rng, order_rule, _card_values(rules, strain))
                 play = search.run(deal.play, [])
                 if play is None:
@@ -542,29 +552,39 @@ def _auctioned(rules, dealer: str, hands: dict, contract):
 
 
 _SIDE = {"NS": 0, "EW": 1}
-DIVES, DIVE_NODES = 60, 400     # the sans atout deal built while played: its dives, each one's cards tried
+DIVES, DIVE_NODES = 60, 400     # the deal built while played: its dives, each one's cards tried
 
 
-def _sans_atout_deal(rules, summary: dict, fixed: dict, rng: random.Random, total: int):
-    """A sans atout deal built while it is played, to a plan of who takes each trick: (hands, first
-    leader, play), or None.
+def _blockers(sr, card: int, led: int, win: int, partner_wins: bool, cards) -> set:
+    """The cards of ``cards`` whose presence in the hand would make ``card`` illegal here (the suit led
+    to follow, a trump to play, a higher one to go up with): the player may never be given them."""
+    bit = 1 << card
+    return {y for y in cards if not sr.legal(bit | 1 << y, led, win, partner_wins) & bit}
+
+
+def _built_deal(rules, strain: str, summary: dict, fixed: dict, rng: random.Random, total: int,
+                order_rule=None):
+    """A deal built while it is played, to a plan of who takes each trick: (hands, first leader, play),
+    or None.
 
     Hands dealt first rarely let a side take two tricks of sevens, eights and nines while the other
     takes every point. Here the side that takes fewer points a trick takes its tricks first (else in
     a random order; the last trick where the summary puts it); each card played is one the player
-    holds (the planted melds among them) or one nobody holds yet, given to him then; a player who
-    does not follow suit is void in it from the start, so he is never given it later; and no card
-    is played that would give the trick's side more points than the summary leaves it. Sans atout
-    asks only that a player follow suit, so the play is legal in the hands it ends with; the
-    reference engine replays the deal to make sure, as for every other deal."""
-    from ..engine.play import rank_orders, trick_winner
+    holds (the planted melds and belote among them) or one nobody holds yet, given to him then. A
+    card is played only where it is legal in the hand so far, and the cards whose holding would have
+    made it illegal (the suit led, a trump, a higher one: ``_blockers``) are never given to that player
+    later, so the play stays legal in the hands it ends with; no card is played that would give the
+    trick's side more points than the summary leaves it. The reference engine replays the deal to
+    make sure, as every other deal."""
+    from ..engine.play import compiled as play_rules, trick_winner
     from ..notation import next_seat
     from ..variants.compiled import compiled_rules
-    values = _card_values(rules, "SA")
-    c = compiled_rules(rules)
-    strength = rank_orders(c)[1]                  # sans atout ranks every suit as a plain suit
+    sr = play_rules(rules, strain)
+    values = sr.value
+    direction = compiled_rules(rules).table.direction
     want = [summary["trick_points"]["NS"], total - summary["trick_points"]["NS"]]
     want_won = [summary["tricks_won"]["NS"], 8 - summary["tricks_won"]["NS"]]
+    by_seat = summary.get("tricks_won_by_seat")
     last = _SIDE[summary["last_trick"]]
     if not want_won[last]:
         return None
@@ -578,25 +598,31 @@ def _sans_atout_deal(rules, summary: dict, fixed: dict, rng: random.Random, tota
         plan.append(last)
         held = {s: {x for x, seat in fixed.items() if seat == s} for s in SEATS}
         pool = set(range(32)) - set(fixed)
-        void: dict = {s: set() for s in SEATS}
+        barred: dict = {s: set() for s in SEATS}      # cards a player may no longer be given
         used, played = set(), []
-        state = {"nodes": 0, "won": [0, 0], "points": [0, 0]}
+        state = {"nodes": 0, "won": [0, 0], "points": [0, 0], "by_seat": dict.fromkeys(SEATS, 0)}
 
         def options(seat: str, trick: list, side: int) -> list:
             mine = [x for x in held[seat] if x not in used]
-            free = [x for x in pool if x // 8 not in void[seat]] if len(held[seat]) < 8 else []
+            free = [x for x in pool if x not in barred[seat]] if len(held[seat]) < 8 else []
             cards = mine + free
-            led = trick[0][1] // 8 if trick else None
-            if led is not None and any(x // 8 == led for x in mine):
-                cards = [x for x in cards if x // 8 == led]
+            if trick:
+                cards_now = [x for _, x in trick]
+                win_pos = trick_winner(strain, trick, rules)
+                led, win = cards_now[0] >> 3, cards_now[win_pos]
+                partner_wins = trick[win_pos][0] == partner(seat)
+                hand = sum(1 << x for x in mine)
+                cards = [x for x in cards if sr.legal(hand | 1 << x, led, win, partner_wins) >> x & 1]
+            if order_rule is not None and seat == order_rule[0] and order_rule[1] in mine:
+                cards = [x for x in cards if x != order_rule[2]]   # the king before the queen
             left = want[side] - state["points"][side] - sum(values[x] for _, x in trick)
             cards = [x for x in cards if values[x] <= left]
             aim = (want[side] - state["points"][side]) / (4 * max(1, want_won[side] - state["won"][side]))
             taker = _SIDE[team_of(seat)] == side
 
-            def key(x):     # points near the trick's share; the trick's side its strongest, the others weakest
-                power = strength[x & 7] if led is None or x // 8 == led else -1
-                return (abs(values[x] - aim) // 4 + rng.random() * 1.5, -power if taker else power)
+            def key(x):     # points near the trick's share; the trick's side playing to win it, the others not
+                wins = trick_winner(strain, trick + [(seat, x)], rules) == len(trick)
+                return (abs(values[x] - aim) // 4 + rng.random() * 1.5, -wins if taker else wins)
             rng.shuffle(cards)
             return sorted(cards, key=key)
 
@@ -608,36 +634,40 @@ def _sans_atout_deal(rules, summary: dict, fixed: dict, rng: random.Random, tota
                 return False
             for x in options(seat, trick, plan[t]):
                 given = x in pool
-                led = trick[0][1] // 8 if trick else None
-                voided = led is not None and x // 8 != led
+                barring = set()
+                if trick:
+                    cards_now = [y for _, y in trick]
+                    win_pos = trick_winner(strain, trick, rules)
+                    barring = _blockers(sr, x, cards_now[0] >> 3, cards_now[win_pos],
+                                        trick[win_pos][0] == partner(seat), pool - barred[seat] - {x})
                 if given:
                     pool.discard(x)
                     held[seat].add(x)
-                if voided:
-                    void[seat].add(led)
+                barred[seat] |= barring
                 used.add(x)
                 played.append((seat, x))
                 now = trick + [(seat, x)]
                 taken = None
                 if len(now) == 4:
-                    winner = now[trick_winner("SA", now, rules)][0]
+                    winner = now[trick_winner(strain, now, rules)][0]
                     side = _SIDE[team_of(winner)]
                     points = sum(values[y] for _, y in now)
-                    if side == plan[t]:
+                    if side == plan[t] and (by_seat is None or state["by_seat"][winner] < by_seat[winner]):
                         state["won"][side] += 1
                         state["points"][side] += points
-                        taken = (side, points)
+                        state["by_seat"][winner] += 1
+                        taken = (side, points, winner)
                         if play(winner, [], t + 1):
                             return True
-                elif play(next_seat(seat, c.table.direction), now, t):
+                elif play(next_seat(seat, direction), now, t):
                     return True
                 if taken is not None:
                     state["won"][taken[0]] -= 1
                     state["points"][taken[0]] -= taken[1]
+                    state["by_seat"][taken[2]] -= 1
                 played.pop()
                 used.discard(x)
-                if voided:
-                    void[seat].discard(led)
+                barred[seat] -= barring
                 if given:
                     held[seat].discard(x)
                     pool.add(x)
@@ -713,7 +743,7 @@ def _realises_match(rules, case: dict, deal_case: dict) -> str | None:
             got = _played(rules, deal)
         except (EngineError, ValueError, KeyError, TypeError, Unrealisable) as exc:
             return f"deal {i + 1} does not replay: {exc}"
-        if got != want:
+        if got != as_read(rules, want):
             return f"deal {i + 1} records {got}, the match case {want}"
     return None
 
@@ -877,7 +907,8 @@ def _realise_match(rules, case: dict, seed: int) -> dict:
     rng = random.Random(seed)
     played = []
     options = []
-    for i, want in enumerate(case["deals"]):      # every deal's summaries first: an impossible one fails fast
+    wanted = [as_read(rules, want) for want in case["deals"]]
+    for i, want in enumerate(wanted):      # every deal's summaries first: an impossible one fails fast
         extra = [k for k in MATCH_EXTENSIONS if want.get(k) is not None]
         if extra:
             raise Unrealisable(f"deal {i + 1} gives {', '.join(extra)}, which the summary search does not build")
@@ -886,7 +917,7 @@ def _realise_match(rules, case: dict, seed: int) -> dict:
             raise Unrealisable(f"deal {i + 1} ({want['score']['NS']} to {want['score']['EW']}, "
                                f"{'made' if want['made'] else 'failed'} by {want['takers']}): no score summary "
                                "of this rule set gives this award")
-    for i, want in enumerate(case["deals"]):
+    for i, want in enumerate(wanted):
         if want["takers"] is None:
             played.append(_thrown_in_deal(rules, rng))
             continue

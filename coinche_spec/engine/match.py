@@ -231,9 +231,8 @@ class Match:
         self.not_failed = bool(g.last_deal_not_failed)
         # optional: a side that won no trick in a deal but scored melds in it cannot win on it (capot + meld)
         self.not_capot_meld = bool(g.last_deal_not_capot_meld)
-        # optional: a deal that would take a side to the target (or ends a match of ``deals``) counts unrounded;
-        # without scoring.rounding every score is exact already, and the rule cannot matter
-        self.exact = bool(g.last_deal_exact) and c.scoring.rounding != "none"
+        # optional: a deal that would take a side to the target (or ends a match of ``deals``) counts unrounded
+        self.exact = counts_exactly(c)
         self.validation_deal = choose(BELOTE_VALIDATION_DEALS, g.belote_validation_deals)
         # optional, left out true: does a thrown-in deal (takers null) count toward ``deals``?
         self.throw_ins_count = g.throw_ins_count
@@ -428,6 +427,33 @@ def _carry_litige(i: int, deal: _Deal, held: int, totals: dict, lines: list) -> 
     return 0
 
 
+# --- the extensions a match reads ---------------------------------------------------------------
+
+def counts_exactly(c) -> bool:
+    """match.last_deal_exact, where it can matter: without scoring.rounding every score is exact already."""
+    return bool(c.match.last_deal_exact) and c.scoring.rounding != "none"
+
+
+def unread_extensions(rules) -> tuple:
+    """The match-deal extensions this rule set's match never reads: ``melds`` counts only under
+    match.both_cross: counting_order, ``exact_score`` only under match.last_deal_exact with a rounding.
+    A deal counts the same with or without them, so what stands for the deal (a whole deal played, a
+    proof that its award cannot arise) need not give them."""
+    c = compiled_rules(rules)
+    unread = []
+    if c.match.both_cross != "counting_order":
+        unread.append("melds")
+    if not counts_exactly(c):
+        unread.append("exact_score")
+    return tuple(unread)
+
+
+def as_read(rules, deal: dict) -> dict:
+    """A match case's deal without the extensions this rule set's match never reads."""
+    unread = unread_extensions(rules)
+    return {k: v for k, v in deal.items() if k not in unread}
+
+
 # --- a match that counts a deal exactly ------------------------------------------------------
 
 _EXACT_RULES: dict = {}     # id(rules) -> (rules, the same rules without scoring.rounding, or None)
@@ -440,7 +466,7 @@ def exact_rules(rules):
     if kept is None or kept[0] is not rules:
         c = compiled_rules(rules)
         exact = None
-        if c.match.last_deal_exact and c.scoring.rounding != "none":
+        if counts_exactly(c):
             doc = rules.to_dict()
             doc["scoring"] = dict(doc["scoring"], rounding="none")
             exact = Rules(doc, f"{rules.variant_id}-unrounded")

@@ -14,6 +14,7 @@ already put into melds are one 32-bit mask.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from itertools import combinations
 
 from ..notation import SEATS, RANKS, card_name, next_seat, pretty_card, team_of
 from .errors import EngineError
@@ -217,6 +218,74 @@ def _evaluate(mr: MeldRules, cards: list[int], squares: tuple) -> Meld | None:
         return Meld("run", tuple(by_rank), declared, mr.runs[length], by_rank[0] >> 3, top, length)
     meld_cards = mr.long_runs(by_rank)
     return Meld("run", meld_cards, declared, mr.runs[5], by_rank[0] >> 3, top, length)
+
+
+# --- what hands can declare ---------------------------------------------------------
+
+def candidates(rules, strain: str) -> tuple:
+    """Every single meld of the rule set in ``strain``: (cards, points), squares then runs."""
+    def build(c):
+        out = []
+        for rank in range(8):                                   # squares
+            cards = tuple(s * 8 + rank for s in range(4))
+            meld = evaluate(c, strain, list(cards))
+            if meld is not None:
+                out.append((cards, meld.points))
+        for suit in range(4):                                   # runs
+            for length in range(3, 9):
+                for low in range(0, 9 - length):
+                    cards = tuple(suit * 8 + r for r in range(low + length - 1, low - 1, -1))
+                    meld = evaluate(c, strain, list(cards))
+                    if meld is not None:
+                        out.append((cards, meld.points))
+        return tuple(out)
+    return engine_phase(rules, ("meld-candidates", strain), build)
+
+
+def hand_declarations(rules, strain: str) -> dict:
+    """What one player can declare in ``strain``, by its sum: every one to three melds that fit in a hand
+    of 8, no card in two runs or two squares (nor in a square and a run, unless melds.card_reuse lets
+    it). No hand declares more: two squares fill it and leave no run; a square and runs spend at least
+    two cards of their own a run; runs alone, three cards each."""
+    def build(c):
+        apart = bool(_compiled(c).card_reuse)      # a card in a square and a run
+        found = candidates(c, strain)
+        by_points: dict = {}
+        for n in (1, 2, 3):
+            for combo in combinations(found, n):
+                cards = [set(m) for m, _ in combo]
+                if len(set().union(*cards)) > 8:
+                    continue
+                kinds = ["square" if len({x & 7 for x in m}) == 1 and len(m) == 4 else "run" for m, _ in combo]
+                clash = any(cards[i] & cards[j] and (not apart or kinds[i] == kinds[j])
+                            for i in range(n) for j in range(i + 1, n))
+                if not clash:
+                    by_points.setdefault(sum(p for _, p in combo), []).append(tuple(m for m, _ in combo))
+        return by_points
+    return engine_phase(rules, ("hand-declarations", strain), build)
+
+
+def side_totals(rules, strain: str) -> frozenset:
+    """Every total a side's two players can declare in ``strain`` between them: a sum of what each one's
+    hand can declare (``hand_declarations``), with no card in both hands. What the side counts after
+    the comparison is some of those melds (all, or its best), so it is one of these too."""
+    def build(c):
+        smallest: dict = {0: [0]}      # points -> the card masks that declare them, none holding another
+        for points, declarations in hand_declarations(c, strain).items():
+            masks = sorted({mask_of([x for m in d for x in m]) for d in declarations}, key=lambda m: bin(m).count("1"))
+            kept: list = []
+            for m in masks:
+                if not any(k & m == k for k in kept):
+                    kept.append(m)
+            smallest[points] = kept
+        totals = set()
+        values = sorted(smallest)
+        for i, a in enumerate(values):
+            for b in values[i:]:
+                if a + b not in totals and any(not x & y for x in smallest[a] for y in smallest[b]):
+                    totals.add(a + b)
+        return frozenset(totals)
+    return engine_phase(rules, ("side-meld-totals", strain), build)
 
 
 # --- comparing the sides ---------------------------------------------------------
