@@ -125,7 +125,12 @@ def build(corpus: Path | None = None, retry: bool = False, log=None) -> dict:
             bad += u
             searched += s
             unrealisable += sum(len(x.rule_sets) for x in u)
-            impossible += _proofs(fixture, {v.id: v for v in variants}, u, proved.get(fixture.id, []))
+            # a match with no expectation under a shipped rule set is proved too: one that cannot arise
+            # there is not applicable, never an engine's answer to a history no deal gives
+            unjudged = [v for v in extra if fixture.kind == "match" and written(fixture, v) is None]
+            impossible += _proofs(fixture, {v.id: v for v in variants + unjudged},
+                                  [vid for x in u for vid in x.rule_sets] + [v.id for v in unjudged],
+                                  proved.get(fixture.id, []))
             if log is not None:
                 for fid, vid, ok in s:
                     log(f"{fid}@{vid}: {'realised' if ok else 'no deal found'}")
@@ -153,22 +158,22 @@ def build(corpus: Path | None = None, retry: bool = False, log=None) -> dict:
             "changed": changed}
 
 
-def _proofs(fixture, variants: dict, unrealised: list, stored: list) -> list:
-    """The proofs that a match fixture cannot arise under the rule sets no deal realises it under:
-    those stored for the same deals and rules kept, the others proved now (arise.py)."""
+def _proofs(fixture, variants: dict, ids: list, stored: list) -> list:
+    """The proofs that a match fixture cannot arise under the rule sets ``ids`` (those no deal realises
+    it under, and the shipped ones it has no expectation under): those stored for the same deals and
+    rules kept, the others proved now (arise.py)."""
     if fixture.kind != "match":
         return []
     summary = summary_of_case(fixture.case)
     by_reason: dict = {}
-    for u in unrealised:
-        for vid in u.rule_sets:
-            variant = variants[vid]
-            mark = arise.digest(variant)
-            why = next((e.reason for e in stored if e.summary == summary and e.rule_sets.get(vid) == mark), None)
-            if why is None:
-                why = arise.prove(fixture, variant)
-            if why is not None:
-                by_reason.setdefault(why, {})[vid] = mark
+    for vid in ids:
+        variant = variants[vid]
+        mark = arise.digest(variant)
+        why = next((e.reason for e in stored if e.summary == summary and e.rule_sets.get(vid) == mark), None)
+        if why is None:
+            why = arise.prove(fixture, variant)
+        if why is not None:
+            by_reason.setdefault(why, {})[vid] = mark
     return [arise.Impossible(fixture.id, summary, why, marks) for why, marks in by_reason.items()]
 
 
