@@ -29,39 +29,12 @@ _KIND = {"TA": "tout_atout", "SA": "sans_atout"}
 def meld_totals(c, strain: str) -> np.ndarray:
     """Every total one side may count in ``strain``, and more: a sound bound.
 
-    Each of the side's two players declares from his own 8 cards: squares (four cards each, so two
-    at most) and runs (three cards or more each, scored at most as five, so two at most). Where a
-    card may sit in one meld only, a hand's squares and runs share its 8 cards; where it may sit in
-    a square and a run, each has the 8 to itself. Every sum of two such hands is a total here,
-    whether or not the suits and ranks can be laid out so; and, for the side as a whole, squares are
-    of different ranks. Both are more than any deal gives, so what both allow is too. Last, the melds
-    laid out card by card (engine.melds.side_totals): every one to three melds a hand of 8 holds,
-    the two hands sharing no card. Under belote-cli's rules that leaves 550 at most (the squares of
-    jacks and nines in one hand, two squares of 100 in the other) and no 510, 600 or 640."""
-    m = c.melds
-    own = m[f"squares_{_KIND[strain]}"] if strain in _KIND else None
-    table = own if own is not None else m.squares
-    squares = sorted({int(table[rank]) for rank in table.keys() if int(table[rank]) > 0})
-    runs = {n: int(m.runs[str(n)]) for n in (3, 4, 5) if int(m.runs[str(n)]) > 0}
-    apart = c.melds.card_reuse == "allowed"
-    square_sets = {(0, 0)} | {(4, v) for v in squares} | {(8, v + w) for v in squares for w in squares}
-    run_sets = {(0, 0)} | {(n, v) for n, v in runs.items()}
-    run_sets |= {(n + k, v + w) for n, v in runs.items() for k, w in runs.items() if n + k <= 8}
-    hand = {sq + rn for sq_cards, sq in square_sets for rn_cards, rn in run_sets
-            if apart or sq_cards + rn_cards <= 8}
-    by_hands = {a + b for a in hand for b in hand}
-    # and the side as a whole: squares of four different ranks at most, runs on its 16 cards
-    side_squares = {(0, 0)}
-    for value in (int(table[rank]) for rank in table.keys() if int(table[rank]) > 0):
-        side_squares |= {(n + 4, total + value) for n, total in side_squares if n + 4 <= 16}
-    side_runs = {(0, 0)}
-    for _ in range(16 // 3):
-        side_runs |= {(n + k, total + v) for n, total in side_runs for k, v in runs.items() if n + k <= 16}
-    by_side = {sq + rn for sq_cards, sq in side_squares for rn_cards, rn in side_runs
-               if apart or sq_cards + rn_cards <= 16}
-    # and the melds as laid out in two hands of 8, suits and ranks included (engine.melds.side_totals)
-    laid_out = side_totals(c, strain)
-    return np.array(sorted(by_hands & by_side & laid_out), dtype=np.int64)
+    Each of the side's two players declares from his own 8 cards, laid out card by card
+    (engine.melds.side_totals): every one to three melds a hand holds, the two hands sharing no card.
+    What the side counts after the comparison is some of those melds, so it is one of these totals.
+    Under belote-cli's rules that leaves 550 at most (the squares of jacks and nines in one hand, two
+    squares of 100 in the other) and no 510, 600 or 640."""
+    return np.array(sorted(side_totals(c, strain)), dtype=np.int64)
 
 
 def _with_one_bid(br, value: int, kind: int, scored: int):

@@ -602,17 +602,18 @@ def _built_deal(rules, strain: str, summary: dict, fixed: dict, rng: random.Rand
         used, played = set(), []
         state = {"nodes": 0, "won": [0, 0], "points": [0, 0], "by_seat": dict.fromkeys(SEATS, 0)}
 
+        def facing(seat: str, trick: list) -> tuple:
+            """What the player's card answers: the suit led, the card winning, whether his partner's."""
+            win_pos = trick_winner(strain, trick, rules)
+            return trick[0][1] >> 3, trick[win_pos][1], trick[win_pos][0] == partner(seat)
+
         def options(seat: str, trick: list, side: int) -> list:
             mine = [x for x in held[seat] if x not in used]
             free = [x for x in pool if x not in barred[seat]] if len(held[seat]) < 8 else []
             cards = mine + free
             if trick:
-                cards_now = [x for _, x in trick]
-                win_pos = trick_winner(strain, trick, rules)
-                led, win = cards_now[0] >> 3, cards_now[win_pos]
-                partner_wins = trick[win_pos][0] == partner(seat)
                 hand = sum(1 << x for x in mine)
-                cards = [x for x in cards if sr.legal(hand | 1 << x, led, win, partner_wins) >> x & 1]
+                cards = [x for x in cards if sr.legal(hand | 1 << x, *facing(seat, trick)) >> x & 1]
             if order_rule is not None and seat == order_rule[0] and order_rule[1] in mine:
                 cards = [x for x in cards if x != order_rule[2]]   # the king before the queen
             left = want[side] - state["points"][side] - sum(values[x] for _, x in trick)
@@ -634,12 +635,7 @@ def _built_deal(rules, strain: str, summary: dict, fixed: dict, rng: random.Rand
                 return False
             for x in options(seat, trick, plan[t]):
                 given = x in pool
-                barring = set()
-                if trick:
-                    cards_now = [y for _, y in trick]
-                    win_pos = trick_winner(strain, trick, rules)
-                    barring = _blockers(sr, x, cards_now[0] >> 3, cards_now[win_pos],
-                                        trick[win_pos][0] == partner(seat), pool - barred[seat] - {x})
+                barring = _blockers(sr, x, *facing(seat, trick), pool - barred[seat] - {x}) if trick else set()
                 if given:
                     pool.discard(x)
                     held[seat].add(x)
